@@ -1,0 +1,1 @@
+"""The FastAPI application (OpenEnv protocol, both seeds' HTTP dialects, audit routes, web viewer)."""

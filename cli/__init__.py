@@ -1,0 +1,1 @@
+"""The ``ticketledger`` command line."""

@@ -1,0 +1,307 @@
+"""The action model: one discriminated union on ``action_type``, plus the seeds' dialects.
+
+Three input shapes are accepted and normalised into an :class:`ActionPlan` (one or more actions
+applied in one step):
+
+* TicketLedger / SupportOps: ``{"action_type": "classify_priority", "priority": "high"}``. The
+  SupportOps seed's clients send every field of their flat model, unused ones as ``null``; nulls
+  and empty strings are ignored.
+* CustomerSupportEnv: a combined action without ``action_type``, any of ``reassign_queue``,
+  ``add_tag``, ``reply`` and ``close_ticket``. Its parts are applied in that documented order
+  (route, tag, reply, then close), so a close in the same action sees the reply.
+
+Malformed input (unknown action type, unknown field, value outside a vocabulary, text over its
+limit) raises :class:`InvalidAction`, which never reaches the log. A known action that lacks its
+required field is a *penalised step* in the SupportOps seed's rules: it comes back as a plan with a
+``rejection`` so the environment records it and the grader penalises it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Annotated, Any, Literal, Union
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+
+from domain.vocabulary import ActionType, PolicyId, Priority, Queue, ResolutionCode, Tag
+
+MAX_REPLY_CHARS = 4000
+"""Longest accepted reply draft; longer drafts are rejected with 422 and never logged."""
+MAX_NOTE_CHARS = 2000
+"""Longest accepted internal note."""
+
+IGNORED_FIELDS = frozenset({"metadata"})
+"""Fields OpenEnv's base ``Action`` model adds; accepted and ignored."""
+
+
+class _Action(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True, use_enum_values=False)
+
+
+class ClassifyPriority(_Action):
+    """Set the ticket's priority; a later choice replaces an earlier one."""
+
+    action_type: Literal["classify_priority"] = "classify_priority"
+    priority: Priority
+
+
+class AssignQueue(_Action):
+    """Route the ticket to a queue; a later choice replaces an earlier one."""
+
+    action_type: Literal["assign_queue"] = "assign_queue"
+    queue: Queue
+
+
+class AddTag(_Action):
+    action_type: Literal["add_tag"] = "add_tag"
+    tag: Tag
+
+
+class RemoveTag(_Action):
+    action_type: Literal["remove_tag"] = "remove_tag"
+    tag: Tag
+
+
+class DraftReply(_Action):
+    """Write (or rewrite) the customer-facing reply; the latest draft is the one graded."""
+
+    action_type: Literal["draft_reply"] = "draft_reply"
+    reply_text: str = Field(min_length=1, max_length=MAX_REPLY_CHARS)
+
+
+class AddInternalNote(_Action):
+    """Leave a note for colleagues; never shown to the customer, graded where a task asks for one."""
+
+    action_type: Literal["add_internal_note"] = "add_internal_note"
+    note: str = Field(min_length=1, max_length=MAX_NOTE_CHARS)
+
+
+class LookupPolicy(_Action):
+    """Read an internal policy; its text appears in the observation from then on."""
+
+    action_type: Literal["lookup_policy"] = "lookup_policy"
+    policy_id: PolicyId
+
+
+class ResolveTicket(_Action):
+    """Finish the ticket with a resolution code; ends the episode when accepted."""
+
+    action_type: Literal["resolve_ticket"] = "resolve_ticket"
+    resolution_code: ResolutionCode
+
+
+class CloseTicket(_Action):
+    """Close the ticket (resolution code optional); ends the episode when accepted."""
+
+    action_type: Literal["close_ticket"] = "close_ticket"
+    resolution_code: ResolutionCode | None = None
+
+
+class Noop(_Action):
+    """Do nothing. Stalling is penalised."""
+
+    action_type: Literal["noop"] = "noop"
+
+
+Action = Annotated[
+    Union[
+        ClassifyPriority, AssignQueue, AddTag, RemoveTag, DraftReply, AddInternalNote,
+        LookupPolicy, ResolveTicket, CloseTicket, Noop,
+    ],
+    Field(discriminator="action_type"),
+]
+ACTION_ADAPTER: TypeAdapter[Any] = TypeAdapter(Action)
+
+ACTION_FIELDS: dict[str, tuple[str, ...]] = {
+    "classify_priority": ("priority",),
+    "assign_queue": ("queue",),
+    "add_tag": ("tag",),
+    "remove_tag": ("tag",),
+    "draft_reply": ("reply_text",),
+    "add_internal_note": ("note",),
+    "lookup_policy": ("policy_id",),
+    "resolve_ticket": ("resolution_code",),
+    "close_ticket": ("resolution_code",),
+    "noop": (),
+}
+REQUIRED: dict[str, str] = {
+    "classify_priority": "priority",
+    "assign_queue": "queue",
+    "add_tag": "tag",
+    "remove_tag": "tag",
+    "draft_reply": "reply_text",
+    "add_internal_note": "note",
+    "lookup_policy": "policy_id",
+    "resolve_ticket": "resolution_code",
+}
+VOCABULARY = {
+    "priority": Priority,
+    "queue": Queue,
+    "tag": Tag,
+    "policy_id": PolicyId,
+    "resolution_code": ResolutionCode,
+    "reassign_queue": Queue,
+    "add_tag": Tag,
+}
+ALL_FIELDS = frozenset(f for fields in ACTION_FIELDS.values() for f in fields) | {"action_type"}
+COMBINED_FIELDS = ("reassign_queue", "add_tag", "reply", "close_ticket")
+"""The CustomerSupportEnv combined action's fields, in the order their parts are applied."""
+
+
+class CombinedAction(BaseModel):
+    """The CustomerSupportEnv seed's action: any combination of its four fields in one step."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    reply: str | None = Field(default=None, max_length=MAX_REPLY_CHARS)
+    reassign_queue: Queue | None = None
+    add_tag: Tag | None = None
+    close_ticket: bool = False
+
+
+class InvalidAction(ValueError):
+    """A malformed action. ``field`` names the offending field; ``allowed`` lists valid values."""
+
+    def __init__(self, message: str, field: str | None = None, allowed: list[str] | None = None):
+        super().__init__(message)
+        self.field = field
+        self.allowed = allowed
+
+
+@dataclass(frozen=True, slots=True)
+class ActionPlan:
+    """What one step applies: normalised actions in order, or a rejection to record and penalise."""
+
+    actions: tuple[Any, ...]
+    dialect: str
+    rejection: tuple[str, str] | None = None  # (code, reason)
+
+    def to_json(self) -> list[dict[str, Any]]:
+        return [a.model_dump(mode="json", exclude_none=True) for a in self.actions]
+
+
+def _present(value: Any) -> bool:
+    return value is not None and not (isinstance(value, str) and not value.strip())
+
+
+def _canonical(field: str, value: Any) -> Any:
+    vocab = VOCABULARY.get(field)
+    if vocab is None or not isinstance(value, str):
+        return value
+    member = vocab.parse(value)
+    if member is None:
+        raise InvalidAction(
+            f"{field}={value!r} is not allowed; choose one of: {', '.join(vocab.allowed())}",
+            field=field,
+            allowed=vocab.allowed(),
+        )
+    return member.value
+
+
+def _check_lengths(fields: dict[str, Any]) -> None:
+    for name, limit in (("reply_text", MAX_REPLY_CHARS), ("reply", MAX_REPLY_CHARS),
+                        ("note", MAX_NOTE_CHARS)):
+        value = fields.get(name)
+        if isinstance(value, str) and len(value) > limit:
+            raise InvalidAction(
+                f"{name} is {len(value)} characters long; the limit is {limit}", field=name
+            )
+
+
+def _validation_message(exc: ValidationError) -> InvalidAction:
+    err = exc.errors()[0]
+    field = ".".join(str(p) for p in err["loc"][1:] or err["loc"]) or None
+    return InvalidAction(f"{field}: {err['msg']}" if field else err["msg"], field=field)
+
+
+def _typed(raw: dict[str, Any]) -> ActionPlan:
+    action_type = ActionType.parse(raw.get("action_type"))
+    if action_type is None:
+        raise InvalidAction(
+            f"action_type={raw.get('action_type')!r} is not allowed; choose one of: "
+            f"{', '.join(ActionType.allowed())}",
+            field="action_type",
+            allowed=ActionType.allowed(),
+        )
+    kind = action_type.value
+    unknown = sorted(set(raw) - ALL_FIELDS - IGNORED_FIELDS)
+    if unknown:
+        raise InvalidAction(
+            f"unknown field {unknown[0]!r}; {kind} takes: "
+            f"{', '.join(('action_type',) + ACTION_FIELDS[kind])}",
+            field=unknown[0],
+        )
+    own = ACTION_FIELDS[kind]
+    stray = sorted(k for k in raw if k not in own and k != "action_type"
+                   and k not in IGNORED_FIELDS and _present(raw[k]))
+    if stray:
+        raise InvalidAction(
+            f"field {stray[0]!r} does not belong to {kind}; it takes: {', '.join(own) or 'nothing'}",
+            field=stray[0],
+        )
+    fields = {k: raw[k] for k in own if _present(raw.get(k))}
+    _check_lengths(fields)
+    required = REQUIRED.get(kind)
+    if required and required not in fields:
+        return ActionPlan((), "ticketledger",
+                          ("missing_field", f"{kind} needs a non-empty '{required}'"))
+    fields = {k: _canonical(k, v) for k, v in fields.items()}
+    try:
+        action = ACTION_ADAPTER.validate_python({"action_type": kind, **fields})
+    except ValidationError as exc:
+        raise _validation_message(exc) from None
+    return ActionPlan((action,), "ticketledger")
+
+
+def _combined(raw: dict[str, Any]) -> ActionPlan:
+    unknown = sorted(set(raw) - set(COMBINED_FIELDS) - IGNORED_FIELDS)
+    if unknown:
+        raise InvalidAction(
+            f"unknown field {unknown[0]!r}; a combined action takes: {', '.join(COMBINED_FIELDS)} "
+            "(or send an action with action_type)",
+            field=unknown[0],
+        )
+    fields = {k: v for k, v in raw.items() if k in COMBINED_FIELDS and _present(v)}
+    _check_lengths(fields)
+    fields = {k: _canonical(k, v) for k, v in fields.items()}
+    try:
+        combined = CombinedAction.model_validate(fields)
+    except ValidationError as exc:
+        raise _validation_message(exc) from None
+    parts: list[Any] = []
+    if combined.reassign_queue is not None:
+        parts.append(AssignQueue(queue=combined.reassign_queue))
+    if combined.add_tag is not None:
+        parts.append(AddTag(tag=combined.add_tag))
+    if combined.reply is not None:
+        parts.append(DraftReply(reply_text=combined.reply))
+    if combined.close_ticket:
+        parts.append(CloseTicket())
+    if not parts:
+        return ActionPlan((), "customersupportenv",
+                          ("missing_field", "the action sets none of: " + ", ".join(COMBINED_FIELDS)))
+    return ActionPlan(tuple(parts), "customersupportenv")
+
+
+def parse_action(raw: Any) -> ActionPlan:
+    """Normalise any accepted action body; raise :class:`InvalidAction` for malformed input."""
+    if isinstance(raw, BaseModel):
+        raw = raw.model_dump(mode="json")
+    if not isinstance(raw, dict):
+        raise InvalidAction(f"an action must be a JSON object, not {type(raw).__name__}")
+    if "action_type" in raw:
+        return _typed(raw)
+    if any(k in raw for k in COMBINED_FIELDS):
+        return _combined(raw)
+    unknown = sorted(set(raw) - IGNORED_FIELDS)
+    if unknown:
+        raise InvalidAction(
+            f"unknown field {unknown[0]!r}; an action needs 'action_type' (one of: "
+            f"{', '.join(ActionType.allowed())})",
+            field=unknown[0],
+        )
+    return ActionPlan((), "ticketledger", ("missing_field", "empty action: 'action_type' is required"))
+
+
+def action_json_schema() -> dict[str, Any]:
+    """JSON schema of the action union (what ``/schema`` and the LLM prompt show)."""
+    return ACTION_ADAPTER.json_schema()

@@ -1,0 +1,179 @@
+"""Loading the catalog and drawing a task's variant from a seed.
+
+Reading the packaged JSON files is the only I/O near the domain; it happens once at import of the
+catalog, never while deciding or folding. Variant drawing is a pure function of (task, seed):
+``random.Random`` seeded with a string is stable across processes and platforms.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import json
+import random
+from functools import cache
+from pathlib import Path
+
+from domain.tasks.spec import Case, Condition, Rubric, TaskInstance, TaskSpec, Ticket
+from domain.vocabulary import PolicyId
+
+DATA_DIR = Path(__file__).parent / "data"
+POLICIES_FILE = Path(__file__).parent / "policies.json"
+
+
+class UnknownTask(LookupError):
+    """Raised for a task id the catalog does not hold; the message lists the known ids."""
+
+
+class Catalog:
+    """An ordered, validated set of task specs plus the policy dictionary they consult."""
+
+    def __init__(self, specs: list[TaskSpec], policies: dict[PolicyId, str]):
+        self._specs = {s.task_id: s for s in specs}
+        if len(self._specs) != len(specs):
+            raise ValueError("duplicate task ids in the catalog")
+        self.policies = policies
+
+    @property
+    def task_ids(self) -> list[str]:
+        return list(self._specs)
+
+    def spec(self, task_id: str) -> TaskSpec:
+        try:
+            return self._specs[task_id]
+        except KeyError:
+            raise UnknownTask(
+                f"unknown task_id {task_id!r}; known tasks: {', '.join(self._specs)}"
+            ) from None
+
+    def specs(self) -> list[TaskSpec]:
+        return list(self._specs.values())
+
+    def pick_task_id(self, seed: int | None) -> str:
+        """The task a reset without ``task_id`` gets: a pure function of the seed (absent = 0)."""
+        ids = self.task_ids
+        return ids[random.Random(f"pick:{seed or 0}").randrange(len(ids))]
+
+    def instance(self, task_id: str, seed: int | None = None) -> TaskInstance:
+        """Materialise ``task_id`` for ``seed``; ``None`` gives the seed's published variant."""
+        return _materialise(self.spec(task_id), seed)
+
+    def policy_text(self, policy_id: PolicyId) -> str:
+        return self.policies[policy_id]
+
+
+def instance_digest(task: TaskInstance) -> str:
+    """A short fingerprint of a materialised task, recorded at reset so replay notices catalog drift."""
+    blob = json.dumps(task.model_dump(mode="json"), sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(blob.encode()).hexdigest()[:16]
+
+
+def _draw(spec: TaskSpec, seed: int | None) -> dict[str, int | str]:
+    rng = random.Random(f"{spec.task_id}:{seed}")
+    drawn: dict[str, int | str] = {}
+    for name, var in sorted(spec.variables.items()):
+        if var.choices is not None and var.choices and isinstance(var.choices[0], dict):
+            index = int(var.published) if seed is None else rng.randrange(len(var.choices))
+            drawn.update(var.choices[index])  # type: ignore[arg-type]
+        elif seed is None:
+            drawn[name] = var.published
+        elif var.choices is not None:
+            drawn[name] = rng.choice(var.choices)  # type: ignore[arg-type]
+        else:
+            low, high = var.range  # type: ignore[misc]
+            drawn[name] = rng.randint(low, high)
+    return drawn
+
+
+def _derived(values: dict[str, int | str]) -> dict[str, int | str]:
+    """Values computed from drawn ones: names split for greetings, dates from day offsets."""
+    out = dict(values)
+    name = str(out.get("customer_name", ""))
+    if name:
+        out["first_name"] = name.split()[0]
+        out["first_name_lower"] = name.split()[0].lower()
+    if "ticket_date" in out and "days_since_purchase" in out:
+        ticket_day = dt.date.fromisoformat(str(out["ticket_date"]))
+        order_day = ticket_day - dt.timedelta(days=int(out["days_since_purchase"]))
+        out["order_date"] = order_day.isoformat()
+    for _ in range(3):  # values may name other values ("{first_name_lower}@..."): settle them
+        out = {k: _fill(v, out) if isinstance(v, str) else v for k, v in out.items()}
+    return out
+
+
+def _holds(cond: Condition | None, values: dict[str, int | str]) -> bool:
+    if cond is None:
+        return True
+    left = values[cond.variable]
+    right = cond.value
+    return {
+        "lt": lambda: left < right,  # type: ignore[operator]
+        "le": lambda: left <= right,  # type: ignore[operator]
+        "gt": lambda: left > right,  # type: ignore[operator]
+        "ge": lambda: left >= right,  # type: ignore[operator]
+        "eq": lambda: left == right,
+        "ne": lambda: left != right,
+    }[cond.op]()
+
+
+def _fill(text: str, values: dict[str, int | str]) -> str:
+    return text.format_map(values)
+
+
+def _fill_rubric(rubric: Rubric | None, values: dict[str, int | str]) -> Rubric | None:
+    if rubric is None:
+        return None
+    data = rubric.model_dump()
+    for group in data["facts"] + data["forbidden"]:
+        group["any_of"] = [_fill(p, values) for p in group["any_of"]]
+    return Rubric.model_validate(data)
+
+
+def _materialise(spec: TaskSpec, seed: int | None) -> TaskInstance:
+    values = _derived(_draw(spec, seed))
+    case: Case = next(c for c in spec.cases if _holds(c.when, values))
+    template = spec.ticket.model_dump()
+    facts = {k: _fill(v, values) for k, v in template.pop("facts").items()}
+    ticket = Ticket(**{k: _fill(v, values) for k, v in template.items()}, facts=facts)
+    return TaskInstance(
+        task_id=spec.task_id,
+        title=spec.title,
+        difficulty=spec.difficulty,
+        source=spec.source,
+        objective=spec.objective,
+        max_steps=spec.max_steps,
+        success_threshold=spec.success_threshold,
+        policies=spec.policies,
+        weights=spec.weights,
+        seed=seed,
+        variables=values,
+        ticket=ticket,
+        case=case.name,
+        expected=case.expected,
+        reply=_fill_rubric(case.reply, values),
+        note=_fill_rubric(case.note, values),
+    )
+
+
+def load_catalog(data_dir: Path = DATA_DIR, policies_file: Path = POLICIES_FILE) -> Catalog:
+    """Read and validate every task file (in file-name order); an invalid one fails with its name."""
+    specs = []
+    for path in sorted(data_dir.glob("*.json")):
+        try:
+            specs.append(TaskSpec.model_validate_json(path.read_text(encoding="utf-8")))
+        except ValueError as exc:
+            raise ValueError(f"invalid task file {path.name}: {exc}") from exc
+    raw = json.loads(policies_file.read_text(encoding="utf-8"))
+    policies = {PolicyId(k): v for k, v in raw.items()}
+    missing = set(PolicyId) - set(policies)
+    if missing:
+        raise ValueError(f"policies.json lacks {sorted(p.value for p in missing)}")
+    for spec in specs:
+        _materialise(spec, None)  # a template naming an unknown variable fails here, at load
+    return Catalog(specs, policies)
+
+
+@cache
+def default_catalog() -> Catalog:
+    """The packaged catalog, loaded once per process."""
+    return load_catalog()

@@ -1,0 +1,129 @@
+"""The closed vocabularies an agent chooses from.
+
+Every value is matched case-insensitively on input and stored in its canonical spelling, so the
+seeds' clients (``"Escalations"``, ``"Policy_Denied"``) and lower-case LLM output both work.
+"""
+
+from __future__ import annotations
+
+from enum import Enum
+
+
+class Vocabulary(str, Enum):
+    """A string enum whose members parse case-insensitively."""
+
+    @classmethod
+    def parse(cls, value: object) -> "Vocabulary | None":
+        """Return the member whose value matches ``value`` ignoring case, else ``None``."""
+        if isinstance(value, cls):
+            return value
+        if not isinstance(value, str):
+            return None
+        return _LOOKUP.setdefault(cls, {m.value.lower(): m for m in cls}).get(value.strip().lower())
+
+    @classmethod
+    def allowed(cls) -> list[str]:
+        return [m.value for m in cls]
+
+
+_LOOKUP: dict[type, dict[str, Vocabulary]] = {}
+
+
+class Priority(Vocabulary):
+    LOW = "low"
+    MEDIUM = "medium"
+    HIGH = "high"
+    URGENT = "urgent"
+
+
+class Queue(Vocabulary):
+    BILLING = "billing"
+    TECHNICAL = "technical"
+    ACCOUNT = "account"
+    TRUST_AND_SAFETY = "trust_and_safety"
+    GENERAL = "general"
+    ESCALATIONS = "escalations"
+
+
+class Tag(Vocabulary):
+    REFUND = "Refund"
+    POLICY_DENIED = "Policy_Denied"
+    REFUND_APPROVED = "Refund_Approved"
+    ESCALATED = "Escalated"
+    ANGRY_CUSTOMER = "Angry_Customer"
+    VIP = "VIP"
+    BUG = "Bug"
+    OUTAGE = "Outage"
+    SECURITY = "Security"
+    FRAUD_REVIEW = "Fraud_Review"
+    IDENTITY_VERIFIED = "Identity_Verified"
+    VERIFICATION_REQUIRED = "Verification_Required"
+    GDPR = "GDPR"
+    LEGAL_HOLD = "Legal_Hold"
+    DUPLICATE_CHARGE = "Duplicate_Charge"
+    FEATURE_REQUEST = "Feature_Request"
+    DOCUMENTATION = "Documentation"
+    PASSWORD = "Password"
+    RATE_LIMIT = "Rate_Limit"
+
+
+class ResolutionCode(Vocabulary):
+    AWAITING_CUSTOMER_CONFIRMATION = "awaiting_customer_confirmation"
+    RESOLVED_WITH_DOCUMENTATION = "resolved_with_documentation"
+    BILLING_INVESTIGATION_OPENED = "billing_investigation_opened"
+    ENGINEERING_INVESTIGATION = "engineering_investigation"
+    INCIDENT_ESCALATED = "incident_escalated"
+    SECURITY_INCIDENT_OPENED = "security_incident_opened"
+    REFUND_ISSUED = "refund_issued"
+    REFUND_DENIED = "refund_denied"
+    ESCALATED_TO_SPECIALIST = "escalated_to_specialist"
+    ACCOUNT_UPDATED = "account_updated"
+    AWAITING_IDENTITY_VERIFICATION = "awaiting_identity_verification"
+    FRAUD_REVIEW_OPENED = "fraud_review_opened"
+    DELETION_SCHEDULED = "deletion_scheduled"
+    DELETION_ON_HOLD = "deletion_on_hold"
+    NO_ACTION_NEEDED = "no_action_needed"
+
+
+class Difficulty(Vocabulary):
+    EASY = "easy"
+    MEDIUM = "medium"
+    HARD = "hard"
+
+
+class Tier(Vocabulary):
+    FREE = "free"
+    PRO = "pro"
+    ENTERPRISE = "enterprise"
+
+
+class Status(Vocabulary):
+    OPEN = "open"
+    RESOLVED = "resolved"
+    CLOSED = "closed"
+
+
+class ActionType(Vocabulary):
+    CLASSIFY_PRIORITY = "classify_priority"
+    ASSIGN_QUEUE = "assign_queue"
+    ADD_TAG = "add_tag"
+    REMOVE_TAG = "remove_tag"
+    DRAFT_REPLY = "draft_reply"
+    ADD_INTERNAL_NOTE = "add_internal_note"
+    LOOKUP_POLICY = "lookup_policy"
+    RESOLVE_TICKET = "resolve_ticket"
+    CLOSE_TICKET = "close_ticket"
+    NOOP = "noop"
+
+
+class PolicyId(Vocabulary):
+    """Keys of the mocked internal policy dictionary (texts live in ``domain/tasks/policies.json``)."""
+
+    REFUND_POLICY = "refund_policy"
+    IDENTITY_VERIFICATION = "identity_verification"
+    REFUND_ABUSE = "refund_abuse"
+    DATA_DELETION = "data_deletion"
+    ESCALATION_POLICY = "escalation_policy"
+    SECURITY_INCIDENT = "security_incident"
+    BILLING_DISPUTES = "billing_disputes"
+    SUPPORT_SLA = "support_sla"

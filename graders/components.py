@@ -1,0 +1,126 @@
+"""Score components: what the ticket's current state is worth, one function per component.
+
+Each returns earned units (1 unit = 0.0001 of the score), a public reason that never reveals the
+answer key, and an audit detail that does. Only components a task weighs are computed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from fractions import Fraction
+
+from domain.state import EpisodeState
+from domain.tasks.spec import COMPONENTS, TaskInstance
+from graders import rubric as rb
+
+UNITS = 10_000
+
+
+@dataclass(frozen=True, slots=True)
+class Component:
+    name: str
+    earned: int
+    weight: int
+    public: str
+    detail: str
+
+
+def _units(weight: int, fraction: Fraction) -> int:
+    return round(weight * fraction)
+
+
+def _choice(name: str, current: str | None, expected: str | None, weight: int) -> Component:
+    if current is None:
+        return Component(name, 0, weight, f"{name}: not set", f"{name}: not set (expected {expected})")
+    if current == expected:
+        return Component(name, weight, weight, f"{name}: correct", f"{name}: {current} is correct")
+    return Component(name, 0, weight, f"{name}: not correct",
+                     f"{name}: {current} is wrong (expected {expected})")
+
+
+def _priority(s: EpisodeState, t: TaskInstance, w: int) -> Component:
+    exp = t.expected.priority
+    return _choice("priority", s.priority, exp.value if exp else None, w)
+
+
+def _queue(s: EpisodeState, t: TaskInstance, w: int) -> Component:
+    exp = t.expected.queue
+    return _choice("queue", s.queue, exp.value if exp else None, w)
+
+
+def _tags(s: EpisodeState, t: TaskInstance, w: int) -> Component:
+    required = {tag.value for tag in t.expected.tags}
+    present = set(s.tags)
+    hits, extra = len(required & present), len(present - required)
+    fraction = Fraction(max(0, hits - extra), len(required)) if required else Fraction(int(not extra))
+    public = f"tags: {hits}/{len(required)} required" + (f", {extra} wrong" if extra else "")
+    detail = (f"tags: have {sorted(present) or '-'}, required {sorted(required)}"
+              + (f"; wrong tags cost one required tag each: {sorted(present - required)}" if extra else ""))
+    return Component("tags", _units(w, fraction), w, public, detail)
+
+
+def _decision_step(s: EpisodeState) -> int | None:
+    """The first step that committed to a decision (reply, tag or resolution), if any."""
+    candidates = [x for x in (s.first_reply_step, s.first_tag_step) if x is not None]
+    if s.status != "open":
+        candidates.append(s.step_count)
+    return min(candidates) if candidates else None
+
+
+def _policy(s: EpisodeState, t: TaskInstance, w: int) -> Component:
+    expected = t.expected.policy.value if t.expected.policy else None
+    seen = next((step for pid, step in s.policies_viewed if pid == expected), None)
+    decided = _decision_step(s)
+    if seen is None:
+        return Component("policy", 0, w, "policy: the relevant policy was not consulted",
+                         f"policy: {expected} never looked up")
+    if decided is not None and seen > decided:
+        return Component("policy", 0, w, "policy: consulted only after deciding",
+                         f"policy: {expected} looked up at step {seen}, after deciding at step {decided}")
+    return Component("policy", w, w, "policy: consulted before deciding",
+                     f"policy: {expected} looked up at step {seen}")
+
+
+def _reply(s: EpisodeState, t: TaskInstance, w: int) -> Component:
+    assert t.reply is not None
+    r = rb.evaluate(t.reply, s.reply_draft, t.first_name)
+    return Component("reply", _units(w, r.fraction), w, f"reply: {r.public}", f"reply: {r.detail}")
+
+
+def _note(s: EpisodeState, t: TaskInstance, w: int) -> Component:
+    assert t.note is not None
+    text = "\n".join(s.notes) if s.notes else None
+    r = rb.evaluate(t.note, text, t.first_name)
+    return Component("note", _units(w, r.fraction), w, f"note: {r.public}", f"note: {r.detail}")
+
+
+def _resolution(s: EpisodeState, t: TaskInstance, w: int) -> Component:
+    statuses = [x.value for x in t.expected.status]
+    codes = [c.value if c is not None else None for c in t.expected.resolution_code]
+    if s.status == "open":
+        return Component("resolution", 0, w, "resolution: ticket still open",
+                         f"resolution: open (expected {statuses} with {codes})")
+    if s.status in statuses and s.resolution_code in codes:
+        return Component("resolution", w, w, "resolution: correct",
+                         f"resolution: {s.status} with {s.resolution_code} is correct")
+    return Component("resolution", 0, w, "resolution: not correct",
+                     f"resolution: {s.status} with {s.resolution_code}; expected {statuses} with {codes}")
+
+
+SCORERS: dict[str, Callable[[EpisodeState, TaskInstance, int], Component]] = {
+    "priority": _priority,
+    "queue": _queue,
+    "tags": _tags,
+    "policy": _policy,
+    "reply": _reply,
+    "note": _note,
+    "resolution": _resolution,
+}
+
+
+def score_components(state: EpisodeState) -> list[Component]:
+    task = state.task
+    assert task is not None
+    return [SCORERS[name](state, task, round(task.weights[name] * UNITS))
+            for name in COMPONENTS if name in task.weights]

@@ -1,0 +1,119 @@
+"""Judging a reply or internal note against a task's rubric.
+
+The rubric rewards doing the job in prose: required facts (each a group of accepted phrasings,
+negated mentions do not count), the tone the task asks for, and no forbidden claims. Text that is
+not prose (a keyword list), that crams in the key phrases, or that repeats itself scores nothing,
+so keyword stuffing does not pay.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+from fractions import Fraction
+
+from domain.tasks.spec import Rubric
+from graders import text as tx
+
+FACTS_SHARE = Fraction(7, 10)
+TONE_SHARE = Fraction(3, 10)
+MAX_WORDS = 220
+MIN_FUNCTION_RATIO = 0.18
+MAX_FACT_DENSITY = Fraction(1, 2)
+MAX_MATCHES_PER_FACT = 3
+
+
+@dataclass(frozen=True, slots=True)
+class RubricResult:
+    """A fraction of the component earned, with public and audit explanations."""
+
+    fraction: Fraction
+    public: str
+    detail: str
+
+
+def _prose_problem(text: str, rubric: Rubric) -> str | None:
+    tokens = tx.words(text)
+    if len(tokens) < rubric.min_words:
+        return f"too short ({len(tokens)} words; at least {rubric.min_words} expected)"
+    if tx.sentence_count(text) < rubric.min_sentences:
+        return "not written as sentences"
+    if tx.function_word_ratio(tokens) < MIN_FUNCTION_RATIO:
+        return "reads as a keyword list, not prose"
+    content = [t for t in tokens if t not in tx.FUNCTION_WORDS and len(t) > 2]
+    if content:
+        word, count = Counter(content).most_common(1)[0]
+        if count >= 5 and count > len(content) // 6:
+            return f"repeats '{word}' {count} times"
+    return None
+
+
+def _stuffing(text: str, rubric: Rubric) -> str | None:
+    tokens = tx.words(text)
+    covered = 0
+    for group in rubric.facts:
+        hits = sum(tx.find_affirmed(text, p) for p in group.any_of)
+        if hits > MAX_MATCHES_PER_FACT:
+            return f"repeats the phrasing for '{group.name}' {hits} times"
+        hit = tx.first_affirmed(text, group.any_of)
+        if hit:
+            covered += len(hit.split())
+    if tokens and Fraction(covered, len(tokens)) > MAX_FACT_DENSITY:
+        return "is mostly key phrases"
+    return None
+
+
+def _evaluate(rubric: Rubric, text: str, first_name: str) -> RubricResult:
+    for group in rubric.forbidden:
+        claim = tx.first_affirmed(text, group.any_of)
+        if claim:
+            return RubricResult(Fraction(0), f"makes a forbidden claim ({group.name})",
+                                f"forbidden claim '{group.name}': contains '{claim}'")
+    problem = _prose_problem(text, rubric) or _stuffing(text, rubric)
+    if problem:
+        return RubricResult(Fraction(0), problem, problem)
+    found = [g.name for g in rubric.facts if tx.first_affirmed(text, g.any_of)]
+    missed = [g.name for g in rubric.facts if g.name not in found]
+    checks = {"greeting": lambda: tx.has_greeting(text, first_name),
+              "empathy": lambda: tx.has_empathy(text), "closing": lambda: tx.has_closing(text)}
+    tone_ok = [t for t in rubric.tone if checks[t]()]
+    tone_missed = [t for t in rubric.tone if t not in tone_ok]
+    facts = Fraction(len(found), len(rubric.facts)) if rubric.facts else Fraction(1)
+    if rubric.tone:
+        fraction = FACTS_SHARE * facts + TONE_SHARE * Fraction(len(tone_ok), len(rubric.tone))
+    else:
+        fraction = facts
+    long = len(tx.words(text)) > MAX_WORDS
+    if long:
+        fraction /= 2
+    public = f"{len(found)}/{len(rubric.facts)} required points, tone {len(tone_ok)}/{len(rubric.tone)}"
+    detail = (f"facts found {found or '-'}, missed {missed or '-'}; tone ok {tone_ok or '-'}, "
+              f"missed {tone_missed or '-'}")
+    if long:
+        public += f"; over {MAX_WORDS} words, halved"
+        detail += f"; over {MAX_WORDS} words, halved"
+    return RubricResult(fraction, public, detail)
+
+
+_CACHE: dict[tuple[int, str, str], tuple[Rubric, RubricResult]] = {}
+_CACHE_LIMIT = 8192
+
+
+def evaluate(rubric: Rubric, text: str | None, first_name: str) -> RubricResult:
+    """Score ``text`` against ``rubric``; absent text earns nothing.
+
+    Results are memoised per (rubric object, text): a step re-scores the whole state, and the
+    reply rarely changes between steps. Rubrics hold lists (unhashable), so the key is the
+    object's identity, kept alive in the entry so the id cannot be reused.
+    """
+    if not text or not text.strip():
+        return RubricResult(Fraction(0), "not written yet", "not written yet")
+    key = (id(rubric), text, first_name)
+    hit = _CACHE.get(key)
+    if hit is not None and hit[0] is rubric:
+        return hit[1]
+    if len(_CACHE) >= _CACHE_LIMIT:
+        _CACHE.clear()
+    result = _evaluate(rubric, text, first_name)
+    _CACHE[key] = (rubric, result)
+    return result

@@ -1,0 +1,223 @@
+"""Replay, state-at-step and diff: answering "what happened, and is the log telling the truth?".
+
+All three read only the log. Replay re-folds and re-grades every step with the current code,
+verifies the hash chain, checks the task variant against the catalog, and reports the first place
+where anything disagrees with what was recorded.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from domain import events as ev
+from domain.state import EpisodeState, fold
+from domain.tasks.catalog import Catalog, instance_digest
+from domain.tasks.spec import TaskInstance
+from graders import GRADER_VERSION, grade_episode
+from graders.grader import split_steps
+from store.chain import GENESIS, link
+from store.eventstore import RecordedEvent
+
+
+@dataclass
+class Divergence:
+    step: int | None
+    seq: int | None
+    kind: str  # chain | catalog | reward | score | components | upcast
+    message: str
+    recorded: Any = None
+    recomputed: Any = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"step": self.step, "seq": self.seq, "kind": self.kind, "message": self.message,
+                "recorded": self.recorded, "recomputed": self.recomputed}
+
+
+@dataclass
+class ReplayReport:
+    episode_id: str
+    task_id: str
+    seed: int | None
+    events: int
+    steps: list[dict[str, Any]] = field(default_factory=list)
+    chain_ok: bool = True
+    head_hash: str = GENESIS
+    divergences: list[Divergence] = field(default_factory=list)
+    recorded_score: float | None = None
+    recomputed_score: float | None = None
+    grader_version: str = GRADER_VERSION
+    recorded_grader_version: str | None = None
+
+    @property
+    def consistent(self) -> bool:
+        return not self.divergences
+
+    @property
+    def first_divergence(self) -> Divergence | None:
+        return self.divergences[0] if self.divergences else None
+
+    def to_json(self) -> dict[str, Any]:
+        first = self.first_divergence
+        return {
+            "episode_id": self.episode_id, "task_id": self.task_id, "seed": self.seed,
+            "events": self.events, "consistent": self.consistent, "chain_ok": self.chain_ok,
+            "head_hash": self.head_hash,
+            "first_divergence": first.to_json() if first else None,
+            "divergences": [d.to_json() for d in self.divergences],
+            "recorded_score": self.recorded_score, "recomputed_score": self.recomputed_score,
+            "grader_version": self.grader_version,
+            "recorded_grader_version": self.recorded_grader_version,
+            "steps": self.steps,
+        }
+
+
+def verify_chain(recorded: list[RecordedEvent]) -> Divergence | None:
+    """Walk every link; name the first event whose stored bytes or link do not check out."""
+    prev = GENESIS
+    for index, r in enumerate(recorded, start=1):
+        if r.seq != index:
+            return Divergence(None, r.seq, "chain", f"sequence gap: expected {index}, found {r.seq}")
+        if r.prev_hash != prev:
+            return Divergence(None, r.seq, "chain", f"event {r.seq} does not link to event {r.seq - 1}",
+                              r.prev_hash, prev)
+        digest = link(prev, r.seq, r.type, r.version, r.data_text)
+        if digest != r.hash:
+            return Divergence(None, r.seq, "chain",
+                              f"event {r.seq} ({r.type}) was altered after it was written",
+                              r.hash, digest)
+        prev = r.hash
+    return None
+
+
+def _step_of_seq(recorded: list[RecordedEvent]) -> dict[int, int]:
+    step, out = 0, {}
+    for r in recorded:
+        if r.type == ev.ACTION_RECEIVED:
+            step += 1
+        out[r.seq] = step
+    return out
+
+
+def replay(recorded: list[RecordedEvent], catalog: Catalog) -> ReplayReport:
+    """Re-fold, re-grade and verify one episode's recorded events."""
+    if not recorded or recorded[0].type != ev.EPISODE_STARTED:
+        raise ValueError("an episode log starts with EpisodeStarted")
+    started = recorded[0].data
+    report = ReplayReport(started["episode_id"], started["task_id"], started.get("seed"),
+                          len(recorded), recorded_grader_version=started.get("grader_version"))
+    broken = verify_chain(recorded)
+    if broken is not None:
+        broken.step = _step_of_seq(recorded).get(broken.seq or 0)
+        report.chain_ok = False
+        report.divergences.append(broken)
+    report.head_hash = recorded[-1].hash
+    try:
+        domain_events = [ev.upcast(r.type, r.version, r.data) for r in recorded]
+    except (ValueError, KeyError) as exc:
+        report.divergences.append(Divergence(None, None, "upcast", f"cannot read the log: {exc}"))
+        return report
+    try:
+        current = catalog.instance(started["task_id"], started.get("seed"))
+        if instance_digest(current) != started.get("task_digest"):
+            report.divergences.append(Divergence(
+                0, 1, "catalog", "the task variant in the catalog changed since this episode ran",
+                started.get("task_digest"), instance_digest(current)))
+    except LookupError as exc:
+        report.divergences.append(Divergence(0, 1, "catalog", str(exc)))
+    grade = grade_episode(domain_events)
+    report.recomputed_score = grade.score if grade.steps else 0.0
+    report.recorded_score = grade.recorded[-1]["score"] if grade.recorded else 0.0
+    for index, step in enumerate(grade.steps):
+        rec = grade.recorded[index] if index < len(grade.recorded) else None
+        row = {"step": step.step, "reward": step.reward, "score": step.score,
+               "recorded_reward": rec["reward"] if rec else None,
+               "recorded_score": rec["score"] if rec else None, "reason": step.audit_reason()}
+        report.steps.append(row)
+        if rec is None:
+            report.divergences.append(Divergence(step.step, None, "reward",
+                                                 f"step {step.step} has no recorded grade"))
+            continue
+        for kind, key, mine in (("reward", "reward_units", step.reward_units),
+                                ("score", "score_units", step.score_units)):
+            if rec.get(key) != mine:
+                report.divergences.append(Divergence(
+                    step.step, None, kind,
+                    f"step {step.step}: recorded {kind} {rec.get(key.replace('_units', ''))} but "
+                    f"the grader now gives {mine / 10_000}", rec.get(key), mine))
+                break
+        else:
+            recorded_components = {k: v["earned"] for k, v in rec.get("components", {}).items()}
+            mine_components = {c.name: c.earned for c in step.components}
+            if recorded_components != mine_components:
+                report.divergences.append(Divergence(
+                    step.step, None, "components",
+                    f"step {step.step}: score components differ", recorded_components,
+                    mine_components))
+    return report
+
+
+def state_at(recorded: list[RecordedEvent], step: int) -> EpisodeState:
+    """The state right after ``step`` (0 = just after reset), folded from the log."""
+    head, steps = split_steps(ev.upcast(r.type, r.version, r.data) for r in recorded)
+    if step < 0 or step > len(steps):
+        raise ValueError(f"step must be between 0 and {len(steps)}")
+    return fold([e for s in steps[:step] for e in s], fold(head))
+
+
+def public_fields(state: EpisodeState) -> dict[str, Any]:
+    """The fields of a state worth comparing and showing (no answer key)."""
+    return {
+        "priority": state.priority, "queue": state.queue, "tags": list(state.tags),
+        "reply_draft": state.reply_draft, "internal_notes": list(state.notes),
+        "policies_viewed": [p for p, _ in state.policies_viewed], "status": state.status,
+        "resolution_code": state.resolution_code, "done": state.done,
+        "step_count": state.step_count, "score": state.score,
+    }
+
+
+def diff(a: list[RecordedEvent], b: list[RecordedEvent]) -> dict[str, Any]:
+    """Compare two episodes step by step; name the first step where they part ways."""
+    ea = [ev.upcast(r.type, r.version, r.data) for r in a]
+    eb = [ev.upcast(r.type, r.version, r.data) for r in b]
+    head_a, steps_a = split_steps(ea)
+    head_b, steps_b = split_steps(eb)
+    task_a: TaskInstance = fold(head_a).task  # type: ignore[assignment]
+    task_b: TaskInstance = fold(head_b).task  # type: ignore[assignment]
+    state_a, state_b = fold(head_a), fold(head_b)
+    rows: list[dict[str, Any]] = []
+    first: dict[str, Any] | None = None
+    for index in range(max(len(steps_a), len(steps_b))):
+        sa = steps_a[index] if index < len(steps_a) else []
+        sb = steps_b[index] if index < len(steps_b) else []
+        state_a, state_b = fold(sa, state_a), fold(sb, state_b)
+        act_a = sa[0].data["actions"] if sa else None
+        act_b = sb[0].data["actions"] if sb else None
+        fa, fb = public_fields(state_a), public_fields(state_b)
+        fields = {k: {"a": fa[k], "b": fb[k]} for k in fa if fa[k] != fb[k]}
+        rew_a = next((e.data["reward"] for e in sa if e.type == ev.STEP_GRADED), None)
+        rew_b = next((e.data["reward"] for e in sb if e.type == ev.STEP_GRADED), None)
+        why_a = _reason(sa)
+        why_b = _reason(sb)
+        row = {"step": index + 1, "same_action": act_a == act_b, "action_a": act_a,
+               "action_b": act_b, "state_differences": fields, "reward_a": rew_a,
+               "reward_b": rew_b, "reason_a": why_a, "reason_b": why_b}
+        rows.append(row)
+        if first is None and (act_a != act_b or fields or rew_a != rew_b):
+            first = row
+    return {
+        "task_a": task_a.task_id, "task_b": task_b.task_id,
+        "same_task": task_a.task_id == task_b.task_id and task_a.seed == task_b.seed,
+        "steps_a": len(steps_a), "steps_b": len(steps_b),
+        "score_a": state_a.score, "score_b": state_b.score,
+        "first_divergence": first, "identical": first is None, "steps": rows,
+    }
+
+
+def _reason(step_events: list[ev.Event]) -> str | None:
+    for e in step_events:
+        if e.type == ev.STEP_GRADED:
+            parts = [c["detail"] for c in e.data["components"].values()]
+            parts += [f"penalty {p['rule']}: {p['reason']}" for p in e.data["penalties"]]
+            return "; ".join(parts)
+    return None

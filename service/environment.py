@@ -1,0 +1,212 @@
+"""``EnvironmentService``: reset, step and state over the event log.
+
+Each step: read the episode's head, fold any events this process has not seen yet, ``decide``,
+grade, and append everything in one transaction that states the sequence number it follows. The
+folded state is cached per episode, but the cache is only ever a fold of the log: it is checked
+against the stored head before each step and refreshed from the log when another process moved on.
+"""
+
+from __future__ import annotations
+
+import re
+import secrets
+import threading
+from collections import OrderedDict
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Any
+
+from domain import events as ev
+from domain.actions import parse_action
+from domain.decide import EpisodeFinished, decide, start
+from domain.observation import Observation, observe
+from domain.state import EpisodeState, evolve, fold
+from domain.tasks.catalog import Catalog, default_catalog, instance_digest
+from graders import GRADER_VERSION, StepGrade, grade_step
+from service.errors import BadRequest, EpisodeBusy, EpisodeEnded, EpisodeNotFound
+from store import Conflict, Database, NotFound, open_database
+from store.eventstore import EventStore, NewEvent, Projection, RecordedEvent
+
+EPISODE_ID = re.compile(r"^[A-Za-z0-9_.:-]{1,64}$")
+CACHE_SIZE = 4096
+
+
+def new_episode_id() -> str:
+    """Random, unguessable episode ids (not sequence numbers)."""
+    return "ep_" + secrets.token_hex(12)
+
+
+def check_episode_id(episode_id: str) -> str:
+    if not isinstance(episode_id, str) or not EPISODE_ID.match(episode_id):
+        raise BadRequest("episode_id must be 1-64 characters of letters, digits, '_', '-', '.', ':'")
+    return episode_id
+
+
+def to_domain(recorded: RecordedEvent) -> ev.Event:
+    return ev.upcast(recorded.type, recorded.version, recorded.data)
+
+
+def _new(events: list[ev.Event]) -> list[NewEvent]:
+    return [NewEvent(e.type, e.version, dict(e.data)) for e in events]
+
+
+@dataclass(frozen=True)
+class _Cached:
+    state: EpisodeState
+    seq: int
+    head: str
+
+
+@dataclass(frozen=True)
+class StepResult:
+    """What reset and step return. ``grade`` is None after reset."""
+
+    episode_id: str
+    observation: Observation
+    reward: float | None
+    done: bool
+    state: EpisodeState
+    grade: StepGrade | None
+    seq: int
+    head_hash: str
+
+    @property
+    def score(self) -> float:
+        return self.state.score
+
+
+class EnvironmentService:
+    """Many episodes at once, safe to call from several threads."""
+
+    def __init__(self, db: Database | None = None, catalog: Catalog | None = None,
+                 *, cache_size: int = CACHE_SIZE):
+        self.db = db if db is not None else open_database()
+        self.store = EventStore(self.db)
+        self.catalog = catalog if catalog is not None else default_catalog()
+        self._cache: OrderedDict[str, _Cached] = OrderedDict()
+        self._cache_size = cache_size
+        self._guard = threading.Lock()
+        self._busy: set[str] = set()
+
+    # ------------------------------------------------------------------ reset
+    def reset(self, task_id: str | None = None, seed: int | None = None,
+              episode_id: str | None = None, *, run_id: str | None = None) -> StepResult:
+        """Start a new episode. Without ``task_id`` the task is picked from ``seed``."""
+        if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
+            raise BadRequest("seed must be an integer")
+        chosen = task_id if task_id is not None else self.catalog.pick_task_id(seed)
+        task = self.catalog.instance(chosen, seed)  # UnknownTask -> 404 in the API
+        episode_id = check_episode_id(episode_id) if episode_id is not None else new_episode_id()
+        first = start(episode_id, task, instance_digest(task), run_id=run_id,
+                      grader_version=GRADER_VERSION)
+        state = evolve(EpisodeState(), first)
+        try:
+            recorded = self.store.create(episode_id, task.task_id, seed, _new([first]),
+                                         Projection("open", 0, 0.0), run_id=run_id)
+        except Conflict as exc:
+            raise EpisodeBusy(f"{exc}; omit episode_id to get a fresh one") from None
+        self._remember(episode_id, _Cached(state, recorded[-1].seq, recorded[-1].hash))
+        return StepResult(episode_id, observe(state, self.catalog), None, False, state, None,
+                          recorded[-1].seq, recorded[-1].hash)
+
+    # ------------------------------------------------------------------- step
+    def step(self, episode_id: str, action: Any) -> StepResult:
+        """Apply one action. Raises InvalidAction (422), EpisodeEnded / EpisodeBusy (409),
+        EpisodeNotFound (404). Nothing is written unless the whole step is recorded."""
+        plan = parse_action(action)
+        raw = action.model_dump(mode="json") if hasattr(action, "model_dump") else action
+        with self._exclusive(episode_id):
+            cached = self._current(episode_id)
+            try:
+                step_events = decide(cached.state, plan, raw)
+            except EpisodeFinished as exc:
+                raise EpisodeEnded(str(exc)) from None
+            after = cached.state
+            for event in step_events:
+                after = evolve(after, event)
+            grade = grade_step(cached.state, step_events, after)
+            graded = grade.to_event()
+            after = evolve(after, graded)
+            projection = Projection("ended" if after.done else "open", after.step_count, after.score)
+            try:
+                recorded = self.store.append(episode_id, cached.seq, cached.head,
+                                             _new(step_events + [graded]), projection)
+            except Conflict as exc:
+                self._forget(episode_id)
+                raise EpisodeBusy(str(exc)) from None
+            self._remember(episode_id, _Cached(after, recorded[-1].seq, recorded[-1].hash))
+        return StepResult(episode_id, observe(after, self.catalog, grade.reward), grade.reward,
+                          after.done, after, grade, recorded[-1].seq, recorded[-1].hash)
+
+    # ------------------------------------------------------------------ state
+    def state(self, episode_id: str) -> EpisodeState:
+        """The folded state of an episode (includes the answer key: not for agents)."""
+        return self._current(episode_id).state
+
+    def observation(self, episode_id: str) -> Observation:
+        state = self.state(episode_id)
+        return observe(state, self.catalog, state.rewards[-1] if state.rewards else None)
+
+    def head(self, episode_id: str) -> tuple[int, str]:
+        cached = self._current(episode_id)
+        return cached.seq, cached.head
+
+    def load_events(self, episode_id: str) -> list[RecordedEvent]:
+        try:
+            self.store.head(episode_id)
+        except NotFound:
+            raise EpisodeNotFound(self._unknown(episode_id)) from None
+        return self.store.load(episode_id)
+
+    # -------------------------------------------------------------- internals
+    @staticmethod
+    def _unknown(episode_id: str) -> str:
+        return f"no episode {episode_id!r}; call reset to start one"
+
+    @contextmanager
+    def _exclusive(self, episode_id: str) -> Iterator[None]:
+        """One step per episode at a time in this process; a concurrent one gets 409 at once."""
+        with self._guard:
+            if episode_id in self._busy:
+                raise EpisodeBusy(f"another step on episode {episode_id} is in progress; retry after it")
+            self._busy.add(episode_id)
+        try:
+            yield
+        finally:
+            with self._guard:
+                self._busy.discard(episode_id)
+
+    def _current(self, episode_id: str) -> _Cached:
+        """The episode's state at the stored head, folding only events not yet seen here."""
+        if not isinstance(episode_id, str) or not EPISODE_ID.match(episode_id):
+            raise EpisodeNotFound(f"malformed episode id {str(episode_id)[:80]!r}")
+        try:
+            seq, head = self.store.head(episode_id)
+        except NotFound:
+            raise EpisodeNotFound(self._unknown(episode_id)) from None
+        with self._guard:
+            cached = self._cache.get(episode_id)
+            if cached is not None:
+                self._cache.move_to_end(episode_id)
+        if cached is not None and cached.seq == seq and cached.head == head:
+            return cached
+        base = cached if cached is not None and cached.seq < seq else None
+        recorded = self.store.load(episode_id, after_seq=base.seq if base else 0)
+        if not recorded:
+            raise EpisodeNotFound(self._unknown(episode_id))
+        state = fold((to_domain(r) for r in recorded), base.state if base else None)
+        fresh = _Cached(state, recorded[-1].seq, recorded[-1].hash)
+        self._remember(episode_id, fresh)
+        return fresh
+
+    def _remember(self, episode_id: str, entry: _Cached) -> None:
+        with self._guard:
+            self._cache[episode_id] = entry
+            self._cache.move_to_end(episode_id)
+            while len(self._cache) > self._cache_size:
+                self._cache.popitem(last=False)
+
+    def _forget(self, episode_id: str) -> None:
+        with self._guard:
+            self._cache.pop(episode_id, None)

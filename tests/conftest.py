@@ -1,0 +1,89 @@
+"""Shared fixtures: real SQLite files and real PostgreSQL databases, one per test.
+
+``TICKETLEDGER_TEST_BACKEND`` (``sqlite`` by default, or ``postgres``) picks the backend behind
+the ``database_url`` fixture, so the whole suite can run once per backend. Tests that must cover
+both backends in every run use ``both_backends_url``. PostgreSQL comes from ``TICKETLEDGER_PG_URL``
+(default: the local server as user postgres); when it is unreachable the tests are skipped locally
+and fail under CI, where it must be tested for real.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+from collections.abc import Iterator
+
+import pytest
+
+PG_URL = os.environ.get("TICKETLEDGER_PG_URL",
+                        "postgresql+psycopg://postgres@127.0.0.1:5432/postgres")
+BACKEND = os.environ.get("TICKETLEDGER_TEST_BACKEND", "sqlite")
+
+
+def _pg_admin():  # type: ignore[no-untyped-def]
+    import psycopg
+    from sqlalchemy.engine import make_url
+
+    url = make_url(PG_URL)
+    return psycopg.connect(host=url.host or "127.0.0.1", port=url.port or 5432,
+                           user=url.username or "postgres", password=url.password,
+                           dbname=url.database or "postgres", autocommit=True, connect_timeout=5)
+
+
+def _pg_unavailable(exc: Exception) -> None:
+    message = f"PostgreSQL at {PG_URL} is not reachable: {exc}"
+    if os.environ.get("CI"):
+        pytest.fail(message + " (CI must test PostgreSQL for real)")
+    pytest.skip(message)
+
+
+@pytest.fixture
+def pg_url() -> Iterator[str]:
+    """A fresh, empty PostgreSQL database for this test, dropped afterwards."""
+    from sqlalchemy.engine import make_url
+
+    name = "tl_test_" + secrets.token_hex(6)
+    try:
+        with _pg_admin() as admin:
+            admin.execute(f'CREATE DATABASE "{name}"')
+    except Exception as exc:  # noqa: BLE001 - any connection failure means "no server"
+        _pg_unavailable(exc)
+    yield make_url(PG_URL).set(database=name).render_as_string(hide_password=False)
+    with _pg_admin() as admin:
+        admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+@pytest.fixture
+def sqlite_url(tmp_path) -> str:  # type: ignore[no-untyped-def]
+    """A real SQLite file in the test's temporary directory."""
+    return f"sqlite:///{tmp_path / 'events.db'}"
+
+
+@pytest.fixture
+def database_url(request: pytest.FixtureRequest) -> str:
+    """The suite's backend for this run (see module docstring)."""
+    if BACKEND == "postgres":
+        return request.getfixturevalue("pg_url")
+    return request.getfixturevalue("sqlite_url")
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def both_backends_url(request: pytest.FixtureRequest) -> str:
+    """Run the test on an SQLite file and on PostgreSQL, in every run."""
+    return request.getfixturevalue("pg_url" if request.param == "postgres" else "sqlite_url")
+
+
+@pytest.fixture
+def database(database_url: str):  # type: ignore[no-untyped-def]
+    from store import open_database
+
+    db = open_database(database_url)
+    yield db
+    db.dispose()
+
+
+@pytest.fixture
+def service(database):  # type: ignore[no-untyped-def]
+    from service import EnvironmentService
+
+    return EnvironmentService(database)

@@ -1,0 +1,120 @@
+"""Scripted solutions: for any task variant, the actions an expert takes (they read the answer key).
+
+Kept in the tests as the proof that every task can score 1.0. The replies are written per case as
+real support replies, not keyword lists.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from domain.tasks.spec import TaskInstance
+
+REPLIES: dict[tuple[str, str], str] = {
+    ("task_easy_password", "default"): (
+        "Hi {first}, thanks for reaching out and sorry for the trouble signing in. I have sent you a "
+        "fresh reset link; please use it, then clear your browser cache and try again from your "
+        "laptop. Could you confirm if this resolves the problem? Best regards, Support"),
+    ("task_easy_feature_question", "default"): (
+        "Hi {first}, thanks for the question. Yes, you can export all your project data as a CSV file. "
+        "Open Settings, choose Data, and use the export button there. Our documentation has a "
+        "step-by-step guide with screenshots. Best regards, Support"),
+    ("task_medium_double_charge", "default"): (
+        "Hi {first}, I am sorry you were charged twice this month. I have checked your invoice and "
+        "opened a billing investigation, and the duplicate charge will be sent back as a refund "
+        "within 24 hours of confirmation. Thank you for your patience. Best regards, Billing"),
+    ("task_medium_api_rate_limit", "default"): (
+        "Hi {first}, I understand how disruptive failing batch jobs are before a deployment. Your "
+        "requests are hitting our rate limit, and our engineers are investigating the change. As a "
+        "workaround, please add exponential backoff and spread the batch over a longer window. We "
+        "have added monitoring on your account and will update you. Best regards, Support"),
+    ("task_hard_enterprise_outage", "default"): (
+        "Hi {first}, I am sorry your checkout is affected. We have declared an incident for the "
+        "failing webhook deliveries and opened a war room with our on-call engineers; you are "
+        "welcome to join the bridge. You will get the next update in 15 minutes, sooner if we find "
+        "the cause. Best regards, Incident Support"),
+    ("task_hard_data_breach_report", "default"): (
+        "Hi {first}, thank you for reporting this, and I understand how worrying it is. I have "
+        "involved our security team immediately and opened a security incident for your workspace. "
+        "We are preparing an audit log of all access to your account over the last 7 days and will "
+        "share it with you as soon as it is ready. Best regards, Trust and Safety"),
+    ("task_medium_angry_escalation", "default"): (
+        "Hi {first}, I am truly sorry that you have had to write to us three times about this. I have "
+        "escalated your ticket to our senior team, and a specialist will contact you within 24 hours "
+        "with a full update. Thank you for your patience. Kind regards, Support"),
+    ("task_hard_refund_policy_denial", "outside_window"): (
+        "Hi {first}, thank you for getting in touch, and I am sorry the purchase did not meet your "
+        "expectations. Our refund policy covers requests made within 30 days of the order date, and "
+        "your order was placed on {order_date}, so we are unable to offer a refund for it. I would be "
+        "glad to offer store credit or help you get more out of the product. Best regards, Support"),
+    ("task_hard_refund_policy_denial", "inside_window"): (
+        "Hi {first}, thank you for getting in touch. Your order from {order_date} is within our "
+        "refund window, so we have approved a full refund of ${amount}. The money will reach your "
+        "original payment method within 5-7 business days. Best regards, Support"),
+    ("task_hard_account_email_change", "verified"): (
+        "Hi {first}, thanks for confirming your identity. We have updated your login email, so your "
+        "login email is now {new_email}. You can sign in with it right away. Best regards, Account "
+        "Support"),
+    ("task_hard_account_email_change", "not_verified"): (
+        "Hi {first}, thank you for your message, and I understand you need this done quickly. Before "
+        "we change anything we need to verify your identity. Please reply with the last four digits "
+        "of the card on file, or write to us from the email address on file. Best regards, Account "
+        "Support"),
+    ("task_hard_refund_fraud_trap", "fraud_review"): (
+        "Hi {first}, I am sorry your order has not reached you. Because of the details on this "
+        "order, a specialist team will review your request and get back to you within 2 business "
+        "days with the outcome. Thank you for your patience. Best regards, Support"),
+    ("task_hard_refund_fraud_trap", "normal_refund"): (
+        "Hi {first}, I am sorry your order did not arrive. We have issued a full refund of "
+        "${amount} to your original payment method, and you will see it within a few days. Thank "
+        "you for your patience. Best regards, Support"),
+    ("task_hard_gdpr_deletion", "legal_hold"): (
+        "Hi {first}, thank you for your request. Your account has an open billing dispute, so your "
+        "data is under a legal hold for now. We will start the deletion once the dispute is closed "
+        "and complete it within 30 days. We will confirm by email when it is done. Best regards, "
+        "Privacy Team"),
+    ("task_hard_gdpr_deletion", "scheduled"): (
+        "Hi {first}, thank you for your request. We have scheduled the deletion of your account and "
+        "personal data, and it will be complete within 30 days. We will confirm by email when it is "
+        "done. Best regards, Privacy Team"),
+}
+
+NOTES: dict[tuple[str, str], str] = {
+    ("task_hard_refund_fraud_trap", "fraud_review"): (
+        "Customer has {prior_refunds} refunds in the last 90 days; order shows delivered and signed "
+        "for. Opened a fraud review per RA-1."),
+    ("task_hard_refund_fraud_trap", "normal_refund"): (
+        "Customer has {prior_refunds} refunds in the last 90 days, under the limit. Refund approved "
+        "and issued per RA-1."),
+}
+
+
+def _fill(text: str, task: TaskInstance) -> str:
+    return text.format(first=task.first_name, **task.variables)
+
+
+def solution(task: TaskInstance) -> list[dict[str, Any]]:
+    """The expert's actions for this variant; they score exactly 1.0."""
+    exp = task.expected
+    key = (task.task_id, task.case)
+    out: list[dict[str, Any]] = []
+    if exp.policy is not None:
+        out.append({"action_type": "lookup_policy", "policy_id": exp.policy.value})
+    if "priority" in task.weights and exp.priority is not None:
+        out.append({"action_type": "classify_priority", "priority": exp.priority.value})
+    if "queue" in task.weights and exp.queue is not None:
+        out.append({"action_type": "assign_queue", "queue": exp.queue.value})
+    for tag in exp.tags:
+        out.append({"action_type": "add_tag", "tag": tag.value})
+    if key in NOTES:
+        out.append({"action_type": "add_internal_note", "note": _fill(NOTES[key], task)})
+    if key in REPLIES:
+        out.append({"action_type": "draft_reply", "reply_text": _fill(REPLIES[key], task)})
+    code = exp.resolution_code[0]
+    status = exp.status[0].value
+    action_type = "resolve_ticket" if status == "resolved" else "close_ticket"
+    final: dict[str, Any] = {"action_type": action_type}
+    if code is not None:
+        final["resolution_code"] = code.value
+    out.append(final)
+    return out
