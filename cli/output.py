@@ -36,6 +36,6 @@ def print_table(rows: Sequence[dict[str, Any]], columns: Sequence[str], *, file:
     cells = [[_cell(r.get(c)) for c in columns] for r in rows]
     cells = [[c if len(c) <= max_width else c[: max_width - 1] + "…" for c in row] for row in cells]
     widths = [max([len(c)] + [len(row[i]) for row in cells]) for i, c in enumerate(columns)]
-    print("  ".join(c.upper().ljust(w) for c, w in zip(columns, widths)).rstrip(), file=out)
+    print("  ".join(c.upper().ljust(w) for c, w in zip(columns, widths, strict=True)).rstrip(), file=out)
     for row in cells:
-        print("  ".join(v.ljust(w) for v, w in zip(row, widths)).rstrip(), file=out)
+        print("  ".join(v.ljust(w) for v, w in zip(row, widths, strict=True)).rstrip(), file=out)

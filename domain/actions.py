@@ -19,7 +19,7 @@ required field is a *penalised step* in the SupportOps seed's rules: it comes ba
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Annotated, Any, Literal, Union
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
@@ -104,10 +104,8 @@ class Noop(_Action):
 
 
 Action = Annotated[
-    Union[
-        ClassifyPriority, AssignQueue, AddTag, RemoveTag, DraftReply, AddInternalNote,
-        LookupPolicy, ResolveTicket, CloseTicket, Noop,
-    ],
+    ClassifyPriority | AssignQueue | AddTag | RemoveTag | DraftReply | AddInternalNote
+    | LookupPolicy | ResolveTicket | CloseTicket | Noop,
     Field(discriminator="action_type"),
 ]
 ACTION_ADAPTER: TypeAdapter[Any] = TypeAdapter(Action)

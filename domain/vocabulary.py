@@ -13,7 +13,7 @@ class Vocabulary(str, Enum):
     """A string enum whose members parse case-insensitively."""
 
     @classmethod
-    def parse(cls, value: object) -> "Vocabulary | None":
+    def parse(cls, value: object) -> Vocabulary | None:
         """Return the member whose value matches ``value`` ignoring case, else ``None``."""
         if isinstance(value, cls):
             return value

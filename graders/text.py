@@ -13,11 +13,11 @@ NEGATORS = frozenset({
 NEGATION_WINDOW = 4
 """How many words before a phrase a negator may stand and still negate it (same clause only)."""
 
-FUNCTION_WORDS = frozenset(
+FUNCTION_WORDS = frozenset((
     "a an the to of in on for with and or but if is are was were be been will would can could "
     "we you your our i it this that these those my me us as at by from have has had do does "
-    "please so just any all there here what when how which who than then also into about".split()
-)
+    "please so just any all there here what when how which who than then also into about "
+).split())
 
 _TOKEN = re.compile(r"[a-z0-9$][a-z0-9'$.\-@]*[a-z0-9]|[a-z0-9$]")
 _CLAUSE_BREAK = re.compile(r"[.!?;:\n]|,\s*(?:but|however|although)\b")

@@ -79,7 +79,7 @@ class EpisodeRow:
 
 
 def utcnow() -> dt.datetime:
-    return dt.datetime.now(dt.timezone.utc)
+    return dt.datetime.now(dt.UTC)
 
 
 def _chain(episode_id: str, after_seq: int, prev_hash: str, new: Sequence[NewEvent],

@@ -64,7 +64,7 @@ class Case(Strict):
     """Expected outcome under a condition on the variant's variables (first match wins)."""
 
     name: str
-    when: "Condition | None" = None
+    when: Condition | None = None
     expected: Expected
     reply: Rubric | None = None
     note: Rubric | None = None
@@ -89,7 +89,7 @@ class Variable(Strict):
     published: int | str
 
     @model_validator(mode="after")
-    def _one_kind(self) -> "Variable":
+    def _one_kind(self) -> Variable:
         if (self.choices is None) == (self.range is None):
             raise ValueError("a variable has exactly one of 'choices' or 'range'")
         return self
@@ -121,7 +121,7 @@ class TaskSpec(Strict):
     cases: list[Case] = Field(min_length=1)
 
     @model_validator(mode="after")
-    def _consistent(self) -> "TaskSpec":
+    def _consistent(self) -> TaskSpec:
         unknown = set(self.weights) - set(COMPONENTS)
         if unknown:
             raise ValueError(f"unknown weight components {sorted(unknown)}; allowed {COMPONENTS}")

@@ -1,0 +1,78 @@
+"""Runs of ``inference.py`` (or any batch of episodes): a cold admin table, not event-sourced.
+
+A run's per-task results are not copied here; they are read from its episodes (``episodes.run_id``).
+The summary column holds what only the runner knows (LLM latency, token usage, errors).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import insert, select, update
+
+from store.database import Database
+from store.errors import NotFound
+from store.eventstore import EpisodeRow, utcnow
+from store.schema import episodes, runs
+
+
+@dataclass(frozen=True)
+class RunRow:
+    run_id: str
+    started_at: dt.datetime
+    ended_at: dt.datetime | None
+    agent: str
+    status: str
+    config: dict[str, Any]
+    summary: dict[str, Any] | None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"run_id": self.run_id, "started_at": self.started_at.isoformat(),
+                "ended_at": self.ended_at.isoformat() if self.ended_at else None,
+                "agent": self.agent, "status": self.status, "config": self.config,
+                "summary": self.summary}
+
+
+def _row(r: Any) -> RunRow:
+    return RunRow(r.run_id, r.started_at, r.ended_at, r.agent, r.status, json.loads(r.config),
+                  json.loads(r.summary) if r.summary else None)
+
+
+class RunStore:
+    def __init__(self, db: Database):
+        self.db = db
+
+    def start(self, run_id: str, agent: str, config: dict[str, Any]) -> None:
+        """Record a run as started; ``config`` must hold no secrets (the caller strips them)."""
+        with self.db.write() as conn:
+            conn.execute(insert(runs).values(run_id=run_id, started_at=utcnow(), agent=agent,
+                                             status="running", config=json.dumps(config)))
+
+    def finish(self, run_id: str, summary: dict[str, Any], status: str = "finished") -> None:
+        with self.db.write() as conn:
+            conn.execute(update(runs).where(runs.c.run_id == run_id).values(
+                ended_at=utcnow(), status=status, summary=json.dumps(summary)))
+
+    def get(self, run_id: str) -> RunRow:
+        with self.db.read() as conn:
+            row = conn.execute(select(runs).where(runs.c.run_id == run_id)).first()
+        if row is None:
+            raise NotFound(f"no run {run_id!r}")
+        return _row(row)
+
+    def list(self, limit: int = 50, before: dt.datetime | None = None) -> list[RunRow]:
+        query = select(runs).order_by(runs.c.started_at.desc()).limit(limit)
+        if before is not None:
+            query = query.where(runs.c.started_at < before)
+        with self.db.read() as conn:
+            return [_row(r) for r in conn.execute(query).all()]
+
+    def episodes(self, run_id: str) -> list[EpisodeRow]:
+        """The run's episodes in the order they were opened."""
+        query = (select(episodes).where(episodes.c.run_id == run_id)
+                 .order_by(episodes.c.created_at, episodes.c.episode_id))
+        with self.db.read() as conn:
+            return [EpisodeRow(**r._asdict()) for r in conn.execute(query).all()]
