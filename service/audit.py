@@ -14,7 +14,7 @@ from domain import events as ev
 from domain.state import EpisodeState, fold
 from domain.tasks.catalog import Catalog, instance_digest
 from domain.tasks.spec import TaskInstance
-from graders import GRADER_VERSION, grade_episode
+from graders import GRADER_VERSION, grade_episode, to_float
 from graders.grader import split_steps
 from store.chain import GENESIS, link
 from store.eventstore import RecordedEvent
@@ -221,3 +221,49 @@ def _reason(step_events: list[ev.Event]) -> str | None:
             parts += [f"penalty {p['rule']}: {p['reason']}" for p in e.data["penalties"]]
             return "; ".join(parts)
     return None
+
+
+def step_reason(step_events: list[ev.Event]) -> str | None:
+    """The recorded grade's audit reason for one step (components with detail, then penalties)."""
+    return _reason(step_events)
+
+
+def timeline(recorded: list[RecordedEvent]) -> list[dict[str, Any]]:
+    """One row per step, straight from the log: the action, the events it produced, what changed in
+    the ticket, and the grade recorded at the time (reward, running score, reason, grader version).
+
+    Changes come from the fold (``StepRecord.changes``), so the wording is the domain's own.
+    """
+    head, steps = split_steps(ev.upcast(r.type, r.version, r.data) for r in recorded)
+    state = fold(head)
+    rows: list[dict[str, Any]] = []
+    earned_before: dict[str, int] = {}
+    for step_events in steps:
+        state = fold(step_events, state)
+        record = state.steps[-1]
+        graded = next((e.data for e in step_events if e.type == ev.STEP_GRADED), None)
+        parts = graded["components"] if graded else {}
+        moved = [{"component": k, "delta": to_float(v["earned"] - earned_before.get(k, 0)),
+                  "detail": v["detail"]}
+                 for k, v in parts.items() if v["earned"] != earned_before.get(k, 0)]
+        moved += [{"component": f"penalty {p['rule']}", "delta": to_float(-p["units"]),
+                   "detail": p["reason"]} for p in (graded["penalties"] if graded else [])]
+        earned_before = {k: v["earned"] for k, v in parts.items()}
+        rows.append({
+            "step": record.step,
+            "action": step_events[0].data.get("raw"),
+            "actions": list(record.actions),
+            "events": [e.type for e in step_events],
+            "changes": list(record.changes),
+            "error": record.error,
+            "reward": graded["reward"] if graded else None,
+            "score": graded["score"] if graded else None,
+            "reason": _reason(step_events),
+            "moved": moved,
+            "components": {k: {"earned": v["earned"], "weight": v["weight"], "detail": v["detail"]}
+                           for k, v in parts.items()},
+            "penalties": list(graded["penalties"]) if graded else [],
+            "grader_version": graded.get("grader_version") if graded else None,
+            "done": bool(graded and graded.get("done")),
+        })
+    return rows

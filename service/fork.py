@@ -1,0 +1,80 @@
+"""Forking: branch a new episode off step k of a recorded one, to try another action from there.
+
+The new episode's first k steps are the original's facts (the same ActionReceived and effect events),
+re-graded with the current grader and re-chained under the new id, so the fork replays consistently
+on its own. Its EpisodeStarted records ``forked_from`` {episode_id, at, hash}, where ``hash`` is the
+original's chain hash at the fork point; the episode row records forked_from and fork_step. The
+original is only read, never touched.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from domain import events as ev
+from domain.decide import start
+from domain.observation import observe
+from domain.state import fold
+from domain.tasks.spec import TaskInstance
+from graders import grade_episode
+from graders import grader as grader_module
+from graders.grader import split_steps
+from service.auditor import Auditor
+from service.environment import check_episode_id, new_episode_id, to_domain
+from service.errors import BadRequest, EpisodeBusy
+from store import Conflict
+from store.eventstore import NewEvent, Projection, RecordedEvent
+
+
+def _hash_at(recorded: list[RecordedEvent], at: int) -> str:
+    """The chain hash right after step ``at`` of the original (its EpisodeStarted for at=0)."""
+    step, last = 0, recorded[0].hash
+    for r in recorded:
+        if r.type == ev.ACTION_RECEIVED:
+            step += 1
+            if step > at:
+                break
+        last = r.hash
+    return last
+
+
+def fork(auditor: Auditor, episode_id: str, at: int, new_id: str | None = None) -> dict[str, Any]:
+    """Create the fork; returns its id, provenance, state summary and the agent's observation."""
+    recorded = auditor.load(episode_id)
+    head, steps = split_steps(to_domain(r) for r in recorded)
+    original = fold(e for part in [head, *steps] for e in part)
+    if not isinstance(at, int) or isinstance(at, bool) or not 0 <= at <= len(steps):
+        raise BadRequest(f"at must be a step number from 0 to {len(steps)} (episode {episode_id} "
+                         f"has {len(steps)} steps)")
+    if at == len(steps) and original.done:
+        raise BadRequest(f"episode {episode_id} ended at step {at}; fork at {at - 1} or earlier to "
+                         "take a different action there")
+    fork_id = check_episode_id(new_id) if new_id is not None else new_episode_id()
+    started = head[0].data
+    task = TaskInstance.model_validate(started["task"])
+    first = start(fork_id, task, started["task_digest"],
+                  forked_from={"episode_id": episode_id, "at": at, "hash": _hash_at(recorded, at)},
+                  grader_version=grader_module.GRADER_VERSION)
+    kept = steps[:at]
+    facts = [[e for e in s if e.type != ev.STEP_GRADED] for s in kept]
+    grade = grade_episode([first] + [e for s in facts for e in s])
+    new_events = [first]
+    for step_facts, step_grade in zip(facts, grade.steps, strict=True):
+        new_events += step_facts + [step_grade.to_event()]
+    state = fold(new_events)
+    try:
+        written = auditor.store.create(
+            fork_id, task.task_id, task.seed,
+            [NewEvent(e.type, e.version, dict(e.data)) for e in new_events],
+            Projection("open", state.step_count, state.score),
+            forked_from=episode_id, fork_step=at)
+    except Conflict as exc:
+        raise EpisodeBusy(f"{exc}; omit the new episode id to get a fresh one") from None
+    reward = state.rewards[-1] if state.rewards else None
+    return {
+        "episode_id": fork_id,
+        "forked_from": {"episode_id": episode_id, "at": at},
+        "step_count": state.step_count, "score": state.score, "status": "open",
+        "head_hash": written[-1].hash,
+        "observation": observe(state, auditor.catalog, reward).model_dump(mode="json"),
+    }

@@ -1,0 +1,159 @@
+"""Verification of the whole log, and tamper evidence beyond the database (chain heads).
+
+``verify`` replays every selected episode (chain, re-grade, catalog; ``service.audit.replay``) and
+also checks that the episode index row agrees with the log it summarises.
+
+A hash chain kept only in the database can be recomputed by whoever can write the database, so heads
+are also kept elsewhere. The *heads file* is plain text, one episode per line::
+
+    # ticketledger heads v1
+    <episode_id> <seq> <head_hash>
+
+``seq`` is the sequence number of the event whose chain hash is ``head_hash`` (the episode's last event
+when the file was written). ``#`` lines and blank lines are ignored; JSON lines
+``{"episode_id": ..., "seq": ..., "head_hash": ...}`` are read too (``seq`` optional in both forms:
+without it the head must be the episode's current last event). ``ticketledger heads`` writes it.
+Checking walks each episode's chain from the start and compares the hash at ``seq``: since every
+hash commits to all earlier events, any change to them, or a re-chained copy, shows up as a mismatch.
+An episode that went on after the file was written still checks out (its prefix is unchanged).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from service import audit
+from service.auditor import Auditor, check_filter
+from service.errors import BadRequest
+from store.eventstore import EpisodeRow, RecordedEvent
+from store.queries import EpisodeFilter
+
+HEADS_HEADER = "# ticketledger heads v1: <episode_id> <seq> <head_hash>"
+Progress = Callable[[int, int], None]
+
+
+@dataclass(frozen=True)
+class Head:
+    episode_id: str
+    seq: int | None
+    head_hash: str
+
+    def line(self) -> str:
+        return f"{self.episode_id} {self.seq} {self.head_hash}"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"episode_id": self.episode_id, "seq": self.seq, "head_hash": self.head_hash}
+
+
+def verify_episode(row: EpisodeRow, recorded: list[RecordedEvent], auditor: Auditor) -> dict[str, Any]:
+    """Replay one episode and check its index row; the first problem found is named."""
+    problems: list[dict[str, Any]] = []
+    try:
+        report = audit.replay(recorded, auditor.catalog)
+        problems += [d.to_json() for d in report.divergences]
+    except (ValueError, KeyError) as exc:
+        problems.append({"step": None, "seq": 1, "kind": "log", "message": f"cannot replay: {exc}"})
+    if recorded and (row.last_seq, row.head_hash) != (recorded[-1].seq, recorded[-1].hash):
+        problems.append({"step": None, "seq": recorded[-1].seq, "kind": "index",
+                         "message": "the episode index row does not match the log's last event",
+                         "recorded": [row.last_seq, row.head_hash],
+                         "recomputed": [recorded[-1].seq, recorded[-1].hash]})
+    return {"episode_id": row.episode_id, "task_id": row.task_id, "consistent": not problems,
+            "first_divergence": problems[0] if problems else None, "problems": len(problems)}
+
+
+def verify(auditor: Auditor, where: EpisodeFilter, progress: Progress | None = None) -> dict[str, Any]:
+    """Verify every matching episode; the summary lists those that failed with their first problem."""
+    check_filter(where)
+    total = auditor.queries.count(where)
+    checked, failures = 0, []
+    for row, recorded in auditor.queries.iter_with_events(where):
+        result = verify_episode(row, recorded, auditor)
+        checked += 1
+        if not result["consistent"]:
+            failures.append(result)
+        if progress:
+            progress(checked, total)
+    return {"episodes": checked, "consistent": checked - len(failures), "inconsistent": len(failures),
+            "ok": not failures, "failures": failures, "filters": {"run_id": where.run_id}}
+
+
+def current_heads(auditor: Auditor, where: EpisodeFilter) -> Iterator[Head]:
+    """Every matching episode's head as the index records it right now."""
+    for rows in auditor.queries.iter_episodes(check_filter(where)):
+        for row in rows:
+            yield Head(row.episode_id, row.last_seq, row.head_hash)
+
+
+def format_heads(heads: Iterable[Head]) -> Iterator[str]:
+    yield HEADS_HEADER + "\n"
+    for head in heads:
+        yield head.line() + "\n"
+
+
+def parse_heads(text: str) -> list[Head]:
+    """Read a heads file; a malformed line is reported with its number."""
+    heads: list[Head] = []
+    for number, raw in enumerate(text.splitlines(), start=1):
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            continue
+        try:
+            if line.startswith("{"):
+                item = json.loads(line)
+                head = Head(str(item["episode_id"]),
+                            int(item["seq"]) if item.get("seq") is not None else None,
+                            str(item["head_hash"]))
+            else:
+                parts = line.split()
+                if len(parts) == 2:
+                    head = Head(parts[0], None, parts[1])
+                elif len(parts) == 3:
+                    head = Head(parts[0], int(parts[1]), parts[2])
+                else:
+                    raise ValueError("expected '<episode_id> <seq> <head_hash>'")
+            if head.seq is not None and head.seq < 1:
+                raise ValueError("seq counts events from 1")
+            if len(head.head_hash) != 64:
+                raise ValueError("a head hash is 64 hex digits")
+        except (ValueError, KeyError, TypeError) as exc:
+            raise BadRequest(f"heads file line {number}: {exc}") from None
+        heads.append(head)
+    return heads
+
+
+def _check_one(head: Head, recorded: list[RecordedEvent]) -> dict[str, Any] | None:
+    if not recorded:
+        return {**head.to_json(), "problem": "missing", "message": "episode not in the log"}
+    broken = audit.verify_chain(recorded)
+    if broken is not None:
+        return {**head.to_json(), "problem": "chain", "message": broken.message}
+    seq = head.seq if head.seq is not None else recorded[-1].seq
+    if seq > len(recorded):
+        return {**head.to_json(), "problem": "truncated",
+                "message": f"the log has {len(recorded)} events; the heads file names event {seq}"}
+    found = recorded[seq - 1].hash
+    if found != head.head_hash:
+        return {**head.to_json(), "problem": "mismatch", "found": found,
+                "message": f"event {seq} hashes to {found[:12]}…, the heads file says "
+                           f"{head.head_hash[:12]}…: the log was rewritten"}
+    return None
+
+
+def check_heads(auditor: Auditor, heads: list[Head], progress: Progress | None = None) -> dict[str, Any]:
+    """Compare the log with heads kept elsewhere; every head must be found and match."""
+    failures: list[dict[str, Any]] = []
+    for start in range(0, len(heads), 100):
+        chunk = heads[start:start + 100]
+        loaded = auditor.queries.events_of(sorted({h.episode_id for h in chunk}))
+        for head in chunk:
+            problem = _check_one(head, loaded.get(head.episode_id, []))
+            if problem is not None:
+                failures.append(problem)
+        if progress:
+            progress(start + len(chunk), len(heads))
+    return {"checked": len(heads), "matched": len(heads) - len(failures),
+            "mismatched": len(failures), "ok": not failures, "failures": failures}
