@@ -44,8 +44,15 @@ def upgrade(engine: Engine, revision: str = "head") -> str:
     from alembic import command
 
     try:
-        with engine.begin() as conn:
-            command.upgrade(_config(conn), revision)
+        # A write transaction: BEGIN IMMEDIATE on SQLite (a deferred one fails at once with
+        # "database is locked" when another process migrates too), an advisory lock on
+        # PostgreSQL; either way the loser waits, then finds the schema at head and does nothing.
+        with engine.connect() as conn:
+            conn = conn.execution_options(write=True)
+            with conn.begin():
+                if conn.dialect.name == "postgresql":
+                    conn.execute(text("SELECT pg_advisory_xact_lock(7357424)"))
+                command.upgrade(_config(conn), revision)
     except Exception:
         if current_revision(engine) != head_revision():
             raise
