@@ -1,0 +1,237 @@
+"""Migrations on both backends: from an empty database, and from revision 0001 with real data in it.
+
+The old-data path writes episodes with the current service on a database held at 0001 (the store
+touches only the two tables 0001 created), adds one episode whose ``ReplyDrafted`` is stored in the
+pre-release v1 shape (``reply_text``) with plain SQL against 0001's columns, then upgrades to head.
+Every event, hash and score must survive, the v1 event must be upcast on read, and the database
+must still refuse to rewrite history (the immutability triggers come with 0001 and survive the
+upgrade).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import multiprocessing
+from typing import Any
+
+import pytest
+from sqlalchemy import insert, inspect, text
+from sqlalchemy.exc import DBAPIError
+
+from domain import events as ev
+from domain.tasks import default_catalog
+from service import EnvironmentService
+from service.audit import replay
+from store import open_database
+from store.chain import GENESIS, canonical_json, link
+from store.eventstore import EventStore
+from store.migrate import current_revision, head_revision, upgrade
+from store.schema import episodes, events, metadata
+from tests.scripted import solution
+
+CATALOG = default_catalog()
+REPLY_TASK = "task_easy_password"  # a published variant whose solution drafts a reply
+
+
+def _run_episode(svc: EnvironmentService, task_id: str, seed: int | None, upto: int | None = None) -> str:
+    result = svc.reset(task_id, seed=seed)
+    actions = solution(svc.state(result.episode_id).task)
+    for action in actions[:upto]:
+        result = svc.step(result.episode_id, action)
+    return result.episode_id
+
+
+def _snapshot(url: str) -> list[tuple[Any, ...]]:
+    db = open_database(url, migrate_schema=False)
+    try:
+        with db.read() as conn:
+            rows = conn.execute(text(
+                "SELECT episode_id, seq, type, version, data, prev_hash, hash FROM events "
+                "ORDER BY episode_id, seq")).all()
+        return [tuple(r) for r in rows]
+    finally:
+        db.dispose()
+
+
+def _assert_replays(url: str, episode_ids: list[str]) -> None:
+    db = open_database(url, migrate_schema=False)
+    try:
+        store = EventStore(db)
+        for eid in episode_ids:
+            report = replay(store.load(eid), CATALOG)
+            assert report.consistent, (eid, report.to_json()["divergences"])
+            assert report.chain_ok
+            _seq, head = store.head(eid)
+            assert report.head_hash == head
+    finally:
+        db.dispose()
+
+
+def _refusals(url: str) -> dict[str, str]:
+    """Try to rewrite history with raw SQL; return the database's refusal for each statement."""
+    db = open_database(url, migrate_schema=False)
+    statements = {"UPDATE": "UPDATE events SET data = '{}' WHERE seq = 1",
+                  "DELETE": "DELETE FROM events WHERE seq = 1",
+                  "DELETE ALL": "DELETE FROM events"}
+    if db.dialect == "postgresql":
+        statements["TRUNCATE"] = "TRUNCATE events CASCADE"
+    refused: dict[str, str] = {}
+    try:
+        for name, sql in statements.items():
+            with pytest.raises(DBAPIError) as caught, db.engine.begin() as conn:
+                conn.execute(text(sql))
+            refused[name] = str(caught.value.orig)
+    finally:
+        db.dispose()
+    return refused
+
+
+# --------------------------------------------------------------------------- from empty
+
+
+def test_upgrade_from_empty_database_reaches_head_and_matches_schema(both_backends_url: str) -> None:
+    db = open_database(both_backends_url, migrate_schema=False)
+    try:
+        assert current_revision(db.engine) is None
+        assert upgrade(db.engine) == head_revision()
+        assert upgrade(db.engine) == head_revision()  # idempotent
+        found = inspect(db.engine)
+        for table in metadata.sorted_tables:
+            columns = {c["name"]: c for c in found.get_columns(table.name)}
+            assert set(columns) == {c.name for c in table.columns}, table.name
+            for column in table.columns:
+                assert columns[column.name]["nullable"] == column.nullable, (table.name, column.name)
+            pk = found.get_pk_constraint(table.name)["constrained_columns"]
+            assert pk == [c.name for c in table.primary_key.columns], table.name
+        uniques = {tuple(u["column_names"]) for u in found.get_unique_constraints("events")}
+        assert ("episode_id", "seq") in uniques
+    finally:
+        db.dispose()
+
+
+def test_database_migrated_from_scratch_refuses_to_rewrite_events(both_backends_url: str) -> None:
+    db = open_database(both_backends_url)
+    svc = EnvironmentService(db, CATALOG)
+    eid = _run_episode(svc, REPLY_TASK, None)
+    before = _snapshot(both_backends_url)
+    db.dispose()
+    refused = _refusals(both_backends_url)
+    assert all("immutable" in message for message in refused.values()), refused
+    assert _snapshot(both_backends_url) == before
+    _assert_replays(both_backends_url, [eid])
+
+
+def test_cli_db_upgrade_from_empty(both_backends_url: str, capsys: pytest.CaptureFixture[str]) -> None:
+    from cli.main import main
+
+    assert main(["--database-url", both_backends_url, "db", "upgrade", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["from"] is None and out["to"] == head_revision()
+
+
+def _open_in_child(url: str, queue: Any) -> None:
+    try:
+        db = open_database(url)
+        queue.put(current_revision(db.engine))
+        db.dispose()
+    except Exception as exc:  # reported to the parent, which fails the test with it
+        queue.put(f"error: {type(exc).__name__}: {exc}")
+
+
+def test_several_processes_migrating_a_fresh_database_at_once(both_backends_url: str) -> None:
+    """Server workers start together on an empty database: every one must come up at head."""
+    ctx = multiprocessing.get_context("spawn")
+    queue = ctx.Queue()
+    procs = [ctx.Process(target=_open_in_child, args=(both_backends_url, queue)) for _ in range(4)]
+    for p in procs:
+        p.start()
+    results = [queue.get(timeout=60) for _ in procs]
+    for p in procs:
+        p.join(timeout=30)
+    assert results == [head_revision()] * len(procs), results
+
+
+# --------------------------------------------------------------------------- from 0001 with data
+
+
+def _v1_reply_log(svc: EnvironmentService) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """A finished episode as a pre-release writer stored it: ReplyDrafted v1, under a new id.
+
+    Returns the episode index row and the event rows, re-chained with the store's own link function.
+    """
+    eid = _run_episode(svc, REPLY_TASK, 3)
+    new_id = "v1_" + eid
+    rows: list[dict[str, Any]] = []
+    prev = GENESIS
+    for r in svc.store.load(eid):
+        data, version = r.data, r.version
+        if r.type == ev.EPISODE_STARTED:
+            data = {**data, "episode_id": new_id}
+        if r.type == ev.REPLY_DRAFTED:
+            data, version = {"reply_text": data["text"]}, 1
+        body = canonical_json(data)
+        digest = link(prev, r.seq, r.type, version, body)
+        rows.append({"episode_id": new_id, "seq": r.seq, "type": r.type, "version": version,
+                     "data": body, "prev_hash": prev, "hash": digest, "recorded_at": r.recorded_at})
+        prev = digest
+    assert any(row["version"] == 1 and row["type"] == ev.REPLY_DRAFTED for row in rows)
+    index = {**dataclasses.asdict(svc.store.episode(eid)), "episode_id": new_id, "head_hash": prev}
+    return index, rows
+
+
+def _insert_raw(url: str, episode_row: dict[str, Any], rows: list[dict[str, Any]]) -> None:
+    db = open_database(url, migrate_schema=False)
+    try:
+        with db.write() as conn:
+            conn.execute(insert(episodes).values(**episode_row))
+            conn.execute(insert(events), rows)
+    finally:
+        db.dispose()
+
+
+def test_upgrade_from_0001_with_data_keeps_every_event_and_hash(both_backends_url: str) -> None:
+    url = both_backends_url
+    db = open_database(url, migrate_schema=False)
+    assert upgrade(db.engine, "0001") == "0001"
+    assert not inspect(db.engine).has_table("runs")
+    svc = EnvironmentService(db, CATALOG)
+    finished = [_run_episode(svc, task_id, seed) for task_id in CATALOG.task_ids[:6]
+                for seed in (None, 7)]
+    unfinished = _run_episode(svc, REPLY_TASK, 11, upto=2)
+    v1_index, v1_rows = _v1_reply_log(svc)
+    v1_id = v1_index["episode_id"]
+    db.dispose()
+    _insert_raw(url, v1_index, v1_rows)
+    before = _snapshot(url)
+    _assert_replays(url, finished + [unfinished, v1_id])
+    assert len(_refusals(url)) >= 3  # 0001 already refuses rewrites
+
+    db = open_database(url)  # the normal start-up path upgrades to head
+    try:
+        assert current_revision(db.engine) == head_revision()
+        assert inspect(db.engine).has_table("runs") and inspect(db.engine).has_table("regrades")
+    finally:
+        db.dispose()
+    assert _snapshot(url) == before, "an upgrade must never rewrite events"
+    _assert_replays(url, finished + [unfinished, v1_id])
+    refused = _refusals(url)
+    assert all("immutable" in m for m in refused.values()), refused
+
+    db = open_database(url)
+    try:
+        svc = EnvironmentService(db, CATALOG)
+        state = svc.state(v1_id)
+        assert state.done and state.score == 1.0
+        assert state.reply_draft and state.reply_draft.startswith("Hi ")
+        stored = [r for r in svc.store.load(v1_id) if r.type == ev.REPLY_DRAFTED]
+        assert stored[0].version == 1 and "reply_text" in stored[0].data  # never rewritten in place
+        # An episode interrupted before the upgrade carries on with the new code.
+        task = svc.state(unfinished).task
+        result = None
+        for action in solution(task)[2:]:
+            result = svc.step(unfinished, action)
+        assert result is not None and result.done and result.state.score == 1.0
+    finally:
+        db.dispose()
+    _assert_replays(url, [unfinished])
