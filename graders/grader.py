@@ -20,7 +20,7 @@ from domain.state import EpisodeState, evolve
 from graders.components import UNITS, Component, score_components
 from graders.penalties import Penalty, step_penalties
 
-GRADER_VERSION = "ticketledger-grader/1.0"
+GRADER_VERSION = "ticketledger-grader/1.1"
 
 
 def to_float(units: int) -> float:

@@ -10,8 +10,12 @@ NEGATORS = frozenset({
     "doesnt", "didn't", "didnt", "isn't", "isnt", "aren't", "arent", "unable", "without", "neither",
     "nor", "nothing", "haven't", "hasn't", "wasn't", "shouldn't", "wouldn't", "couldn't",
 })
-NEGATION_WINDOW = 4
-"""How many words before a phrase a negator may stand and still negate it (same clause only)."""
+NEGATION_WINDOW = 6
+"""How many words before a phrase a negator may stand and still negate it (same clause only).
+
+Six, not fewer: ordinary negations put the negator five or six words ahead of the key phrase
+("we are not able to send you a reset link", "we won't be sending you a reset link"). The wider
+window is safe because a comma ends the clause ("If it doesn't work, clear your cache")."""
 
 FUNCTION_WORDS = frozenset((
     "a an the to of in on for with and or but if is are was were be been will would can could "
@@ -20,7 +24,8 @@ FUNCTION_WORDS = frozenset((
 ).split())
 
 _TOKEN = re.compile(r"[a-z0-9$][a-z0-9'$.\-@]*[a-z0-9]|[a-z0-9$]")
-_CLAUSE_BREAK = re.compile(r"[.!?;:\n]|,\s*(?:but|however|although)\b")
+_CLAUSE_BREAK = re.compile(r"[.!?;:,\n]")
+"""A negation does not reach past a comma: "No worries, we will issue a refund" promises one."""
 
 
 def words(text: str) -> list[str]:

@@ -1,0 +1,127 @@
+"""Graders as pure functions: exact unit arithmetic, reasons, the rubric's text checks."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import pytest
+
+from domain.tasks import default_catalog
+from graders import UNITS, grade_episode
+from graders import text as tx
+from graders.rubric import evaluate
+from service.environment import to_domain
+from tests.play import play
+from tests.scripted import solution
+
+CATALOG = default_catalog()
+
+
+# --------------------------------------------------------------------------- negation
+@pytest.mark.parametrize(("text", "phrase"), [
+    ("we will not send a reset link", "reset link"),
+    ("we are not able to send you a reset link", "reset link"),
+    ("we won't be sending you a reset link", "reset link"),
+    ("there is no reason for you to clear your browser cache", "clear your browser cache"),
+    ("we cannot issue a refund", "issue a refund"),
+])
+def test_negated_phrases_are_not_affirmed(text: str, phrase: str) -> None:
+    assert tx.find_affirmed(text, phrase) == 0
+
+
+@pytest.mark.parametrize(("text", "phrase"), [
+    ("I have sent you a fresh reset link.", "reset link"),
+    ("If it did not arrive, no problem. I have sent you a fresh reset link.", "reset link"),
+    ("We could not find a problem; please clear your browser cache", "clear your browser cache"),
+    ("If it doesn't work, please clear your browser cache", "clear your browser cache"),
+    ("No worries at all, we will issue a refund today", "issue a refund"),
+])
+def test_affirmed_phrases_count_even_near_a_negation_in_another_clause(text: str, phrase: str) -> None:
+    assert tx.find_affirmed(text, phrase) == 1
+
+
+def test_phrases_match_whole_words_only() -> None:
+    assert tx.find_affirmed("please see the documentation", "docs") == 0
+    assert tx.find_affirmed("the exports page", "export") == 0
+    assert tx.find_affirmed("Open the EXPORT page", "export") == 1
+
+
+# --------------------------------------------------------------------------- tone
+def test_greeting_must_name_the_customer_in_the_opening_line() -> None:
+    assert tx.has_greeting("Hi Ava, thanks for writing.", "Ava")
+    assert not tx.has_greeting("Hi there, thanks for writing.", "Ava")
+    assert not tx.has_greeting("Thanks for writing.\nHi Ava", "Ava")
+
+
+def test_closing_must_be_at_the_end() -> None:
+    assert tx.has_closing("We are on it. Best regards, Support")
+    assert not tx.has_closing("Best regards. " + "We are looking into the problem right now. " * 5)
+
+
+# --------------------------------------------------------------------------- rubric
+def test_absent_or_blank_text_earns_nothing() -> None:
+    rubric = CATALOG.instance("task_easy_password").reply
+    assert rubric is not None
+    assert evaluate(rubric, None, "Ava").fraction == 0
+    assert evaluate(rubric, "   ", "Ava").fraction == 0
+
+
+def test_each_required_fact_and_tone_element_earns_its_share() -> None:
+    task = CATALOG.instance("task_easy_password")
+    assert task.reply is not None
+    full = evaluate(task.reply, solution(task)[-2]["reply_text"], "Ava")
+    assert full.fraction == 1
+    no_greeting = solution(task)[-2]["reply_text"].replace("Hi Ava,", "Hello,")
+    assert evaluate(task.reply, no_greeting, "Ava").fraction == Fraction(17, 20)  # tone 1/2 of 3/10
+
+
+def test_public_reason_never_names_the_missing_phrasings() -> None:
+    task = CATALOG.instance("task_hard_data_breach_report")
+    assert task.reply is not None
+    text = ("Hi David, thank you for reporting this. We are looking into your report and will "
+            "come back to you as soon as we can with more details. Best regards, Support")
+    result = evaluate(task.reply, text, "David")
+    assert result.fraction < 1
+    for group in task.reply.facts:
+        for phrase in group.any_of:
+            assert phrase not in result.public
+    assert "security team" in result.detail  # the audit detail does name them
+
+
+# --------------------------------------------------------------------------- arithmetic
+@pytest.mark.parametrize("task_id", CATALOG.task_ids)
+def test_rewards_are_exact_units_and_sum_to_the_score(service, task_id: str) -> None:  # type: ignore[no-untyped-def]
+    task = CATALOG.instance(task_id)
+    noisy = [{"action_type": "noop"}, {"action_type": "classify_priority"}, *solution(task)]
+    results = play(service, task_id, noisy)
+    last = results[-1]
+    for r in results[1:]:
+        assert r.grade is not None
+        assert r.reward == r.grade.reward_units / UNITS
+        assert repr(r.reward) == repr(round(r.reward, 4))  # no float noise
+        assert 0 <= r.grade.score_units <= UNITS
+    assert results[1].reward < 0 and results[2].reward < 0  # penalised steps show in the reward
+    if last.done:
+        assert sum(r.grade.reward_units for r in results[1:]) == last.grade.score_units
+
+
+def test_grade_episode_recomputes_what_the_service_recorded(service) -> None:  # type: ignore[no-untyped-def]
+    task = CATALOG.instance("task_hard_refund_fraud_trap", seed=5)
+    results = play(service, task.task_id, solution(task), seed=5)
+    grade = grade_episode(to_domain(r) for r in service.load_events(results[0].episode_id))
+    assert [s.reward_units for s in grade.steps] == [r.grade.reward_units for r in results[1:]]
+    assert grade.score == results[-1].state.score == 1.0
+    assert [g["reward_units"] for g in grade.recorded] == [s.reward_units for s in grade.steps]
+
+
+def test_every_point_has_a_reason(service) -> None:  # type: ignore[no-untyped-def]
+    task = CATALOG.instance("task_medium_double_charge")
+    last = play(service, task.task_id, [{"action_type": "noop"}, *solution(task)])[-1]
+    public = last.grade.public_reason()
+    for name in ("priority", "queue", "reply", "resolution"):
+        assert f"{name}:" in public
+    assert "penalty" not in public  # penalties are per step; this last step had none
+    first = service.load_events(last.episode_id)
+    graded = [r.data for r in first if r.type == "StepGraded"]
+    assert graded[0]["penalties"][0]["rule"] == "noop"
+    assert graded[0]["penalties"][0]["reason"]
