@@ -1,0 +1,73 @@
+"""The environment as the runner sees it: reset and step returning plain JSON observations.
+
+In-process (the default) wraps :class:`service.EnvironmentService`; with ``ENV_BASE_URL`` the same
+interface speaks stateful HTTP to a server (:mod:`baseline.remote`). Agents get the observation as
+a JSON dict in both cases, so a policy behaves identically in-process and over the wire.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+
+@dataclass(frozen=True)
+class EnvStep:
+    episode_id: str
+    observation: dict[str, Any]
+    reward: float | None
+    done: bool
+    score: float | None = None  # exact score when the environment reports it
+    head_hash: str | None = None  # hash-chain head after this step, when known
+
+
+class ActionRefused(Exception):
+    """The environment refused an action without recording a step (HTTP 422 or InvalidAction)."""
+
+
+class Env(Protocol):
+    where: str
+
+    def reset(self, task_id: str, seed: int | None, run_id: str | None) -> EnvStep: ...
+
+    def step(self, episode_id: str, action: dict[str, Any]) -> EnvStep: ...
+
+    def final(self, episode_id: str) -> dict[str, Any]:
+        """What the environment's record says at the end (score, head hash), best effort."""
+        ...
+
+    def close(self) -> None: ...
+
+
+class LocalEnv:
+    """The environment service in this process, on the run's database."""
+
+    def __init__(self, db: Any):
+        from service import EnvironmentService
+
+        self.service = EnvironmentService(db)
+        self.where = f"in-process ({db.url})"
+
+    @staticmethod
+    def _out(result: Any) -> EnvStep:
+        return EnvStep(result.episode_id, result.observation.model_dump(mode="json"), result.reward,
+                       result.done, result.state.score, result.head_hash)
+
+    def reset(self, task_id: str, seed: int | None, run_id: str | None) -> EnvStep:
+        return self._out(self.service.reset(task_id, seed, run_id=run_id))
+
+    def step(self, episode_id: str, action: dict[str, Any]) -> EnvStep:
+        from domain.actions import InvalidAction
+
+        try:
+            return self._out(self.service.step(episode_id, action))
+        except InvalidAction as exc:
+            raise ActionRefused(str(exc)) from None
+
+    def final(self, episode_id: str) -> dict[str, Any]:
+        state = self.service.state(episode_id)
+        _, head = self.service.head(episode_id)
+        return {"score": state.score, "head_hash": head, "steps": state.step_count}
+
+    def close(self) -> None:
+        """The database belongs to the runner, which disposes of it."""

@@ -1,0 +1,394 @@
+"""The built-in deterministic policy: a rule-following support agent that reads only the observation.
+
+It sees what any agent sees (ticket text, tier, facts, the objective, the policy texts it looked up,
+and what it already did) and never the answer key. Its work mirrors a careful junior agent:
+
+1. recognise the situation from cues in the subject and message;
+2. look up the policy that governs it (refunds, identity, deletion, security, escalation, billing);
+3. apply the rules it read: the refund window from the order and ticket dates, verification from
+   the requester's address or quoted card digits, the count of recent refunds, an open dispute;
+4. triage (priority and queue: from the policy text when it says, else from cues), tag, note when
+   the policy asks for one, reply in prose (greeting by first name, empathy, the facts the
+   situation needs, closing), then resolve or close with a fitting code.
+
+It is stateless: the next action is the first piece of the plan the observation does not show yet,
+so it can take over from an LLM mid-episode. It stays within the step budget by dropping the least
+important steps first. Its replies are generic per situation, which is where it loses points
+against an expert.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from baseline.config import POLICY_NAME
+from baseline.decision import Decision
+
+WORD_NUMBERS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
+                "eight": 8, "nine": 9, "ten": 10}
+TEAMS = {"account": "account", "trust": "trust_and_safety", "security": "trust_and_safety",
+         "billing": "billing", "finance": "billing", "escalations": "escalations",
+         "engineering": "technical", "technical": "technical"}
+EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
+
+
+def _has(text: str, *cues: str) -> bool:
+    return any(re.search(rf"(?<![a-z]){re.escape(c)}", text) for c in cues)
+
+
+def _number(word: str) -> int | None:
+    return int(word) if word.isdigit() else WORD_NUMBERS.get(word.lower())
+
+
+# ----------------------------------------------------------------------------- reading the ticket
+@dataclass(frozen=True)
+class Situation:
+    """What kind of ticket this is, with the defaults an agent would start from."""
+
+    kind: str
+    policy: str | None
+    priority: str
+    queue: str
+    tag: str | None
+    resolution: str | None
+
+
+SITUATIONS: dict[str, Situation] = {s.kind: s for s in (
+    Situation("security", "security_incident", "urgent", "trust_and_safety", "Security",
+              "security_incident_opened"),
+    Situation("outage", "support_sla", "urgent", "technical", "Outage", "incident_escalated"),
+    Situation("deletion", "data_deletion", "high", "trust_and_safety", "GDPR", "deletion_scheduled"),
+    Situation("account_change", "identity_verification", "medium", "account", None, None),
+    Situation("angry", "escalation_policy", "high", "escalations", "Angry_Customer",
+              "escalated_to_specialist"),
+    Situation("missing_order", "refund_abuse", "medium", "billing", None, None),
+    Situation("duplicate_charge", "billing_disputes", "high", "billing", "Duplicate_Charge",
+              "billing_investigation_opened"),
+    Situation("refund", "refund_policy", "medium", "billing", "Refund", None),
+    Situation("technical", None, "high", "technical", "Bug", "engineering_investigation"),
+    Situation("login", None, "medium", "account", "Password", "awaiting_customer_confirmation"),
+    Situation("how_to", None, "low", "general", "Documentation", "resolved_with_documentation"),
+    Situation("general", None, "medium", "general", None, "no_action_needed"),
+)}
+
+
+def classify(subject: str, message: str) -> Situation:
+    """The first situation whose cues appear in the ticket (order matters: most serious first)."""
+    text = f"{subject}\n{message}".lower()
+    if _has(text, "unauthorized", "unauthorised", "breach", "suspicious access", "hacked",
+            "compromised"):
+        return SITUATIONS["security"]
+    if _has(text, "outage", "production", "is down", "are down"):
+        return SITUATIONS["outage"]
+    if _has(text, "gdpr", "delete my account", "delete my data", "erase my", "personal data deleted",
+            "data deleted"):
+        return SITUATIONS["deletion"]
+    if _has(text, "change the login email", "change my login email", "change my email",
+            "login email", "change the email", "phone number", "payment method"):
+        return SITUATIONS["account_change"]
+    if _has(text, "third time", "again and again", "ridiculous", "unacceptable", "fed up",
+            "cancelling", "canceling", "nobody has"):
+        return SITUATIONS["angry"]
+    if _has(text, "refund") and _has(text, "never arrived", "not arrived", "never received",
+                                     "missing order", "didn't arrive", "did not arrive"):
+        return SITUATIONS["missing_order"]
+    if _has(text, "charged twice", "double charge", "duplicate charge", "charged two times",
+            "billed twice"):
+        return SITUATIONS["duplicate_charge"]
+    if _has(text, "refund", "money back"):
+        return SITUATIONS["refund"]
+    if _has(text, "api", "429", "rate limit", "error", "integration", "webhook", "bug", "crash"):
+        return SITUATIONS["technical"]
+    if _has(text, "log in", "login", "sign in", "password", "locked out"):
+        return SITUATIONS["login"]
+    if _has(text, "how do i", "how can i", "is this possible", "is it possible", "where can i",
+            "can i "):
+        return SITUATIONS["how_to"]
+    return SITUATIONS["general"]
+
+
+# -------------------------------------------------------------------------- reading the policies
+def policy_priority(text: str) -> str | None:
+    """The priority a policy text prescribes, if it states one."""
+    lowered = text.lower()
+    if _has(lowered, "most urgent", "highest priority"):
+        return "urgent"
+    found = re.search(r"\b(low|medium|high|urgent) priority\b", lowered)
+    return found.group(1) if found else None
+
+
+def policy_queue(text: str) -> str | None:
+    """The queue of the first team a policy text hands the ticket to."""
+    found = re.search(r"\b(account|trust|security|billing|finance|escalations|engineering|technical)"
+                      r" (?:team|specialists)\b", text.lower())
+    return TEAMS[found.group(1)] if found else None
+
+
+def policy_days(text: str | None, default: int) -> int:
+    """The first 'within N days' limit a policy states."""
+    found = re.search(r"within (\w+) days", (text or "").lower())
+    number = _number(found.group(1)) if found else None
+    return number if number is not None else default
+
+
+def policy_phrase(text: str | None, pattern: str, default: str) -> str:
+    found = re.search(pattern, text or "", re.IGNORECASE)
+    return found.group(1) if found else default
+
+
+# ------------------------------------------------------------------------------- the plan
+@dataclass
+class Plan:
+    """Everything the policy means to do on this ticket, in the order it does it."""
+
+    situation: Situation
+    policy: str | None
+    priority: str
+    queue: str
+    tags: list[str] = field(default_factory=list)
+    note: str | None = None
+    note_required: bool = False
+    reply: str = ""
+    finish: dict[str, Any] = field(default_factory=dict)
+    slots: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Ticket:
+    first_name: str
+    subject: str
+    message: str
+    tier: str
+    email: str
+    facts: Mapping[str, str]
+    objective: str
+    policies: Mapping[str, str]
+
+    @classmethod
+    def from_observation(cls, obs: Mapping[str, Any]) -> Ticket:
+        ticket = obs.get("ticket") or {}
+        name = str(ticket.get("customer_name") or "there").split()
+        return cls(first_name=name[0] if name else "there",
+                   subject=str(ticket.get("subject") or ""),
+                   message=str(ticket.get("message") or obs.get("customer_message") or ""),
+                   tier=str(ticket.get("customer_tier") or "free").lower(),
+                   email=str(ticket.get("customer_email") or ""),
+                   facts={str(k): str(v) for k, v in (ticket.get("facts") or {}).items()},
+                   objective=str(obs.get("objective") or ""),
+                   policies=dict(obs.get("policies") or {}))
+
+    def fact(self, *names: str) -> str | None:
+        for name in names:
+            for key, value in self.facts.items():
+                if name in key.lower():
+                    return value
+        return None
+
+    def date(self, *names: str) -> dt.date | None:
+        value = self.fact(*names)
+        try:
+            return dt.date.fromisoformat(value.strip()) if value else None
+        except ValueError:
+            return None
+
+
+COMPLAINT_CUES = ("can't", "cannot", "failing", "broken", "never arrived", "charged twice", "error",
+                  "ridiculous", "outage", "unauthorized", "not what i expected", "down", "urgent")
+
+DECISION_SENTENCES: dict[str | None, str] = {
+    "awaiting_customer_confirmation": "Please try the steps in our help center for this issue and let "
+                                      "us know whether the problem is solved.",
+    "resolved_with_documentation": "You will find instructions for this in our documentation.",
+    "billing_investigation_opened": "I have asked our billing team to investigate the charge, and any "
+                                    "amount taken in error will be refunded.",
+    "engineering_investigation": "Our engineering team is investigating the problem, and we will "
+                                 "update you as soon as we know more.",
+    "incident_escalated": "We have escalated this as an incident to our on-call engineers, who are "
+                          "working on it now.",
+    "security_incident_opened": "We have opened a security incident, and our security team is "
+                                "looking into it.",
+    "refund_issued": "Your refund has been approved and will go back to your original payment method.",
+    "refund_denied": "Your request falls outside our {window}-day refund window, so we cannot approve "
+                     "a refund.",
+    "escalated_to_specialist": "I have passed your ticket to a specialist, who will follow up with you.",
+    "account_updated": "We have verified your identity and changed the email on your account to "
+                       "{new_email}.",
+    "awaiting_identity_verification": "Before we can make this change we need to verify your identity: "
+                                      "please reply with the last four digits of the card on file, or "
+                                      "write to us from the email address on file.",
+    "fraud_review_opened": "A specialist team will review your request and get back to you.",
+    "deletion_on_hold": "Because there is an open billing dispute on your account, the deletion can "
+                        "only start once the dispute is closed.",
+    "deletion_scheduled": "We have scheduled the deletion of your account and personal data.",
+    "no_action_needed": "We have reviewed your request.",
+    None: "I have passed your request to our finance team, who will take it from here.",
+}
+"""One plain sentence per outcome: the baseline tells the customer the decision, nothing more
+specific. (An expert adds the particulars of the case; that is where this policy loses points.)"""
+
+
+def compose_reply(t: Ticket, resolution: str | None, **slots: Any) -> str:
+    """A generic reply: greeting by first name, empathy when the customer has a problem, the
+    decision, an invitation to reply, and a sign-off."""
+    lowered = f"{t.subject} {t.message}".lower()
+    parts = [f"Hi {t.first_name}, thank you for contacting us about \"{t.subject.strip()}\"."]
+    if _has(lowered, *COMPLAINT_CUES):
+        parts.append("I am sorry for the trouble this has caused.")
+    parts.append(DECISION_SENTENCES.get(resolution, DECISION_SENTENCES["no_action_needed"])
+                 .format(**slots))
+    parts.append("If you have any other questions, just reply to this message.")
+    parts.append("Best regards, Support")
+    return " ".join(parts)
+
+
+def _refund_plan(t: Ticket, plan: Plan) -> None:
+    order_day, ticket_day = t.date("order_date", "purchase"), t.date("ticket_date")
+    if order_day is None or ticket_day is None:
+        # No dates to check the window against: pass the request to finance and close.
+        plan.tags, plan.finish = ["Refund"], {"resolution_code": None}
+        return
+    window = policy_days(t.policies.get("refund_policy"), 30)
+    plan.slots["window"] = window
+    if (ticket_day - order_day).days > window:
+        plan.tags, plan.finish = ["Policy_Denied"], {"resolution_code": "refund_denied"}
+    else:
+        plan.tags, plan.finish = ["Refund_Approved"], {"resolution_code": "refund_issued"}
+
+
+def _missing_order_plan(t: Ticket, plan: Plan) -> None:
+    text = t.policies.get("refund_abuse", "")
+    limit = _number(policy_phrase(text, r"(\w+) or more refunds", "three")) or 3
+    count = int(re.sub(r"\D", "", t.fact("refund") or "") or 0)
+    plan.note_required = True  # the refund abuse policy asks for a note with the count
+    if count >= limit:
+        plan.queue = "trust_and_safety"
+        plan.tags, plan.finish = ["Fraud_Review"], {"resolution_code": "fraud_review_opened"}
+        plan.note = (f"Customer has {count} refunds in the last 90 days (policy limit {limit}); "
+                     "sending the ticket to the trust team for a fraud review.")
+    else:
+        plan.queue = "billing"
+        plan.tags, plan.finish = ["Refund_Approved"], {"resolution_code": "refund_issued"}
+        plan.note = (f"Customer has {count} refunds in the last 90 days (policy limit {limit}); "
+                     "refund approved through billing.")
+
+
+def _verified(t: Ticket) -> bool:
+    on_file, requester = t.fact("email_on_file", "on_file_email"), t.fact("requester_email") or t.email
+    if on_file and requester and on_file.strip().lower() == requester.strip().lower():
+        return True
+    card = t.fact("card_last4", "last4")
+    quoted = re.search(r"last (?:four|4) digits[^0-9]{0,40}(\d{4})", t.message, re.IGNORECASE)
+    return bool(card and quoted and quoted.group(1) == card.strip())
+
+
+def _account_change_plan(t: Ticket, plan: Plan) -> None:
+    plan.slots["new_email"] = next(iter(EMAIL.findall(t.message)), "the new address")
+    if _verified(t):
+        plan.tags, plan.finish = ["Identity_Verified"], {"resolution_code": "account_updated"}
+    else:
+        plan.tags = ["Verification_Required"]
+        plan.finish = {"resolution_code": "awaiting_identity_verification"}
+
+
+def _deletion_plan(t: Ticket, plan: Plan) -> None:
+    dispute = (t.fact("dispute", "chargeback") or "no").strip().lower()
+    if _has(f"{t.subject} {t.message}".lower(), "gdpr", "personal data", "privacy"):
+        plan.tags = ["GDPR"]
+    else:
+        plan.tags = []
+    if not dispute.startswith("no"):
+        plan.tags = plan.tags + ["Legal_Hold"]
+        plan.finish = {"resolution_code": "deletion_on_hold"}
+    else:
+        plan.finish = {"resolution_code": "deletion_scheduled"}
+
+
+def make_plan(obs: Mapping[str, Any]) -> Plan:
+    """The policy's full plan for the ticket in ``obs``, from the observation alone."""
+    t = Ticket.from_observation(obs)
+    s = classify(t.subject, t.message)
+    policy_text = t.policies.get(s.policy or "", "")
+    priority = policy_priority(policy_text) or s.priority
+    if t.tier == "enterprise" and priority in ("low", "medium"):
+        priority = "high"
+    plan = Plan(situation=s, policy=s.policy, priority=priority,
+                queue=policy_queue(policy_text) or s.queue,
+                tags=[s.tag] if s.tag else [],
+                finish={"resolution_code": s.resolution} if s.resolution else {})
+    special = {"refund": _refund_plan, "missing_order": _missing_order_plan,
+               "account_change": _account_change_plan, "deletion": _deletion_plan}.get(s.kind)
+    if special is not None:
+        special(t, plan)
+    plan.reply = compose_reply(t, plan.finish.get("resolution_code"), **plan.slots)
+    if s.kind in ("security", "outage") and not plan.note:
+        plan.note = (f"{t.tier.capitalize()} customer: {t.subject}. Escalated as "
+                     f"{(plan.finish.get('resolution_code') or 'an incident').replace('_', ' ')}.")
+    plan.finish = {"action_type": _finish_verb(t.objective), **plan.finish}
+    if plan.finish["action_type"] == "resolve_ticket" and not plan.finish.get("resolution_code"):
+        plan.finish["resolution_code"] = "no_action_needed"
+    if plan.finish.get("resolution_code") is None:
+        plan.finish.pop("resolution_code", None)
+    return plan
+
+
+def _finish_verb(objective: str) -> str:
+    """Close when the objective says to close the ticket, else resolve it."""
+    return "close_ticket" if re.search(r"\bclos(e|ing)\b", objective.lower()) else "resolve_ticket"
+
+
+# ------------------------------------------------------------------------- choosing the step
+MISSING = {"set a priority": "priority", "assign a queue": "queue", "tag the ticket": "tags",
+           "look up the relevant policy": "policy", "draft a reply": "reply",
+           "add an internal note": "note"}
+DROP_ORDER = ("note", "priority", "queue", "policy", "tags", "reply")
+"""When the plan does not fit the steps left, these go first (the finish step never goes)."""
+
+
+def _pending(obs: Mapping[str, Any], plan: Plan) -> list[tuple[str, dict[str, Any]]]:
+    error = str(obs.get("last_action_error") or "")
+    demanded = {part for text, part in MISSING.items() if text in error}
+    steps: list[tuple[str, dict[str, Any]]] = []
+    if plan.policy and plan.policy not in (obs.get("policies") or {}):
+        steps.append(("policy", {"action_type": "lookup_policy", "policy_id": plan.policy}))
+    if not obs.get("current_priority"):
+        steps.append(("priority", {"action_type": "classify_priority", "priority": plan.priority}))
+    if not obs.get("current_queue"):
+        steps.append(("queue", {"action_type": "assign_queue", "queue": plan.queue}))
+    tags = plan.tags or (["Escalated"] if "tags" in demanded else [])
+    steps += [("tags", {"action_type": "add_tag", "tag": tag})
+              for tag in tags if tag not in (obs.get("tags") or [])]
+    note = plan.note or ("Handled per the documented process; details are in the reply."
+                         if "note" in demanded else None)
+    if note and not obs.get("internal_notes"):
+        steps.append(("note", {"action_type": "add_internal_note", "note": note}))
+    if not obs.get("reply_draft"):
+        steps.append(("reply", {"action_type": "draft_reply", "reply_text": plan.reply}))
+    required = demanded | ({"note"} if plan.note_required else set())
+    steps_left = int(obs.get("max_steps") or 50) - int(obs.get("step_count") or 0)
+    for part in DROP_ORDER:
+        while len(steps) + 1 > steps_left and part not in required and any(p == part for p, _ in steps):
+            steps.remove(next(s for s in steps if s[0] == part))
+    return steps
+
+
+def next_action(obs: Mapping[str, Any]) -> dict[str, Any]:
+    """The policy's action for this observation: the first planned step not yet taken."""
+    plan = make_plan(obs)
+    pending = _pending(obs, plan)
+    return pending[0][1] if pending else dict(plan.finish)
+
+
+class BuiltinPolicy:
+    """The agent ``inference.py`` uses without an LLM key, and every LLM agent's last fallback."""
+
+    name = POLICY_NAME
+
+    def models_for(self, task_id: str, difficulty: str) -> tuple[str, ...]:
+        return (self.name,)
+
+    def act(self, observation: Mapping[str, Any]) -> Decision:
+        return Decision(next_action(observation), self.name)

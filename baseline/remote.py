@@ -1,0 +1,146 @@
+"""Stateful HTTP against a running TicketLedger server (``ENV_BASE_URL``), with the stdlib only.
+
+``POST {base}/reset`` with ``{task_id, seed, run_id}`` answers ``{observation, reward, done,
+episode_id}``; ``POST {base}/step`` with ``{"action": {...}, "episode_id": ...}`` answers
+``{observation, reward, done, ...}``. The episode id travels in every body, so one connection per
+thread (kept alive) serves any number of episodes. At the end of an episode ``GET
+{base}/episodes/{id}`` supplies the exact score and the hash-chain head when the server has it.
+"""
+
+from __future__ import annotations
+
+import http.client
+import json
+import threading
+from typing import Any
+from urllib.parse import quote, urlsplit
+
+from baseline.envs import ActionRefused, EnvStep
+
+DEFAULT_TIMEOUT = 30.0
+
+
+class RemoteError(RuntimeError):
+    """The server answered with an error status or something that is not the expected JSON."""
+
+    def __init__(self, message: str, status: int | None = None):
+        super().__init__(message)
+        self.status = status
+
+
+class RemoteEnv:
+    def __init__(self, base_url: str, timeout: float = DEFAULT_TIMEOUT):
+        parts = urlsplit(base_url)
+        if parts.scheme not in ("http", "https") or not parts.hostname:
+            raise ValueError(f"ENV_BASE_URL must be an http(s) URL, not {base_url!r}")
+        self._https = parts.scheme == "https"
+        self._host = parts.hostname
+        self._port = parts.port or (443 if self._https else 80)
+        self._prefix = parts.path.rstrip("/")
+        self._timeout = timeout
+        self._local = threading.local()
+        self._send_run_id = True
+        self.where = f"{parts.scheme}://{parts.netloc}{self._prefix}"
+
+    # -------------------------------------------------------------------------------- http
+    def _connection(self, fresh: bool = False) -> http.client.HTTPConnection:
+        conn = getattr(self._local, "conn", None)
+        if conn is None or fresh:
+            if conn is not None:
+                conn.close()
+            cls = http.client.HTTPSConnection if self._https else http.client.HTTPConnection
+            conn = cls(self._host, self._port, timeout=self._timeout)
+            self._local.conn = conn
+        return conn
+
+    def request(self, method: str, path: str, body: Any = None) -> Any:
+        """One JSON request on this thread's kept-alive connection (reconnecting once if it died)."""
+        payload = json.dumps(body).encode() if body is not None else None
+        headers = {"Accept": "application/json"}
+        if payload is not None:
+            headers["Content-Type"] = "application/json"
+        for attempt in (0, 1):
+            conn = self._connection(fresh=attempt == 1)
+            try:
+                conn.request(method, self._prefix + path, body=payload, headers=headers)
+                response = conn.getresponse()
+                raw = response.read()
+                break
+            except (http.client.RemoteDisconnected, ConnectionResetError, BrokenPipeError,
+                    http.client.CannotSendRequest, http.client.ResponseNotReady):
+                if attempt:
+                    raise
+        try:
+            data = json.loads(raw) if raw else None
+        except ValueError:
+            raise RemoteError(f"{method} {path}: HTTP {response.status}, not JSON: {raw[:120]!r}",
+                              response.status) from None
+        if response.status >= 400:
+            raise RemoteError(f"{method} {path}: HTTP {response.status}: {_message(data)}",
+                              response.status)
+        return data
+
+    # ------------------------------------------------------------------------ environment
+    def reset(self, task_id: str, seed: int | None, run_id: str | None) -> EnvStep:
+        body: dict[str, Any] = {"task_id": task_id, "seed": seed}
+        if run_id and self._send_run_id:
+            body["run_id"] = run_id
+        try:
+            data = self.request("POST", "/reset", body)
+        except RemoteError as exc:
+            # A server that does not take run_id: link episodes through the run record instead.
+            if exc.status != 422 or "run_id" not in str(exc) or "run_id" not in body:
+                raise
+            self._send_run_id = False
+            body.pop("run_id")
+            data = self.request("POST", "/reset", body)
+        return self._out(data, None)
+
+    def step(self, episode_id: str, action: dict[str, Any]) -> EnvStep:
+        try:
+            data = self.request("POST", "/step", {"action": action, "episode_id": episode_id})
+        except RemoteError as exc:
+            if exc.status == 422:
+                raise ActionRefused(str(exc)) from None
+            raise
+        return self._out(data, episode_id)
+
+    def final(self, episode_id: str) -> dict[str, Any]:
+        try:
+            data = self.request("GET", f"/episodes/{quote(episode_id, safe='')}")
+        except (RemoteError, OSError):
+            return {}
+        if not isinstance(data, dict):
+            return {}
+        record = data.get("episode") if isinstance(data.get("episode"), dict) else data
+        return {k: record[k] for k in ("score", "head_hash", "step_count") if k in record}
+
+    def close(self) -> None:
+        conn = getattr(self._local, "conn", None)
+        if conn is not None:
+            conn.close()
+
+    @staticmethod
+    def _out(data: Any, episode_id: str | None) -> EnvStep:
+        if not isinstance(data, dict) or not isinstance(data.get("observation"), dict):
+            raise RemoteError(f"expected {{observation, reward, done}}, got {str(data)[:160]}")
+        observation = data["observation"]
+        eid = data.get("episode_id") or observation.get("episode_id") or episode_id
+        if not eid:
+            raise RemoteError("the server did not say which episode this is (no episode_id)")
+        reward = data.get("reward")
+        return EnvStep(str(eid), observation, float(reward) if isinstance(reward, (int, float)) else None,
+                       bool(data.get("done", observation.get("done", False))),
+                       data.get("score") if isinstance(data.get("score"), (int, float)) else None,
+                       data.get("head_hash") if isinstance(data.get("head_hash"), str) else None)
+
+
+def _message(data: Any) -> str:
+    if isinstance(data, dict):
+        for key in ("message", "detail", "error"):
+            value = data.get(key)
+            if isinstance(value, str):
+                return value
+            if isinstance(value, (dict, list)):
+                return json.dumps(value)[:300]
+    return str(data)[:300]

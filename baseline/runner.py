@@ -1,0 +1,226 @@
+"""Running the baseline: episodes over the catalog, in parallel if asked, every run recorded.
+
+Stdout gets only the contract's lines (see :mod:`baseline.stdout`); progress, the summary and
+where the run is stored go to stderr. The run row is written before the first episode (so its
+episodes can link to it) and completed at the end, also after a crash or Ctrl-C.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import secrets
+import sys
+import time
+from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from typing import Any
+
+from baseline import config as cfg
+from baseline.decision import Agent
+from baseline.envs import ActionRefused, Env, EnvStep
+from baseline.policy import BuiltinPolicy
+from baseline.stdout import Block
+from baseline.summary import EpisodeResult, print_summary, summarise
+
+DIFFICULTY_ORDER = ("easy", "medium", "hard")
+
+
+def log(message: str) -> None:
+    print(f"[baseline] {message}", file=sys.stderr, flush=True)
+
+
+def new_run_id() -> str:
+    return "run_" + dt.datetime.now(dt.UTC).strftime("%Y%m%dT%H%M%S") + "_" + secrets.token_hex(3)
+
+
+@dataclass(frozen=True)
+class Job:
+    index: int
+    task_id: str
+    difficulty: str
+    threshold: float
+    seed: int | None
+    trial: int
+
+
+def plan_jobs(config: cfg.Config, catalog: Any) -> list[Job]:
+    """Every (task, seed) pair to run, in catalog order; unknown task ids are a config error."""
+    known = catalog.task_ids
+    unknown = [t for t in config.tasks if t not in known]
+    if unknown:
+        raise cfg.ConfigError(f"TASKS names unknown task(s) {', '.join(unknown)}; known: {', '.join(known)}")
+    stray = [t for t in config.candidates_by_task if t not in known]
+    if stray:
+        log(f"warning: MODEL_CANDIDATES_TASK_* set for unknown task(s) {', '.join(stray)}; ignored")
+    chosen = [t for t in known if not config.tasks or t in config.tasks]
+    jobs = []
+    for task_id in chosen:
+        spec = catalog.spec(task_id)
+        for trial, seed in enumerate(config.seeds()):
+            jobs.append(Job(len(jobs), task_id, spec.difficulty.value, spec.success_threshold, seed,
+                            trial))
+    return jobs
+
+
+def _join(*parts: str | None) -> str | None:
+    text = "; ".join(p for p in parts if p)
+    return text or None
+
+
+class EpisodeRunner:
+    """Plays one episode and prints its block; never lets an exception skip the ``[END]`` line."""
+
+    def __init__(self, env: Env, agent: Agent, config: cfg.Config, run_id: str, *, buffered: bool):
+        self.env = env
+        self.agent = agent
+        self.config = config
+        self.run_id = run_id
+        self.buffered = buffered
+        self.policy = BuiltinPolicy()
+        self.finished: dict[int, EpisodeResult] = {}  # by job index; kept if the run is interrupted
+
+    def results(self) -> list[EpisodeResult]:
+        return [self.finished[i] for i in sorted(self.finished)]
+
+    def run(self, job: Job) -> EpisodeResult:
+        began = time.monotonic()
+        result = EpisodeResult(job.task_id, job.difficulty, job.seed, job.trial, job.threshold,
+                               self.agent.models_for(job.task_id, job.difficulty)[0])
+        block = Block(buffered=self.buffered)
+        block.start(job.task_id, self.config.benchmark, result.model)
+        last: EnvStep | None = None
+        try:
+            last = self.env.reset(job.task_id, job.seed, self.run_id)
+            result.episode_id = last.episode_id
+            limit = int(last.observation.get("max_steps") or 50)
+            if self.config.max_steps:
+                limit = min(limit, self.config.max_steps)
+            while not last.done and result.steps < limit:
+                last = self._step(last, result, block)
+        except Exception as exc:
+            result.exception = f"{type(exc).__name__}: {exc}"
+            log(f"{job.task_id} (seed {job.seed}): episode failed: {result.exception}")
+        finally:
+            self._settle(result, last)
+            block.end(result.success, result.steps, result.score, result.rewards)
+            result.wall_s = time.monotonic() - began
+            self.finished[job.index] = result
+        return result
+
+    def _step(self, current: EnvStep, result: EpisodeResult, block: Block) -> EnvStep:
+        decision = self.agent.act(current.observation)
+        result.calls.extend(decision.calls)
+        action, chosen_by, error = decision.action, decision.chosen_by, decision.error
+        try:
+            after = self.env.step(current.episode_id, action)
+        except ActionRefused as exc:
+            # Recorded nowhere, so the step is still ours: play the policy's action instead.
+            fallback = self.policy.act(current.observation)
+            action, chosen_by = fallback.action, fallback.chosen_by
+            error = _join(error, f"environment refused the action ({exc}); used {chosen_by}")
+            after = self.env.step(current.episode_id, action)
+        result.steps += 1
+        result.chosen_by[chosen_by] += 1
+        reward = after.reward if after.reward is not None else 0.0
+        result.rewards.append(reward)
+        error = _join(error, after.observation.get("last_action_error"))
+        if error:
+            result.errors.append(f"step {result.steps}: {error}")
+        block.step(result.steps, action, reward, after.done, error)
+        return after
+
+    def _settle(self, result: EpisodeResult, last: EnvStep | None) -> None:
+        """Exact score and chain head: from the last step, else the environment's record, else the
+        rewards (which add up to the score of an ended episode)."""
+        if last is None:
+            return
+        record: dict[str, Any] = {}
+        if last.score is None or last.head_hash is None:
+            try:
+                record = self.env.final(last.episode_id)
+            except Exception as exc:
+                log(f"{result.task_id}: could not read the final record: {exc}")
+        score = last.score if last.score is not None else record.get("score")
+        if score is None:
+            score = min(1.0, max(0.0, round(sum(result.rewards), 4)))
+        result.score = float(score)
+        result.head_hash = last.head_hash or record.get("head_hash")
+        result.success = result.exception is None and result.score >= result.threshold
+
+
+def make_agent(config: cfg.Config) -> Agent:
+    if config.uses_llm:
+        from baseline.llm import LLMAgent
+
+        return LLMAgent(config)
+    return BuiltinPolicy()
+
+
+def make_env(config: cfg.Config, db: Any) -> Env:
+    if config.env_base_url:
+        from baseline.remote import RemoteEnv
+
+        return RemoteEnv(config.env_base_url)
+    from baseline.envs import LocalEnv
+
+    return LocalEnv(db)
+
+
+def run_jobs(jobs: Sequence[Job], runner: EpisodeRunner, concurrency: int) -> None:
+    if concurrency <= 1 or len(jobs) <= 1:
+        for job in jobs:
+            runner.run(job)
+        return
+    with ThreadPoolExecutor(max_workers=concurrency, thread_name_prefix="episode") as pool:
+        for _ in pool.map(runner.run, jobs):
+            pass
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    began = time.monotonic()
+    try:
+        config = cfg.load(argv)
+        from domain.tasks import default_catalog
+
+        jobs = plan_jobs(config, default_catalog())
+    except cfg.ConfigError as exc:
+        log(f"configuration error: {exc}")
+        return 2
+    from store import open_database
+    from store.runs import RunStore
+
+    db = open_database(config.database_url)
+    runs = RunStore(db)
+    env = make_env(config, db)
+    agent = make_agent(config)
+    run_id = new_run_id()
+    runs.start(run_id, config.agent_name(), {
+        **config.public(), "env": env.where, "jobs": len(jobs),
+        "task_ids": list(dict.fromkeys(j.task_id for j in jobs)), "seeds": config.seeds(),
+    })
+    log(f"run {run_id}: {len(jobs)} episodes, agent {config.agent_name()}, env {env.where}, "
+        f"stored in {db.url}")
+    status = "failed"
+    runner = EpisodeRunner(env, agent, config, run_id, buffered=config.concurrency > 1)
+    try:
+        run_jobs(jobs, runner, config.concurrency)
+        status = "finished"
+    except KeyboardInterrupt:
+        status = "interrupted"
+        log("interrupted; recording what finished")
+    finally:
+        results = runner.results()
+        summary = summarise(results, config.trials)
+        summary["wall_s"] = round(time.monotonic() - began, 3)
+        skipped = getattr(getattr(agent, "health", None), "skipped", None)
+        if skipped:
+            summary["llm"]["skipped_models"] = dict(skipped)
+        runs.finish(run_id, summary, status=status)
+        env.close()
+        if results:
+            print_summary(run_id, summary, status=status, wall_s=summary["wall_s"])
+        db.dispose()
+    if status == "interrupted":
+        return 130
+    return 1 if summary["exceptions"] else 0
