@@ -10,7 +10,7 @@ import argparse
 import importlib
 import sys
 
-COMMAND_MODULES = ("cli.commands_core", "cli.commands_audit", "cli.commands_serve")
+COMMAND_MODULES = ("cli.commands_core", "cli.commands_audit", "cli.commands_serve", "cli.commands_runs")
 
 
 def build_parser() -> argparse.ArgumentParser:
