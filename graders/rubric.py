@@ -48,18 +48,20 @@ def _prose_problem(text: str, rubric: Rubric) -> str | None:
     return None
 
 
-def _stuffing(text: str, rubric: Rubric) -> str | None:
+def _stuffing(text: str, rubric: Rubric) -> tuple[str, str] | None:
+    """(public, detail) when the text crams in key phrasings; the public half names none of them."""
     tokens = tx.words(text)
     covered = 0
     for group in rubric.facts:
         hits = sum(tx.find_affirmed(text, p) for p in group.any_of)
         if hits > MAX_MATCHES_PER_FACT:
-            return f"repeats the phrasing for '{group.name}' {hits} times"
+            return (f"repeats a key phrasing {hits} times",
+                    f"repeats the phrasing for '{group.name}' {hits} times")
         hit = tx.first_affirmed(text, group.any_of)
         if hit:
             covered += len(hit.split())
     if tokens and Fraction(covered, len(tokens)) > MAX_FACT_DENSITY:
-        return "is mostly key phrases"
+        return "is mostly key phrases", "is mostly key phrases"
     return None
 
 
@@ -69,9 +71,10 @@ def _evaluate(rubric: Rubric, text: str, first_name: str) -> RubricResult:
         if claim:
             return RubricResult(Fraction(0), f"makes a forbidden claim ({group.name})",
                                 f"forbidden claim '{group.name}': contains '{claim}'")
-    problem = _prose_problem(text, rubric) or _stuffing(text, rubric)
+    prose = _prose_problem(text, rubric)
+    problem = (prose, prose) if prose else _stuffing(text, rubric)
     if problem:
-        return RubricResult(Fraction(0), problem, problem)
+        return RubricResult(Fraction(0), *problem)
     found = [g.name for g in rubric.facts if tx.first_affirmed(text, g.any_of)]
     missed = [g.name for g in rubric.facts if g.name not in found]
     checks = {"greeting": lambda: tx.has_greeting(text, first_name),

@@ -125,3 +125,16 @@ def test_every_point_has_a_reason(service) -> None:  # type: ignore[no-untyped-d
     graded = [r.data for r in first if r.type == "StepGraded"]
     assert graded[0]["penalties"][0]["rule"] == "noop"
     assert graded[0]["penalties"][0]["reason"]
+
+
+def test_stuffing_reason_shown_to_the_agent_names_no_rubric_fact() -> None:
+    """Fact names ("denial", "approval", "alternative") would tell the agent what the key wants."""
+    task = CATALOG.instance("task_hard_refund_policy_denial")
+    assert task.reply is not None
+    text = ("Hi Priya, sorry. We can offer store credit, more store credit, extra store credit and "
+            "then store credit again for the purchase you made. Best regards, Support")
+    result = evaluate(task.reply, text, "Priya")
+    assert result.fraction == 0
+    assert "alternative" in result.detail
+    for group in task.reply.facts:
+        assert group.name not in result.public
