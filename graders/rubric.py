@@ -21,6 +21,9 @@ MAX_WORDS = 220
 MIN_FUNCTION_RATIO = 0.18
 MAX_FACT_DENSITY = Fraction(1, 2)
 MAX_MATCHES_PER_FACT = 3
+MIN_SUBSTANCE_DIVISOR = 3
+"""A text needs ``min_words // 3`` distinct words of its own beyond the key phrasings (7 for a
+20-word reply; the tersest scripted reply has 10)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,8 +51,22 @@ def _prose_problem(text: str, rubric: Rubric) -> str | None:
     return None
 
 
-def _stuffing(text: str, rubric: Rubric) -> tuple[str, str] | None:
+def _substance(text: str, rubric: Rubric, first_name: str) -> int:
+    """Distinct content words outside the key phrasings and the customer's name: what the text
+    says beyond the points it is graded on. Keywords glued with filler ("the X and the Y with
+    the Z") pass the prose checks but have next to none."""
+    phrasings = [p for group in rubric.facts for p in group.any_of]
+    name = set(tx.words(first_name))
+    return len({w for w in tx.words_outside(text, phrasings)
+                if w not in tx.FUNCTION_WORDS and len(w) > 2 and w not in name})
+
+
+def _stuffing(text: str, rubric: Rubric, first_name: str) -> tuple[str, str] | None:
     """(public, detail) when the text crams in key phrasings; the public half names none of them."""
+    substance = _substance(text, rubric, first_name)
+    if substance < max(2, rubric.min_words // MIN_SUBSTANCE_DIVISOR):
+        return ("says little beyond key phrases",
+                f"says little beyond key phrases ({substance} other distinct words)")
     tokens = tx.words(text)
     covered = 0
     for group in rubric.facts:
@@ -72,7 +89,7 @@ def _evaluate(rubric: Rubric, text: str, first_name: str) -> RubricResult:
             return RubricResult(Fraction(0), f"makes a forbidden claim ({group.name})",
                                 f"forbidden claim '{group.name}': contains '{claim}'")
     prose = _prose_problem(text, rubric)
-    problem = (prose, prose) if prose else _stuffing(text, rubric)
+    problem = (prose, prose) if prose else _stuffing(text, rubric, first_name)
     if problem:
         return RubricResult(Fraction(0), *problem)
     found = [g.name for g in rubric.facts if tx.first_affirmed(text, g.any_of)]

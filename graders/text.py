@@ -55,6 +55,15 @@ def find_affirmed(text: str, phrase: str) -> int:
     return sum(1 for m in _phrase_pattern(phrase).finditer(lowered) if not _negated(lowered, m.start()))
 
 
+def words_outside(text: str, phrases: list[str]) -> list[str]:
+    """The words of ``text`` that are not part of an affirmed occurrence of any of ``phrases``."""
+    lowered = text.lower()
+    spans = [m.span() for p in phrases for m in _phrase_pattern(p).finditer(lowered)
+             if not _negated(lowered, m.start())]
+    return [m.group() for m in _TOKEN.finditer(lowered)
+            if not any(start <= m.start() < end for start, end in spans)]
+
+
 def first_affirmed(text: str, phrases: list[str]) -> str | None:
     for phrase in phrases:
         if find_affirmed(text, phrase):

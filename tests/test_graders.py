@@ -138,3 +138,16 @@ def test_stuffing_reason_shown_to_the_agent_names_no_rubric_fact() -> None:
     assert "alternative" in result.detail
     for group in task.reply.facts:
         assert group.name not in result.public
+
+
+@pytest.mark.parametrize("task_id", ["task_easy_feature_question", "task_medium_double_charge",
+                                     "task_hard_account_email_change"])
+def test_keywords_glued_with_filler_earn_nothing(task_id: str) -> None:
+    task = CATALOG.instance(task_id)
+    assert task.reply is not None
+    keys = [group.any_of[0] for group in task.reply.facts]
+    text = (f"Hi {task.first_name}, " + " and the ".join(keys) + ". We have the "
+            + " with the ".join(keys) + ". Best regards, Support")
+    result = evaluate(task.reply, text, task.first_name)
+    assert result.fraction == 0
+    assert result.public == "says little beyond key phrases"
