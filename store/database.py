@@ -4,15 +4,24 @@ SQLite: WAL, ``synchronous=NORMAL`` (a committed step survives a process crash),
 and ``BEGIN IMMEDIATE`` for writes so a read-check-append never fails half-way with SQLITE_BUSY
 (see SQLAlchemy's "Transactions with SQLite and the sqlite3 driver"). PostgreSQL needs nothing
 special: the unique (episode, seq) key is the concurrency guard.
+
+The step path (head read and append) does not go through SQLAlchemy's statement compiler or its
+pool: it takes a DBAPI connection from a small private pool (:meth:`Database.hot`), opened through
+the engine so the same ``connect`` set-up applies, and runs pre-built SQL (see
+``store.eventstore``). Compiling a Core statement and checking a connection in and out cost more
+than the SQLite work of a whole step. Everything else (admin tables, audit queries, migrations)
+uses the engine as usual.
 """
 
 from __future__ import annotations
 
 import os
 import threading
+import weakref
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from pathlib import Path
+from typing import Any
 
 from sqlalchemy import Connection, Engine, create_engine, event
 from sqlalchemy.engine import make_url
@@ -51,6 +60,13 @@ class Database:
         self.in_memory = self.dialect == "sqlite" and engine.url.database in (None, "", ":memory:")
         # A single shared in-memory connection must not be used by two threads at once.
         self._memory_lock = threading.RLock() if self.in_memory else None
+        self.sqlite = self.dialect == "sqlite"
+        self.integrity_error: type[Exception] = engine.dialect.loaded_dbapi.IntegrityError
+        self._idle: list[Any] = []  # DBAPI connections for the step path, not in a transaction
+        self._memory_conn: Any = None
+        self._disposed = False
+        ref = weakref.ref(self)
+        os.register_at_fork(after_in_child=lambda: (db := ref()) is not None and db._forget_idle())
 
     @property
     def url(self) -> str:
@@ -69,6 +85,62 @@ class Database:
         with self._locked(), self.engine.connect() as conn, conn.begin():
             yield conn
 
+    def hot(self) -> HotConnection:
+        """A DBAPI connection for the step path, outside any transaction (autocommit reads).
+
+        ``with db.hot() as conn:`` for single reads; ``with db.hot_write() as cur:`` for a write
+        transaction. Idle connections are kept in a LIFO list (``list.pop``/``append`` are atomic),
+        so taking one costs well under a microsecond.
+        """
+        return HotConnection(self)
+
+    def hot_write(self) -> HotWrite:
+        """A write transaction on a hot connection: ``BEGIN IMMEDIATE`` on SQLite; committed when the
+        block ends normally, rolled back (nothing written) when it raises."""
+        return HotWrite(self)
+
+    def _checkout(self) -> Any:
+        if self._memory_lock is not None:
+            self._memory_lock.acquire()
+            if self._memory_conn is None:
+                # The StaticPool's one connection: the in-memory database lives in it.
+                self._memory_conn = self.engine.raw_connection().dbapi_connection
+            return self._memory_conn
+        try:
+            return self._idle.pop()
+        except IndexError:
+            return self._open()
+
+    def _checkin(self, conn: Any) -> None:
+        if self._memory_lock is not None:
+            self._memory_lock.release()
+        elif self._disposed or len(self._idle) >= HOT_POOL_SIZE:
+            conn.close()
+        else:
+            self._idle.append(conn)
+
+    def _discard(self, conn: Any) -> None:
+        """Return a connection after an error: reused when it is clean, closed when it may be broken."""
+        if self._memory_lock is not None:
+            self._memory_lock.release()
+        elif _clean(conn, self.sqlite):
+            self._checkin(conn)
+        else:
+            with suppress(Exception):
+                conn.close()
+
+    def _open(self) -> Any:
+        fairy = self.engine.raw_connection()  # fires the engine's connect set-up (pragmas)
+        conn = fairy.dbapi_connection
+        fairy.detach()  # ours now: the engine's pool neither counts nor resets it
+        if not self.sqlite:
+            conn.autocommit = True  # reads need no transaction; writes open one explicitly
+        return conn
+
+    def _forget_idle(self) -> None:
+        """After fork: the parent's connections are the parent's; open new ones here."""
+        self._idle = []
+
     @contextmanager
     def _locked(self) -> Iterator[None]:
         if self._memory_lock is None:
@@ -78,6 +150,9 @@ class Database:
                 yield
 
     def dispose(self) -> None:
+        self._disposed = True
+        while self._idle:
+            self._idle.pop().close()
         self.engine.dispose()
 
 
@@ -104,3 +179,79 @@ def open_database(url: str | None = None, *, migrate_schema: bool = True) -> Dat
     if migrate_schema:
         migrate.ensure_current(db.engine)
     return db
+
+
+HOT_POOL_SIZE = 16
+"""Idle step-path connections kept open per process; more may be open while threads step at once."""
+
+
+class HotConnection:
+    """``with db.hot() as conn``: a DBAPI connection borrowed for one or more autocommit reads."""
+
+    __slots__ = ("_conn", "_db")
+
+    def __init__(self, db: Database):
+        self._db = db
+        self._conn: Any = None
+
+    def __enter__(self) -> Any:
+        self._conn = self._db._checkout()
+        return self._conn
+
+    def __exit__(self, exc_type: Any, exc: Any, tb: Any) -> None:
+        if exc_type is None:
+            self._db._checkin(self._conn)
+        else:
+            self._db._discard(self._conn)
+
+
+class HotWrite:
+    """``with db.hot_write() as cur``: one write transaction on a hot connection.
+
+    SQLite: ``BEGIN IMMEDIATE`` takes the write lock up front (waiting up to ``busy_timeout``), so
+    a read-check-append never fails half-way with SQLITE_BUSY. PostgreSQL: ``BEGIN`` (the unique
+    (episode, seq) key and the conditional update are the guards).
+    """
+
+    __slots__ = ("_conn", "_cur", "_db")
+
+    def __init__(self, db: Database):
+        self._db = db
+        self._conn: Any = None
+        self._cur: Any = None
+
+    def __enter__(self) -> Any:
+        db = self._db
+        conn = self._conn = db._checkout()
+        try:
+            cur = self._cur = conn.cursor()
+            cur.execute("BEGIN IMMEDIATE" if db.sqlite else "BEGIN")
+        except BaseException:
+            db._discard(conn)
+            raise
+        return cur
+
+    def __exit__(self, exc_type: Any, exc: Any, tb: Any) -> None:
+        db, conn, cur = self._db, self._conn, self._cur
+        try:
+            cur.execute("COMMIT" if exc_type is None else "ROLLBACK")
+            cur.close()
+        except BaseException:
+            with suppress(Exception):
+                cur.execute("ROLLBACK")
+            db._discard(conn)
+            raise
+        if exc_type is None:
+            db._checkin(conn)
+        else:
+            db._discard(conn)
+
+
+def _clean(conn: Any, sqlite: bool) -> bool:
+    """Whether a connection that saw an error is idle and usable (else it is closed, not reused)."""
+    try:
+        if sqlite:
+            return not conn.in_transaction
+        return not conn.closed and conn.info.transaction_status == 0  # psycopg: IDLE
+    except Exception:
+        return False

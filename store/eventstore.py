@@ -15,13 +15,16 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import and_, func, insert, select, update
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy import func, select
 
 from store.chain import GENESIS, canonical_json, link
 from store.database import Database
 from store.errors import Conflict, NotFound
 from store.schema import episodes, events
+
+
+class _Moved(Exception):
+    """The episode's index row was not at the expected sequence number."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,15 +98,57 @@ def _chain(episode_id: str, after_seq: int, prev_hash: str, new: Sequence[NewEve
     return out
 
 
-def _rows(recorded: Sequence[RecordedEvent]) -> list[dict[str, Any]]:
-    return [{"episode_id": r.episode_id, "seq": r.seq, "type": r.type, "version": r.version,
-             "data": r.data_text, "prev_hash": r.prev_hash, "hash": r.hash,
-             "recorded_at": r.recorded_at} for r in recorded]
+# The step path's SQL, written once: ``?`` placeholders, turned into ``%s`` for psycopg.
+_HEAD = "SELECT last_seq, head_hash FROM episodes WHERE episode_id = ?"
+_CREATE = ("INSERT INTO episodes (episode_id, task_id, seed, run_id, forked_from, fork_step, "
+           "created_at, status, step_count, score, last_seq, head_hash, updated_at) "
+           "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
+_MOVE = ("UPDATE episodes SET last_seq = ?, head_hash = ?, status = ?, step_count = ?, score = ?, "
+         "updated_at = ? WHERE episode_id = ? AND last_seq = ?")
+_INSERT = ("INSERT INTO events (episode_id, seq, type, version, data, prev_hash, hash, recorded_at) "
+           "VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
+_LOAD = ("SELECT position, episode_id, seq, type, version, data, prev_hash, hash, recorded_at "
+         "FROM events WHERE episode_id = ? AND seq > ? AND seq <= ? ORDER BY seq")
+_NO_LIMIT = 2**31 - 1
+
+
+class _Sql:
+    """The statements in one dialect's placeholder style, and how it stores timestamps."""
+
+    def __init__(self, sqlite: bool):
+        def fix(sql: str) -> str:
+            return sql if sqlite else sql.replace("?", "%s")
+
+        self.head, self.create, self.move = fix(_HEAD), fix(_CREATE), fix(_MOVE)
+        self.insert, self.load = fix(_INSERT), fix(_LOAD)
+        # SQLite has no timestamp type: store the text SQLAlchemy's DateTime stores (naive UTC)
+        # and read it back the same way, so Core queries and this path see identical values.
+        self.stamp = _sqlite_stamp if sqlite else _same
+        self.unstamp = _sqlite_unstamp if sqlite else _same
+
+
+def _same(value: Any) -> Any:
+    return value
+
+
+def _sqlite_stamp(value: dt.datetime) -> str:
+    return (f"{value.year:04d}-{value.month:02d}-{value.day:02d} {value.hour:02d}:"
+            f"{value.minute:02d}:{value.second:02d}.{value.microsecond:06d}")
+
+
+def _sqlite_unstamp(value: str) -> dt.datetime:
+    return dt.datetime.fromisoformat(value)
+
+
+def _rows(recorded: Sequence[RecordedEvent], stamp: Any) -> list[tuple[Any, ...]]:
+    return [(r.episode_id, r.seq, r.type, r.version, r.data_text, r.prev_hash, r.hash,
+             stamp(r.recorded_at)) for r in recorded]
 
 
 class EventStore:
     def __init__(self, db: Database):
         self.db = db
+        self._sql = _Sql(db.sqlite)
 
     def create(self, episode_id: str, task_id: str, seed: int | None, new: Sequence[NewEvent],
                projection: Projection, *, run_id: str | None = None,
@@ -111,62 +156,68 @@ class EventStore:
         """Open a new stream with its first events. :class:`Conflict` if the id is taken."""
         now = utcnow()
         recorded = _chain(episode_id, 0, GENESIS, new, now)
+        sql, last = self._sql, recorded[-1]
+        stamp = sql.stamp(now)
         try:
-            with self.db.write() as conn:
-                conn.execute(insert(episodes).values(
-                    episode_id=episode_id, task_id=task_id, seed=seed, run_id=run_id,
-                    forked_from=forked_from, fork_step=fork_step, created_at=now,
-                    status=projection.status, step_count=projection.step_count,
-                    score=projection.score, last_seq=recorded[-1].seq,
-                    head_hash=recorded[-1].hash, updated_at=now))
-                conn.execute(insert(events), _rows(recorded))
-        except IntegrityError:
+            with self.db.hot_write() as cur:
+                cur.execute(sql.create, (episode_id, task_id, seed, run_id, forked_from, fork_step,
+                                         stamp, projection.status, projection.step_count,
+                                         projection.score, last.seq, last.hash, stamp))
+                cur.executemany(sql.insert, _rows(recorded, sql.stamp))
+        except self.db.integrity_error:
             raise Conflict(f"episode id {episode_id!r} is already in use") from None
         return recorded
 
     def append(self, episode_id: str, expected_seq: int, prev_hash: str,
                new: Sequence[NewEvent], projection: Projection) -> list[RecordedEvent]:
-        """Append after ``expected_seq`` atomically, or raise :class:`Conflict` and write nothing."""
+        """Append after ``expected_seq`` atomically, or raise :class:`Conflict` and write nothing.
+
+        One transaction: move the episode's index row from ``expected_seq`` to the new head (a
+        conditional update that touches no row if another writer moved it first), then insert the
+        events (the unique (episode, seq) key stops any writer that slipped past the first check).
+        """
         recorded = _chain(episode_id, expected_seq, prev_hash, new, utcnow())
-        last = recorded[-1]
-        conflict = Conflict(
-            f"episode {episode_id} moved on past event {expected_seq} (another step was recorded "
-            "first); fetch the state and retry")
+        sql, last = self._sql, recorded[-1]
         try:
-            with self.db.write() as conn:
-                result = conn.execute(
-                    update(episodes)
-                    .where(and_(episodes.c.episode_id == episode_id,
-                                episodes.c.last_seq == expected_seq))
-                    .values(last_seq=last.seq, head_hash=last.hash, status=projection.status,
-                            step_count=projection.step_count, score=projection.score,
-                            updated_at=last.recorded_at))
-                if result.rowcount != 1:
-                    raise conflict
-                conn.execute(insert(events), _rows(recorded))
-        except IntegrityError:
-            raise conflict from None
+            with self.db.hot_write() as cur:
+                cur.execute(sql.move, (last.seq, last.hash, projection.status, projection.step_count,
+                                       projection.score, sql.stamp(last.recorded_at), episode_id,
+                                       expected_seq))
+                if cur.rowcount != 1:
+                    raise _Moved
+                cur.executemany(sql.insert, _rows(recorded, sql.stamp))
+        except (_Moved, self.db.integrity_error):
+            raise Conflict(
+                f"episode {episode_id} moved on past event {expected_seq} (another step was recorded "
+                "first); fetch the state and retry") from None
         return recorded
 
     def load(self, episode_id: str, after_seq: int = 0, upto_seq: int | None = None) -> list[RecordedEvent]:
         """Events of one stream in order (optionally only those after ``after_seq``)."""
-        query = (select(events).where(events.c.episode_id == episode_id, events.c.seq > after_seq)
-                 .order_by(events.c.seq))
-        if upto_seq is not None:
-            query = query.where(events.c.seq <= upto_seq)
-        with self.db.read() as conn:
-            rows = conn.execute(query).all()
-        return [RecordedEvent(r.episode_id, r.seq, r.type, r.version, r.data, r.prev_hash,
-                              r.hash, r.recorded_at, r.position) for r in rows]
+        sql = self._sql
+        with self.db.hot() as conn:
+            cur = conn.cursor()
+            cur.execute(sql.load, (episode_id, after_seq, _NO_LIMIT if upto_seq is None else upto_seq))
+            rows = cur.fetchall()
+            cur.close()
+        unstamp = sql.unstamp
+        return [RecordedEvent(eid, seq, type_, version, data, prev, digest, unstamp(at), position)
+                for position, eid, seq, type_, version, data, prev, digest, at in rows]
 
     def head(self, episode_id: str) -> tuple[int, str]:
-        """(last sequence number, its hash) from the index row; :class:`NotFound` if absent."""
-        with self.db.read() as conn:
-            row = conn.execute(select(episodes.c.last_seq, episodes.c.head_hash)
-                               .where(episodes.c.episode_id == episode_id)).first()
+        """(last sequence number, its hash) from the index row; :class:`NotFound` if absent.
+
+        This is the per-step freshness check (several processes may step one episode), so it is
+        one primary-key read on a pooled connection with pre-built SQL.
+        """
+        with self.db.hot() as conn:
+            cur = conn.cursor()
+            cur.execute(self._sql.head, (episode_id,))
+            row = cur.fetchone()
+            cur.close()
         if row is None:
             raise NotFound(f"no episode {episode_id!r}")
-        return row.last_seq, row.head_hash
+        return row[0], row[1]
 
     def episode(self, episode_id: str) -> EpisodeRow:
         with self.db.read() as conn:

@@ -1,0 +1,113 @@
+"""The store's step path (pre-built SQL on pooled DBAPI connections) against the engine's view.
+
+The head read and the append bypass SQLAlchemy's compiler; these tests pin that they write exactly
+what Core reads (timestamps included), keep optimistic concurrency, and leave nothing behind when
+an append loses: on an SQLite file, on PostgreSQL and on in-memory SQLite (one shared connection).
+"""
+
+from __future__ import annotations
+
+import threading
+from itertools import pairwise
+
+import pytest
+from sqlalchemy import select
+
+from store import Conflict, NotFound, open_database
+from store.chain import GENESIS
+from store.eventstore import EventStore, NewEvent, Projection
+from store.schema import episodes, events
+
+
+@pytest.fixture(params=["sqlite", "postgres", "memory"])
+def store(request: pytest.FixtureRequest):  # type: ignore[no-untyped-def]
+    url = {"sqlite": lambda: request.getfixturevalue("sqlite_url"),
+           "postgres": lambda: request.getfixturevalue("pg_url"),
+           "memory": lambda: "sqlite://"}[request.param]()
+    db = open_database(url)
+    yield EventStore(db)
+    db.dispose()
+
+
+def _open(store: EventStore, eid: str = "ep_a") -> tuple[int, str]:
+    rec = store.create(eid, "task_easy_password", None, [NewEvent("EpisodeStarted", 1, {"x": 1})],
+                       Projection("open", 0, 0.0))
+    return rec[-1].seq, rec[-1].hash
+
+
+def test_step_path_writes_what_core_reads(store: EventStore) -> None:
+    seq, head = _open(store)
+    appended = store.append("ep_a", seq, head, [NewEvent("ActionReceived", 1, {"step": 1}),
+                                                NewEvent("StepGraded", 1, {"score": 0.5})],
+                            Projection("open", 1, 0.5))
+    loaded = store.load("ep_a")
+    with store.db.read() as conn:
+        core_rows = conn.execute(select(events).order_by(events.c.seq)).all()
+        index = conn.execute(select(episodes)).one()
+    assert [r.seq for r in loaded] == [1, 2, 3]
+    assert [(r.seq, r.type, r.data, r.hash, r.prev_hash, r.recorded_at) for r in core_rows] == [
+        (r.seq, r.type, r.data_text, r.hash, r.prev_hash, r.recorded_at) for r in loaded]
+    assert [r.position for r in loaded] == [r.position for r in core_rows]
+    assert loaded[1:] and loaded[-1].hash == appended[-1].hash
+    # The timestamp read back is the one written (to the microsecond).
+    assert loaded[-1].recorded_at.replace(tzinfo=None) == appended[-1].recorded_at.replace(tzinfo=None)
+    assert (index.last_seq, index.head_hash, index.step_count, index.score) == (3, appended[-1].hash, 1, 0.5)
+    assert store.head("ep_a") == (3, appended[-1].hash)
+    assert [r.seq for r in store.load("ep_a", after_seq=1, upto_seq=2)] == [2]
+
+
+def test_losing_append_writes_nothing_and_connection_stays_usable(store: EventStore) -> None:
+    seq, head = _open(store)
+    store.append("ep_a", seq, head, [NewEvent("ActionReceived", 1, {"step": 1})],
+                 Projection("open", 1, 0.0))
+    before = store.load("ep_a")
+    with pytest.raises(Conflict):
+        store.append("ep_a", seq, head, [NewEvent("ActionReceived", 1, {"step": 1})],
+                     Projection("open", 1, 0.0))
+    assert store.load("ep_a") == before
+    with pytest.raises(Conflict):
+        _open(store)  # the id is taken
+    with pytest.raises(NotFound):
+        store.head("ep_missing")
+    with pytest.raises(Conflict):  # no index row: nothing to move
+        store.append("ep_missing", 0, GENESIS, [NewEvent("ActionReceived", 1, {})],
+                      Projection("open", 1, 0.0))
+    assert store.count_events() == len(before)
+    # Every pooled connection went back clean: more work succeeds.
+    s, h = store.head("ep_a")
+    store.append("ep_a", s, h, [NewEvent("ActionReceived", 1, {"step": 2})], Projection("open", 2, 0.0))
+    assert store.head("ep_a")[0] == s + 1
+
+
+def test_concurrent_appends_on_one_episode_one_winner_per_position(store: EventStore) -> None:
+    _open(store)
+    wins: list[int] = []
+    losses: list[int] = []
+    barrier = threading.Barrier(6)
+
+    def writer(n: int) -> None:
+        barrier.wait()
+        for _ in range(15):
+            seq, head = store.head("ep_a")
+            try:
+                store.append("ep_a", seq, head, [NewEvent("ActionReceived", 1, {"w": n}),
+                                                 NewEvent("StepGraded", 1, {"w": n})],
+                             Projection("open", 0, 0.0))
+                wins.append(n)
+            except Conflict:
+                losses.append(n)
+
+    threads = [threading.Thread(target=writer, args=(n,)) for n in range(6)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    loaded = store.load("ep_a")
+    assert [r.seq for r in loaded] == list(range(1, len(loaded) + 1))  # no gaps, no duplicates
+    assert len(loaded) == 1 + 2 * len(wins)
+    # Each winner's two events are adjacent (no interleaving) and the chain links.
+    for first, second in zip(loaded[1::2], loaded[2::2], strict=True):
+        assert first.data["w"] == second.data["w"]
+    for prev, cur in pairwise(loaded):
+        assert cur.prev_hash == prev.hash
+    assert store.head("ep_a") == (loaded[-1].seq, loaded[-1].hash)
