@@ -13,6 +13,7 @@ from fractions import Fraction
 from domain.state import EpisodeState
 from domain.tasks.spec import COMPONENTS, TaskInstance
 from graders import rubric as rb
+from graders.lexicon import foreign_groups
 
 UNITS = 10_000
 
@@ -84,14 +85,14 @@ def _policy(s: EpisodeState, t: TaskInstance, w: int) -> Component:
 
 def _reply(s: EpisodeState, t: TaskInstance, w: int) -> Component:
     assert t.reply is not None
-    r = rb.evaluate(t.reply, s.reply_draft, t.first_name)
+    r = rb.evaluate(t.reply, s.reply_draft, t.first_name, foreign_groups(t.task_id))
     return Component("reply", _units(w, r.fraction), w, f"reply: {r.public}", f"reply: {r.detail}")
 
 
 def _note(s: EpisodeState, t: TaskInstance, w: int) -> Component:
     assert t.note is not None
     text = "\n".join(s.notes) if s.notes else None
-    r = rb.evaluate(t.note, text, t.first_name)
+    r = rb.evaluate(t.note, text, t.first_name, foreign_groups(t.task_id))
     return Component("note", _units(w, r.fraction), w, f"note: {r.public}", f"note: {r.detail}")
 
 

@@ -14,6 +14,9 @@ from fractions import Fraction
 
 from domain.tasks.spec import Rubric
 from graders import text as tx
+from graders.lexicon import SHOTGUN_GROUPS
+
+Foreign = tuple[tuple[str, ...], ...]
 
 FACTS_SHARE = Fraction(7, 10)
 TONE_SHARE = Fraction(3, 10)
@@ -82,14 +85,24 @@ def _stuffing(text: str, rubric: Rubric, first_name: str) -> tuple[str, str] | N
     return None
 
 
-def _evaluate(rubric: Rubric, text: str, first_name: str) -> RubricResult:
+def _shotgun(text: str, foreign: Foreign) -> tuple[str, str] | None:
+    """(public, detail) when the text also makes the key points of many other tickets."""
+    hits = [group[0] for group in foreign if tx.first_affirmed(text, list(group))]
+    if len(hits) >= SHOTGUN_GROUPS:
+        return (f"makes the points of other tickets ({len(hits)} unrelated key phrases)",
+                f"makes the points of other tickets: {hits}")
+    return None
+
+
+def _evaluate(rubric: Rubric, text: str, first_name: str, foreign: Foreign) -> RubricResult:
     for group in rubric.forbidden:
         claim = tx.first_affirmed(text, group.any_of)
         if claim:
             return RubricResult(Fraction(0), f"makes a forbidden claim ({group.name})",
                                 f"forbidden claim '{group.name}': contains '{claim}'")
     prose = _prose_problem(text, rubric)
-    problem = (prose, prose) if prose else _stuffing(text, rubric, first_name)
+    problem = (prose, prose) if prose else (_stuffing(text, rubric, first_name)
+                                            or _shotgun(text, foreign))
     if problem:
         return RubricResult(Fraction(0), *problem)
     found = [g.name for g in rubric.facts if tx.first_affirmed(text, g.any_of)]
@@ -115,12 +128,13 @@ def _evaluate(rubric: Rubric, text: str, first_name: str) -> RubricResult:
     return RubricResult(fraction, public, detail)
 
 
-_CACHE: dict[tuple[int, str, str], tuple[Rubric, RubricResult]] = {}
+_CACHE: dict[tuple[int, str, str, Foreign], tuple[Rubric, RubricResult]] = {}
 _CACHE_LIMIT = 8192
 
 
-def evaluate(rubric: Rubric, text: str | None, first_name: str) -> RubricResult:
-    """Score ``text`` against ``rubric``; absent text earns nothing.
+def evaluate(rubric: Rubric, text: str | None, first_name: str, foreign: Foreign = ()) -> RubricResult:
+    """Score ``text`` against ``rubric``; absent text earns nothing. ``foreign`` holds the fact
+    phrasings of other tasks (:func:`graders.lexicon.foreign_groups`); making many of them fails.
 
     Results are memoised per (rubric object, text): a step re-scores the whole state, and the
     reply rarely changes between steps. Rubrics hold lists (unhashable), so the key is the
@@ -128,12 +142,12 @@ def evaluate(rubric: Rubric, text: str | None, first_name: str) -> RubricResult:
     """
     if not text or not text.strip():
         return RubricResult(Fraction(0), "not written yet", "not written yet")
-    key = (id(rubric), text, first_name)
+    key = (id(rubric), text, first_name, foreign)
     hit = _CACHE.get(key)
     if hit is not None and hit[0] is rubric:
         return hit[1]
     if len(_CACHE) >= _CACHE_LIMIT:
         _CACHE.clear()
-    result = _evaluate(rubric, text, first_name)
+    result = _evaluate(rubric, text, first_name, foreign)
     _CACHE[key] = (rubric, result)
     return result

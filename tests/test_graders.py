@@ -9,6 +9,7 @@ import pytest
 from domain.tasks import default_catalog
 from graders import UNITS, grade_episode
 from graders import text as tx
+from graders.lexicon import foreign_groups
 from graders.rubric import evaluate
 from service.environment import to_domain
 from tests.play import play
@@ -151,3 +152,27 @@ def test_keywords_glued_with_filler_earn_nothing(task_id: str) -> None:
     result = evaluate(task.reply, text, task.first_name)
     assert result.fraction == 0
     assert result.public == "says little beyond key phrases"
+
+
+def test_a_reply_making_every_tickets_points_earns_nothing() -> None:
+    dump = []
+    for task_id in CATALOG.task_ids:
+        reply = CATALOG.instance(task_id).reply
+        dump += [group.any_of[0] for group in reply.facts] if reply else []
+    task = CATALOG.instance("task_hard_enterprise_outage")
+    assert task.reply is not None
+    text = ("Hi Nadia, I am sorry for the trouble. We have looked at this for you and "
+            + ", and ".join(f"the {p}" for p in dump) + " are all in hand. Best regards, Support")
+    result = evaluate(task.reply, text, "Nadia", foreign_groups(task.task_id))
+    assert result.fraction == 0
+    assert result.public.startswith("makes the points of other tickets")
+
+
+def test_an_honest_reply_may_share_a_few_ordinary_phrases_with_other_tickets() -> None:
+    task = CATALOG.instance("task_hard_enterprise_outage")
+    assert task.reply is not None
+    text = ("Hi Nadia, I am sorry your checkout is down. We have declared an incident and opened a war "
+            "room; our engineers started right away and will keep an eye on the webhook queue. You "
+            "will get the next update in 15 minutes. Best regards, Incident Support")
+    result = evaluate(task.reply, text, "Nadia", foreign_groups(task.task_id))
+    assert result.fraction == 1, result.detail
