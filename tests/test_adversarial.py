@@ -164,7 +164,7 @@ def test_denial_that_promises_a_refund_earns_no_reply_credit(service, promise: s
 
 
 @pytest.mark.parametrize("promise", DENIALS_PROMISING_A_REFUND[:3])
-def test_fraud_review_holding_reply_that_promises_a_refund_earns_no_reply_credit(service, promise: str) -> None:  # type: ignore[no-untyped-def]
+def test_fraud_review_reply_promising_a_refund_earns_no_reply_credit(service, promise: str) -> None:  # type: ignore[no-untyped-def]
     task = CATALOG.instance("task_hard_refund_fraud_trap")
     assert task.case == "fraud_review"
     text = (f"Hi {task.first_name}, I am sorry your order has not reached you. A specialist team will "
