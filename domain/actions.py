@@ -18,6 +18,7 @@ required field is a *penalised step* in the SupportOps seed's rules: it comes ba
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from typing import Annotated, Any, Literal
 
@@ -280,12 +281,22 @@ def _combined(raw: dict[str, Any]) -> ActionPlan:
     return ActionPlan(tuple(parts), "customersupportenv")
 
 
+def _check_storable(raw: dict[str, Any]) -> None:
+    """The action is logged exactly as received, so it must be storable JSON: finite numbers,
+    string keys, valid Unicode (no lone surrogates), even in fields that are otherwise ignored."""
+    try:
+        json.dumps(raw, sort_keys=True, ensure_ascii=False, allow_nan=False).encode("utf-8")
+    except (TypeError, ValueError) as exc:  # UnicodeEncodeError is a ValueError
+        raise InvalidAction(f"the action cannot be stored as JSON: {exc}") from None
+
+
 def parse_action(raw: Any) -> ActionPlan:
     """Normalise any accepted action body; raise :class:`InvalidAction` for malformed input."""
     if isinstance(raw, BaseModel):
         raw = raw.model_dump(mode="json")
     if not isinstance(raw, dict):
         raise InvalidAction(f"an action must be a JSON object, not {type(raw).__name__}")
+    _check_storable(raw)
     if "action_type" in raw:
         return _typed(raw)
     if any(k in raw for k in COMBINED_FIELDS):

@@ -295,3 +295,15 @@ def test_a_tag_can_be_removed_again(service) -> None:  # type: ignore[no-untyped
     last = play(service, task.task_id, actions)[-1]
     assert last.state.tags == ("Refund",)
     assert last.state.score == (UNITS - CHURN) / UNITS
+
+
+@pytest.mark.parametrize("metadata", [{"note": "\ud800"}, {"x": float("nan")}, {"x": float("inf")},
+                                      {1: "a", "b": 2}])
+def test_unstorable_input_in_an_ignored_field_is_invalid_not_a_crash(service, metadata) -> None:  # type: ignore[no-untyped-def]
+    """The raw action is logged as received; text the database cannot hold must be a 422, not a 500."""
+    reset = service.reset("task_easy_password")
+    before = count_events(service)
+    with pytest.raises(InvalidAction, match="cannot be stored as JSON"):
+        service.step(reset.episode_id, {"action_type": "noop", "metadata": metadata})
+    assert count_events(service) == before
+    assert service.step(reset.episode_id, {"action_type": "noop"}).state.step_count == 1
