@@ -16,6 +16,13 @@ def _int(name: str, default: int) -> int:
         raise SystemExit(f"{name} must be an integer, not {raw!r}") from None
 
 
+def _choice(name: str, allowed: tuple[str, ...]) -> str:
+    raw = (os.environ.get(name) or allowed[0]).strip().lower()
+    if raw not in allowed:
+        raise SystemExit(f"{name} must be one of {', '.join(allowed)}, not {raw!r}")
+    return raw
+
+
 @dataclass(frozen=True)
 class Settings:
     database_url: str | None = field(default_factory=lambda: os.environ.get("DATABASE_URL"))
@@ -26,3 +33,9 @@ class Settings:
     session_idle_timeout_s: int = field(
         default_factory=lambda: _int("TICKETLEDGER_SESSION_IDLE_TIMEOUT", 300))
     page_size_max: int = 500
+    blocking_calls: str = field(
+        default_factory=lambda: _choice("TICKETLEDGER_BLOCKING_CALLS", ("auto", "inline", "thread")))
+    """Where agent-facing routes run the (blocking) service: ``inline`` on the event loop, or in
+    the ``thread`` pool. ``auto``: inline for SQLite, whose calls are short and local and take one
+    writer at a time anyway (a thread hand-off per call halved throughput in measurements);
+    threads for PostgreSQL, where a call waits on the network and sessions should overlap."""

@@ -1,0 +1,196 @@
+"""``POST /mcp``: JSON-RPC 2.0 with the MCP methods an agent needs to play over tool calls.
+
+``initialize``, ``ping``, ``tools/list`` and ``tools/call``. The tools are ``reset``, ``state`` and
+one tool per action type (``classify_priority``, ``assign_queue``, ...), whose arguments are the
+action's fields plus an optional ``episode_id``; episodes are routed like stateful HTTP
+(``api.routing``). Every answer is HTTP 200 with a JSON-RPC body (``POST /mcp {}`` gets an
+``Invalid Request`` error object), except notifications, which get 202 and no body. A tool that
+fails on its input (an invalid action, an ended episode) answers a result with ``isError: true``
+and the message, as MCP asks; protocol mistakes answer JSON-RPC errors.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from typing import Any
+
+from fastapi import FastAPI, Request, Response
+
+from api.errors import describe
+from api.models import ResetBody, inline_refs
+from api.protocol import openenv_payload, parse_json, public_state, reset_args, reset_payload
+from api.routing import EpisodeRouter
+from domain.actions import action_json_schema
+from service import EnvironmentService
+from service.errors import BadRequest
+
+PROTOCOL_VERSIONS = ("2025-06-18", "2025-03-26", "2024-11-05")
+PARSE_ERROR, INVALID_REQUEST, METHOD_NOT_FOUND, INVALID_PARAMS, INTERNAL_ERROR = (
+    -32700, -32600, -32601, -32602, -32603)
+JSON = "application/json"
+log = logging.getLogger("ticketledger.mcp")
+
+EPISODE_ARG = {"type": "string", "description": "Episode to act on (default: the X-Episode-Id "
+               "header, the cookie from reset, else the latest reset)"}
+
+
+class RpcError(Exception):
+    def __init__(self, code: int, message: str):
+        super().__init__(message)
+        self.code = code
+
+
+def action_tools() -> list[dict[str, Any]]:
+    """One tool per action type, its input schema the action's own minus ``action_type``."""
+    union = action_json_schema()
+    defs = union.get("$defs", {})
+    tools = []
+    for kind, ref in union["discriminator"]["mapping"].items():
+        schema = inline_refs({**defs[ref.removeprefix("#/$defs/")], "$defs": defs})
+        props = {k: v for k, v in schema.get("properties", {}).items() if k != "action_type"}
+        props["episode_id"] = EPISODE_ARG
+        tools.append({
+            "name": kind,
+            "description": schema.get("description") or f"Apply the {kind} action to the ticket.",
+            "inputSchema": {"type": "object", "properties": props,
+                            "required": [r for r in schema.get("required", []) if r != "action_type"],
+                            "additionalProperties": False},
+        })
+    return tools
+
+
+def all_tools() -> list[dict[str, Any]]:
+    reset_schema = inline_refs(ResetBody.model_json_schema())
+    reset_schema.pop("title", None)
+    return [
+        {"name": "reset", "description": "Start a new episode (a ticket to work on); returns the "
+         "first observation and the episode id.", "inputSchema": reset_schema},
+        {"name": "state", "description": "The public state of an episode (no answer key).",
+         "inputSchema": {"type": "object", "properties": {"episode_id": EPISODE_ARG},
+                         "additionalProperties": False}},
+        *action_tools(),
+    ]
+
+
+class McpCall:
+    """One HTTP request's worth of JSON-RPC calls (remembers a reset, to set the cookie)."""
+
+    def __init__(self, request: Request):
+        self.request = request
+        self.service: EnvironmentService = request.app.state.service
+        self.router: EpisodeRouter = request.app.state.episodes
+        self.tools: list[dict[str, Any]] = request.app.state.mcp_tools
+        self.call = request.app.state.call
+        self.started: str | None = None
+
+    async def answer(self, message: Any) -> dict[str, Any] | None:
+        """The response object, or ``None`` for a notification."""
+        if not isinstance(message, dict):
+            return _error(None, INVALID_REQUEST, "Invalid Request: a JSON-RPC request is an object "
+                          'such as {"jsonrpc": "2.0", "id": 1, "method": "tools/list"}')
+        request_id = message.get("id")
+        if message.get("jsonrpc") != "2.0" or not isinstance(message.get("method"), str):
+            return _error(request_id, INVALID_REQUEST, "Invalid Request: needs \"jsonrpc\": \"2.0\" "
+                          "and a \"method\" (initialize, tools/list, tools/call, ping)")
+        notification = "id" not in message
+        try:
+            params = message.get("params", {})
+            if params is None:
+                params = {}
+            if not isinstance(params, dict):
+                raise RpcError(INVALID_PARAMS, "Invalid params: params must be an object")
+            result = await self._method(message["method"], params)
+        except RpcError as exc:
+            return None if notification else _error(request_id, exc.code, str(exc))
+        except Exception as exc:  # a bug: log it, answer JSON-RPC's internal error
+            log.exception("unhandled error in MCP method %s", message.get("method"), exc_info=exc)
+            return None if notification else _error(request_id, INTERNAL_ERROR, describe(exc)[1]["detail"])
+        return None if notification else {"jsonrpc": "2.0", "id": request_id, "result": result}
+
+    async def _method(self, method: str, params: dict[str, Any]) -> Any:
+        if method == "initialize":
+            asked = params.get("protocolVersion")
+            return {"protocolVersion": asked if asked in PROTOCOL_VERSIONS else PROTOCOL_VERSIONS[0],
+                    "capabilities": {"tools": {"listChanged": False}},
+                    "serverInfo": {"name": "ticketledger", "version": self.request.app.version},
+                    "instructions": "Call reset, then one action tool per step until done; "
+                                    "tools/list gives each action's arguments."}
+        if method == "ping" or method.startswith("notifications/"):
+            return {}
+        if method == "tools/list":
+            return {"tools": self.tools}
+        if method == "tools/call":
+            return await self._call(params)
+        raise RpcError(METHOD_NOT_FOUND, f"Method not found: {method!r}; supported: initialize, "
+                       "ping, tools/list, tools/call")
+
+    async def _call(self, params: dict[str, Any]) -> dict[str, Any]:
+        name = params.get("name")
+        args = params.get("arguments") or {}
+        if not isinstance(args, dict):
+            raise RpcError(INVALID_PARAMS, "Invalid params: arguments must be an object")
+        if name not in {t["name"] for t in self.tools}:
+            raise RpcError(INVALID_PARAMS, f"Unknown tool {name!r}; tools/list names the tools")
+        try:
+            payload = await self._run(name, dict(args))
+        except Exception as exc:
+            status, body = describe(exc)
+            if status == 500:
+                raise
+            return {"content": [{"type": "text", "text": body["detail"]}], "structuredContent": body,
+                    "isError": True}
+        return {"content": [{"type": "text", "text": json.dumps(payload)}],
+                "structuredContent": payload, "isError": False}
+
+    async def _run(self, name: str, args: dict[str, Any]) -> dict[str, Any]:
+        if name == "reset":
+            task_id, seed, episode_id = reset_args(args)
+            result = await self.call(self.service.reset, task_id, seed, episode_id)
+            self.started = result.episode_id
+            return json.loads(reset_payload(result))
+        explicit = args.pop("episode_id", None)
+        if explicit is not None and not isinstance(explicit, str):
+            raise BadRequest("episode_id must be a string")
+        episode_id = self.router.resolve(self.request, explicit)
+        if name == "state":
+            if args:
+                raise BadRequest(f"unknown argument {sorted(args)[0]!r}; state takes: episode_id")
+            return await self.call(public_state, self.service, episode_id)
+        result = await self.call(self.service.step, episode_id, {"action_type": name, **args})
+        return json.loads(openenv_payload(result))
+
+
+def _error(request_id: Any, code: int, message: str) -> dict[str, Any]:
+    return {"jsonrpc": "2.0", "id": request_id if isinstance(request_id, (str, int)) else None,
+            "error": {"code": code, "message": message}}
+
+
+async def mcp_endpoint(request: Request) -> Response:
+    try:
+        body = parse_json(await request.body(), what="JSON-RPC request")
+    except BadRequest as exc:
+        return _json(_error(None, PARSE_ERROR, f"Parse error: {exc}"))
+    call = McpCall(request)
+    if isinstance(body, list):
+        if not body:
+            reply: Any = _error(None, INVALID_REQUEST, "Invalid Request: empty batch")
+        else:
+            answers = [await call.answer(m) for m in body]
+            reply = [a for a in answers if a is not None] or None
+    else:
+        reply = await call.answer(body if body is not None else {})
+    response = Response(status_code=202) if reply is None else _json(reply)
+    if call.started:
+        call.router.started(response, call.started)
+    return response
+
+
+def _json(value: Any) -> Response:
+    return Response(json.dumps(value), media_type=JSON)
+
+
+def install(app: FastAPI) -> None:
+    app.state.mcp_tools = all_tools()
+    app.add_api_route("/mcp", mcp_endpoint, methods=["POST"], tags=["OpenEnv"],
+                      summary="MCP (JSON-RPC 2.0): initialize, tools/list, tools/call")

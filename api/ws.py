@@ -1,0 +1,189 @@
+"""``WS /ws``: OpenEnv's session protocol, one episode stream per connection.
+
+Client: ``{"type": "reset", "data": {task_id?, seed?, episode_id?}}``, ``{"type": "step",
+"data": {<action>}}``, ``{"type": "state"}``, ``{"type": "close"}``. Server:
+``{"type": "observation", "data": {"observation", "reward", "done", "episode_id", ...}}``,
+``{"type": "state", "data": {...}}``, or ``{"type": "error", "data": {"message", "code"}}`` with
+OpenEnv's codes. A bad message gets an error and the session carries on; only the idle timeout,
+``close`` or a disconnect end it. Sessions are capped per server process
+(``TICKETLEDGER_MAX_SESSIONS``); past the cap a connection gets ``CAPACITY_REACHED`` and is closed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+from dataclasses import dataclass
+from typing import Any
+
+from fastapi import FastAPI, WebSocket, WebSocketDisconnect
+
+from api.calls import Runner
+from api.errors import describe
+from api.protocol import EMPTY_STATE, envelope, openenv_payload, public_state, reset_args, reset_payload
+from domain.actions import InvalidAction
+from domain.tasks import UnknownTask
+from service import EnvironmentService
+from service.errors import BadRequest
+
+log = logging.getLogger("ticketledger.ws")
+
+TRY_AGAIN_LATER = 1013  # WebSocket close code: server overloaded
+MESSAGE_TYPES = ("reset", "step", "state", "close")
+
+
+class SessionError(Exception):
+    """A message the session cannot act on; ``code`` is one of OpenEnv's error codes."""
+
+    def __init__(self, code: str, message: str, **extra: Any):
+        super().__init__(message)
+        self.code = code
+        self.extra = extra
+
+
+@dataclass
+class Sessions:
+    """Open WebSocket sessions of this process (the event loop is single-threaded: no lock)."""
+
+    limit: int
+    active: int = 0
+
+    def acquire(self) -> bool:
+        if self.active >= self.limit:
+            return False
+        self.active += 1
+        return True
+
+    def release(self) -> None:
+        self.active -= 1
+
+
+def error_frame(code: str, message: str, **extra: Any) -> str:
+    return json.dumps({"type": "error", "data": {"message": message, "code": code, **extra}})
+
+
+class Session:
+    """One connection's episode; blocking service calls go through ``call`` (``api.calls``)."""
+
+    def __init__(self, service: EnvironmentService, call: Runner, max_bytes: int):
+        self.service = service
+        self.call = call
+        self.max_bytes = max_bytes
+        self.episode_id: str | None = None
+
+    async def handle(self, text: str) -> tuple[str, bool]:
+        """The reply to one message, and whether the session ends."""
+        try:
+            return await self._dispatch(text)
+        except SessionError as exc:
+            return error_frame(exc.code, str(exc), **exc.extra), False
+        except (InvalidAction, UnknownTask, BadRequest) as exc:
+            _, body = describe(exc)
+            return error_frame("VALIDATION_ERROR", body["detail"], **_details(body)), False
+        except Exception as exc:
+            status, body = describe(exc)
+            if status == 500:
+                log.exception("unhandled error in a WebSocket session", exc_info=exc)
+            return error_frame("EXECUTION_ERROR", body["detail"], **_details(body)), False
+
+    async def _dispatch(self, text: str) -> tuple[str, bool]:
+        if len(text) > self.max_bytes:
+            raise SessionError("VALIDATION_ERROR", f"message is {len(text)} characters; the limit is "
+                               f"{self.max_bytes} (TICKETLEDGER_MAX_BODY_BYTES)")
+        try:
+            message = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise SessionError("INVALID_JSON", f"Invalid JSON: {exc}") from None
+        if not isinstance(message, dict):
+            raise SessionError("VALIDATION_ERROR", 'a message must be a JSON object such as '
+                               '{"type": "reset", "data": {}}')
+        kind = message.get("type")
+        if kind not in MESSAGE_TYPES:
+            raise SessionError("UNKNOWN_TYPE", f"Unknown message type: {kind!r}; use one of "
+                               f"{', '.join(MESSAGE_TYPES)}")
+        if kind == "close":
+            return "", True
+        if kind == "state":
+            data = (EMPTY_STATE if self.episode_id is None
+                    else await self.call(public_state, self.service, self.episode_id))
+            return envelope(type="state", data=data).decode(), False
+        data = message.get("data", {})
+        if data is None:
+            data = {}
+        if not isinstance(data, dict):
+            raise SessionError("VALIDATION_ERROR", f"'data' of a {kind} message must be a JSON object")
+        if kind == "reset":
+            task_id, seed, episode_id = reset_args(data)
+            result = await self.call(self.service.reset, task_id, seed, episode_id)
+            self.episode_id = result.episode_id
+            return envelope(type="observation", data=reset_payload(result)).decode(), False
+        if self.episode_id is None:
+            raise SessionError("EXECUTION_ERROR", 'no episode in this session yet: send '
+                               '{"type": "reset"} first', status=409)
+        action = data["action"] if set(data) == {"action"} and isinstance(data["action"], dict) else data
+        result = await self.call(self.service.step, self.episode_id, action)
+        return envelope(type="observation", data=openenv_payload(result)).decode(), False
+
+
+def _details(body: dict[str, Any]) -> dict[str, Any]:
+    return {k: body[k] for k in ("status", "field", "allowed") if k in body}
+
+
+async def _receive_text(websocket: WebSocket, idle_s: float) -> str | None:
+    """The next text message; ``None`` when the peer left. Binary frames are read as UTF-8."""
+    message = await asyncio.wait_for(websocket.receive(), timeout=idle_s)
+    if message["type"] == "websocket.disconnect":
+        return None
+    if message.get("text") is not None:
+        return message["text"]
+    try:
+        return (message.get("bytes") or b"").decode()
+    except UnicodeDecodeError:
+        return "\x00invalid utf-8"  # fails json.loads -> INVALID_JSON, the session carries on
+
+
+async def session_endpoint(websocket: WebSocket) -> None:
+    app = websocket.app
+    settings = app.state.settings
+    sessions: Sessions = app.state.ws_sessions
+    await websocket.accept()
+    if not sessions.acquire():
+        await websocket.send_text(error_frame(
+            "CAPACITY_REACHED", f"server at capacity: {sessions.active} of {sessions.limit} sessions "
+            "in use (TICKETLEDGER_MAX_SESSIONS); retry later",
+            active_sessions=sessions.active, max_sessions=sessions.limit))
+        await websocket.close(code=TRY_AGAIN_LATER)
+        return
+    session = Session(app.state.service, app.state.call, settings.max_body_bytes)
+    idle = float(settings.session_idle_timeout_s)
+    try:
+        while True:
+            try:
+                text = await _receive_text(websocket, idle)
+            except TimeoutError:
+                await websocket.send_text(error_frame(
+                    "SESSION_ERROR", f"session idle for {idle:g} s "
+                    "(TICKETLEDGER_SESSION_IDLE_TIMEOUT); closed. Reconnect and reset to go on; "
+                    "the episode stays in the log"))
+                break
+            if text is None:
+                return
+            reply, done = await session.handle(text)
+            if done:
+                break
+            await websocket.send_text(reply)
+    except WebSocketDisconnect:
+        return
+    except Exception:  # a broken connection must never take the server down
+        log.exception("WebSocket session failed")
+    finally:
+        sessions.release()
+    with contextlib.suppress(Exception):
+        await websocket.close()
+
+
+def install(app: FastAPI) -> None:
+    app.state.ws_sessions = Sessions(app.state.settings.max_sessions)
+    app.add_api_websocket_route("/ws", session_endpoint)

@@ -1,0 +1,21 @@
+"""``ticketledger serve``: the HTTP server (same options as ``python -m server.app``)."""
+
+from __future__ import annotations
+
+import argparse
+
+
+def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    p = sub.add_parser("serve", help="serve the environment over HTTP and WebSocket "
+                       "(port $PORT, default 7860)")
+    from server.app import add_arguments
+
+    add_arguments(p)
+    p.set_defaults(func=cmd_serve)
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    from server.app import serve
+
+    return serve(args.host, args.port, args.workers, args.log_level,
+                 database_url=args.database_url, access_log=args.access_log)

@@ -1,0 +1,1 @@
+"""Entry point kept where OpenEnv's tooling looks for it: ``server/app.py`` with ``main()``."""

@@ -1,0 +1,102 @@
+"""Start the TicketLedger HTTP server (``server``, ``python -m server.app``, ``ticketledger serve``).
+
+OpenEnv's tooling expects this file: ``main()``, the ``__main__`` guard at the end, and ``app``
+(``openenv.yaml``: ``app: server.app:app``). ``app`` is built on first access only, so importing
+this module to call ``main`` opens no database. Nothing here imports openenv or gradio.
+
+With SQLite the server runs one worker process (SQLite allows one writer process; the log would
+serialise them anyway); several workers need PostgreSQL, where every worker can step every
+episode because each step re-reads the episode's stored head.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from typing import Any
+
+DEFAULT_PORT = 7860
+LOG_LEVELS = ("critical", "error", "warning", "info", "debug", "trace")
+
+
+def _env_int(name: str, default: int) -> int:
+    raw = os.environ.get(name, "")
+    try:
+        return int(raw) if raw else default
+    except ValueError:
+        raise SystemExit(f"{name} must be an integer, not {raw!r}") from None
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--host", default=os.environ.get("HOST", "0.0.0.0"),
+                        help="interface to listen on (default: $HOST or 0.0.0.0)")
+    parser.add_argument("--port", type=int, default=_env_int("PORT", DEFAULT_PORT),
+                        help=f"port (default: $PORT or {DEFAULT_PORT})")
+    parser.add_argument("--workers", type=int, default=_env_int("WEB_CONCURRENCY", 1),
+                        help="worker processes (default: $WEB_CONCURRENCY or 1; more than one "
+                             "needs PostgreSQL)")
+    parser.add_argument("--log-level", default="info", choices=LOG_LEVELS, type=str.lower,
+                        help="uvicorn log level (default: info)")
+    parser.add_argument("--access-log", action="store_true",
+                        help="log every request (off by default: it costs throughput)")
+
+
+def serve(host: str, port: int, workers: int = 1, log_level: str = "info",
+          database_url: str | None = None, access_log: bool = False) -> int:
+    """Apply migrations, then serve until interrupted. Returns the exit status."""
+    from store.database import default_database_url
+
+    url = database_url or default_database_url()
+    os.environ["DATABASE_URL"] = url  # worker processes build their app from the environment
+    if workers < 1:
+        print("--workers must be at least 1", file=sys.stderr)
+        return 2
+    if workers > 1 and url.startswith("sqlite"):
+        print(f"--workers {workers} needs PostgreSQL: SQLite allows one writer process. Set "
+              "DATABASE_URL=postgresql+psycopg://USER:PASSWORD@HOST:5432/DBNAME (and "
+              "pip install -e '.[postgres]'), or run with --workers 1.", file=sys.stderr)
+        return 2
+
+    import uvicorn
+
+    from api.app import create_app
+    from api.settings import Settings
+
+    settings = Settings(database_url=url)
+    options: dict[str, Any] = {
+        "host": host, "port": port, "log_level": log_level, "access_log": access_log,
+        "ws_max_size": max(4 * settings.max_body_bytes, 1 << 20), "server_header": False,
+    }
+    if workers == 1:
+        uvicorn.run(create_app(settings), **options)  # migrates on creation
+    else:
+        from store import open_database
+
+        open_database(url).dispose()  # migrate once, before the workers race to
+        uvicorn.run("api.app:create_app", factory=True, workers=workers, **options)
+    return 0
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="server", description="Serve TicketLedger over HTTP "
+                                     "(OpenEnv routes, WebSocket sessions, audit API, web viewer).")
+    add_arguments(parser)
+    args = parser.parse_args(argv)
+    sys.exit(serve(args.host, args.port, args.workers, args.log_level,
+                   access_log=args.access_log))
+
+
+def __getattr__(name: str) -> Any:
+    """``server.app:app`` for ``uvicorn server.app:app``: built from the environment on first use."""
+    if name == "app":
+        from api.app import create_app
+
+        application = create_app()
+        globals()["app"] = application
+        return application
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+if __name__ == "__main__":
+    main()
