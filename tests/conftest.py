@@ -15,6 +15,8 @@ from collections.abc import Iterator
 
 import pytest
 
+pytest_plugins = ("tests.servers",)  # live_server: a real uvicorn server shared by the API tests
+
 PG_URL = os.environ.get("TICKETLEDGER_PG_URL",
                         "postgresql+psycopg://postgres@127.0.0.1:5432/postgres")
 BACKEND = os.environ.get("TICKETLEDGER_TEST_BACKEND", "sqlite")

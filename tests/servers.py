@@ -1,0 +1,167 @@
+"""Real uvicorn servers on 127.0.0.1 for tests, started the way users start them.
+
+Fixtures (registered for the whole suite through ``pytest_plugins`` in ``tests/conftest.py``):
+
+* ``live_server`` (session scope): one ``python -m server.app`` process on a free port, its event
+  log on the suite's backend (a fresh SQLite file, or a fresh PostgreSQL database when
+  ``TICKETLEDGER_TEST_BACKEND=postgres``). Tests share it, so they create their own episodes and
+  never assume an empty log. ``live_server.url``, ``.database_url``, ``.log()``.
+* ``start_server(database_url, env=..., args=...)``: a context manager for a server with its own
+  settings (capacity, idle timeout, workers); stopped on exit.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+START_TIMEOUT_S = 30.0
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+@dataclass
+class LiveServer:
+    url: str
+    port: int
+    database_url: str
+    process: subprocess.Popen[bytes]
+    log_path: Path
+
+    def log(self) -> str:
+        return self.log_path.read_text(errors="replace")
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait(timeout=10)
+
+
+def wait_healthy(url: str, process: subprocess.Popen[bytes], log_path: Path,
+                 timeout: float = START_TIMEOUT_S) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(f"server exited with {process.returncode}:\n{log_path.read_text()}")
+        try:
+            with urllib.request.urlopen(url + "/health", timeout=2) as response:
+                if response.status == 200:
+                    return
+        except (urllib.error.URLError, ConnectionError, TimeoutError):
+            pass
+        time.sleep(0.05)
+    raise RuntimeError(f"server at {url} not healthy after {timeout} s:\n{log_path.read_text()}")
+
+
+def launch(database_url: str, *, env: dict[str, str] | None = None, args: Sequence[str] = (),
+           log_dir: Path | None = None) -> LiveServer:
+    """Start ``python -m server.app`` on a free port and wait until ``/health`` answers."""
+    port = free_port()
+    log_dir = log_dir or Path(tempfile.mkdtemp(prefix="tl_server_"))
+    log_path = log_dir / f"server-{port}.log"
+    full_env = {**os.environ, "DATABASE_URL": database_url, **(env or {})}
+    command = [sys.executable, "-m", "server.app", "--host", "127.0.0.1", "--port", str(port),
+               "--log-level", "warning", *args]
+    with log_path.open("wb") as log:
+        process = subprocess.Popen(command, cwd=ROOT, env=full_env, stdout=log,
+                                   stderr=subprocess.STDOUT)
+    server = LiveServer(f"http://127.0.0.1:{port}", port, database_url, process, log_path)
+    try:
+        wait_healthy(server.url, process, log_path)
+    except BaseException:
+        server.stop()
+        raise
+    return server
+
+
+@contextmanager
+def start_server(database_url: str, *, env: dict[str, str] | None = None,
+                 args: Sequence[str] = ()) -> Iterator[LiveServer]:
+    server = launch(database_url, env=env, args=args)
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+@pytest.fixture(scope="session")
+def live_server_database_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A database for the shared server on the suite's backend (see ``tests/conftest.py``)."""
+    from tests.conftest import BACKEND, PG_URL, _pg_admin, _pg_unavailable
+
+    if BACKEND != "postgres":
+        yield f"sqlite:///{tmp_path_factory.mktemp('live') / 'server.db'}"
+        return
+    from sqlalchemy.engine import make_url
+
+    name = "tl_live_" + secrets.token_hex(6)
+    try:
+        with _pg_admin() as admin:
+            admin.execute(f'CREATE DATABASE "{name}"')
+    except Exception as exc:
+        _pg_unavailable(exc)
+    yield make_url(PG_URL).set(database=name).render_as_string(hide_password=False)
+    with _pg_admin() as admin:
+        admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+@pytest.fixture(scope="session")
+def live_server(live_server_database_url: str,
+                tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+    """The shared real server (``python -m server.app``) for the whole test session."""
+    server = launch(live_server_database_url, log_dir=tmp_path_factory.mktemp("live_log"))
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+# ------------------------------------------------------------------------- reading the log
+_DATABASES: dict[str, object] = {}
+
+
+def _database(database_url: str):  # type: ignore[no-untyped-def]
+    from store import open_database
+
+    if database_url not in _DATABASES:
+        _DATABASES[database_url] = open_database(database_url)
+    return _DATABASES[database_url]
+
+
+def episode_events(database_url: str, episode_id: str) -> list:  # type: ignore[type-arg]
+    """The recorded events of one episode, read straight from the server's database."""
+    from store.eventstore import EventStore
+
+    return EventStore(_database(database_url)).load(episode_id)  # type: ignore[arg-type]
+
+
+def log_size(database_url: str) -> int:
+    """How many events the whole log holds (to prove a failed request appended nothing)."""
+    from sqlalchemy import func, select
+
+    from store.schema import events
+
+    with _database(database_url).read() as conn:  # type: ignore[attr-defined]
+        return int(conn.execute(select(func.count()).select_from(events)).scalar_one())
