@@ -30,6 +30,8 @@ from store.eventstore import EventStore, NewEvent, Projection, RecordedEvent
 
 EPISODE_ID = re.compile(r"^[A-Za-z0-9_.:-]{1,64}$")
 CACHE_SIZE = 4096
+SEED_MIN, SEED_MAX = -(2**63), 2**63 - 1
+"""The episode index stores the seed as a signed 64-bit integer (BIGINT)."""
 
 
 def new_episode_id() -> str:
@@ -95,6 +97,8 @@ class EnvironmentService:
         """Start a new episode. Without ``task_id`` the task is picked from ``seed``."""
         if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
             raise BadRequest("seed must be an integer")
+        if seed is not None and not SEED_MIN <= seed <= SEED_MAX:
+            raise BadRequest(f"seed must be a 64-bit integer, between {SEED_MIN} and {SEED_MAX}")
         chosen = task_id if task_id is not None else self.catalog.pick_task_id(seed)
         task = self.catalog.instance(chosen, seed)  # UnknownTask -> 404 in the API
         episode_id = check_episode_id(episode_id) if episode_id is not None else new_episode_id()
