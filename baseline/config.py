@@ -102,9 +102,10 @@ class Config:
         return (self.model_name,)
 
     def all_models(self) -> list[str]:
+        """Every model some task may use (MODEL_NAME only when no general list replaces it)."""
         seen: dict[str, None] = {}
-        for chain in (self.model_candidates, *self.candidates_by_difficulty.values(),
-                      *self.candidates_by_task.values(), (self.model_name,)):
+        for chain in (self.model_candidates or (self.model_name,),
+                      *self.candidates_by_difficulty.values(), *self.candidates_by_task.values()):
             seen.update(dict.fromkeys(chain))
         return list(seen)
 

@@ -25,7 +25,7 @@ from baseline.policy import BuiltinPolicy
 from baseline.stdout import one_line
 
 MAX_REPLY_TOKENS = 700
-DETAIL_CHARS = 160
+DETAIL_CHARS = 100
 PERMANENT_STATUSES = frozenset({401, 403, 404})
 
 SYSTEM_PROMPT = """\
@@ -282,7 +282,8 @@ class ChatClient:
         except (Deadline, self._openai.APITimeoutError):
             return failed("timeout", f"no reply within {self.timeout:g}s")
         except self._openai.APIStatusError as exc:
-            return failed(f"http_{exc.status_code}", str(exc.message or exc))
+            body = exc.body if isinstance(exc.body, dict) else {}
+            return failed(f"http_{exc.status_code}", str(body.get("message") or exc.message or exc))
         except self._openai.APIConnectionError as exc:
             return failed("connection", str(exc) or "connection failed")
         except Exception as exc:
@@ -303,6 +304,14 @@ def _stderr(message: str) -> None:
     print(f"[baseline] {message}", file=sys.stderr, flush=True)
 
 
+def _explain(problems: list[str], skipped: list[str], chosen_by: str) -> str | None:
+    """The step's error text: what failed, what was skipped, and who acted instead."""
+    if not problems and not skipped:
+        return None
+    parts = problems + ([f"skipped after repeated failures: {', '.join(skipped)}"] if skipped else [])
+    return "; ".join(parts + [f"used {chosen_by}"])
+
+
 class LLMAgent:
     """Tries each candidate model in order, then the built-in policy, for every step."""
 
@@ -321,22 +330,23 @@ class LLMAgent:
         chain = self.models_for(str(observation.get("task_id")), str(observation.get("difficulty")))
         messages = build_messages(observation)
         problems: list[str] = []
+        skipped: list[str] = []
         calls: list[LLMCall] = []
         for model in chain:
             if self.health.is_skipped(model):
-                problems.append(f"{model} skipped after repeated failures")
+                skipped.append(model)
                 continue
             action, call = self._ask(model, messages)
             calls.append(call)
             if action is not None:
                 self.health.succeeded(model)
-                return Decision(action, model, "; ".join(problems) or None, tuple(calls))
-            problems.append(f"{model} {call.failure}: {call.detail}")
+                return Decision(action, model, _explain(problems, skipped, model), tuple(calls))
+            problems.append(f"{model} {call.failure} ({call.detail})")
             permanent = call.failure in {f"http_{s}" for s in PERMANENT_STATUSES}
             self.health.failed(model, f"{call.failure}: {call.detail}", permanent=permanent)
         fallback = self.fallback.act(observation)
-        problems.append(f"used {fallback.chosen_by} for this step")
-        return Decision(fallback.action, fallback.chosen_by, "; ".join(problems), tuple(calls))
+        return Decision(fallback.action, fallback.chosen_by,
+                        _explain(problems, skipped, fallback.chosen_by), tuple(calls))
 
     def _ask(self, model: str, messages: list[dict[str, str]]) -> tuple[dict[str, Any] | None, LLMCall]:
         text, call = self.client.complete(model, messages)

@@ -16,7 +16,7 @@ from typing import Any, TextIO
 
 SCORE_FLOOR = 0.01
 SCORE_CEILING = 0.99
-MAX_ERROR_CHARS = 300
+MAX_ERROR_CHARS = 500
 _WHITESPACE = re.compile(r"\s+")  # includes \r, \n, \v, \f and unicode line separators
 _LOCK = threading.Lock()
 

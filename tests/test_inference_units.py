@@ -210,3 +210,10 @@ def test_the_contract_checker_rejects_broken_output(broken: str) -> None:
     assert len(parse(GOOD_BLOCK)) == 1
     with pytest.raises(AssertionError):
         parse(broken)
+
+
+def test_the_agent_name_lists_the_models_a_run_may_use() -> None:
+    assert cfg.load([], {"API_KEY": "k", "MODEL_NAME": "m0"}).agent_name() == "llm:m0"
+    c = cfg.load([], {"API_KEY": "k", "MODEL_NAME": "m0", "MODEL_CANDIDATES": "a,b",
+                      "MODEL_CANDIDATES_HARD": "h", "MODEL_CANDIDATES_TASK_TASK_X": "a,t"})
+    assert c.agent_name() == "llm:a,b,h,t"

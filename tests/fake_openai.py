@@ -1,0 +1,168 @@
+"""A small OpenAI-compatible chat-completions server for tests, scripted per model name.
+
+It runs on 127.0.0.1 in a thread of the test process and answers ``POST /v1/chat/completions``
+the way the real API does, so the real ``openai`` client talks to it unchanged. Each model name is
+bound to a behaviour (or a list of behaviours, one per call, the last repeating):
+
+* ``good``: the action the built-in policy would take on the observation in the prompt, as bare
+  JSON (a model that plays exactly like the policy, so scores are comparable);
+* ``fenced``: the same action inside a Markdown code fence with prose around it;
+* ``lenient``: the same action in a sloppy dialect (aliases, odd case, a stray field) that only
+  ``ACTION_SCHEMA_MODE=lenient`` accepts;
+* ``not_json``: prose without JSON;
+* ``schema``: JSON that violates the action schema (a priority outside the vocabulary);
+* ``http_500`` / ``http_404``: an error status with an OpenAI-style error body;
+* ``slow:<seconds>``: waits, then answers like ``good``;
+* ``drip:<seconds>``: sends the headers, then one byte every 0.2 s for that long (a socket that
+  never goes quiet long enough for a read timeout).
+
+Every request is recorded (``requests``) so tests can count calls per model.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import threading
+import time
+from collections import Counter
+from collections.abc import Sequence
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+Behaviour = str
+
+
+def _observation(messages: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    text = messages[-1]["content"]
+    body = text.split("Observation:\n", 1)[1].rsplit("\n\nAnswer with", 1)[0]
+    return json.loads(body)
+
+
+def _policy_action(messages: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    from baseline.policy import next_action
+
+    return next_action(_observation(messages))
+
+
+def _sloppy(action: dict[str, Any]) -> dict[str, Any]:
+    """The policy's action as a careless model writes it: aliases, capitals, an extra field."""
+    kind = action["action_type"]
+    out: dict[str, Any] = {"type": {"draft_reply": "Reply", "classify_priority": "Set Priority",
+                                    "assign_queue": "route", "add_internal_note": "note",
+                                    "lookup_policy": "Lookup", "resolve_ticket": "Resolve",
+                                    "close_ticket": "close", "add_tag": "tag"}.get(kind, kind)}
+    for key, value in action.items():
+        if key == "action_type":
+            continue
+        alias = {"reply_text": "reply", "resolution_code": "resolution", "policy_id": "policy"}.get(key, key)
+        out[alias] = value.upper() if key in ("priority", "queue", "resolution_code") else value
+    out["confidence"] = 0.9
+    return out
+
+
+class FakeOpenAI:
+    """Start with ``with FakeOpenAI({"good": "good"}) as fake: ...``; ``fake.base_url`` is the API."""
+
+    def __init__(self, behaviours: dict[str, Behaviour | list[Behaviour]]):
+        self.behaviours = behaviours
+        self.requests: list[dict[str, Any]] = []
+        self._calls: Counter[str] = Counter()
+        self._lock = threading.Lock()
+        fake = self
+
+        class Handler(BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+            disable_nagle_algorithm = True  # headers and body go out at once, no 40 ms stalls
+
+            def log_message(self, *args: Any) -> None:  # keep test output clean
+                pass
+
+            def do_POST(self) -> None:
+                length = int(self.headers.get("Content-Length") or 0)
+                body = json.loads(self.rfile.read(length) or b"{}")
+                with contextlib.suppress(BrokenPipeError, ConnectionResetError):
+                    fake._answer(self, body)  # the client may have given up (timeout)
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.server.daemon_threads = True
+        self.base_url = f"http://127.0.0.1:{self.server.server_address[1]}/v1"
+        self._thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+
+    def __enter__(self) -> FakeOpenAI:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.server.shutdown()
+        self.server.server_close()
+
+    def calls(self, model: str) -> int:
+        with self._lock:
+            return sum(1 for r in self.requests if r["model"] == model)
+
+    # --------------------------------------------------------------------------- answering
+    def _behaviour(self, model: str) -> Behaviour:
+        with self._lock:
+            self.requests.append({"model": model, "at": time.monotonic()})
+            index = self._calls[model]
+            self._calls[model] += 1
+        script = self.behaviours.get(model, "http_404")
+        if isinstance(script, list):
+            return script[min(index, len(script) - 1)]
+        return script
+
+    def _answer(self, handler: BaseHTTPRequestHandler, body: dict[str, Any]) -> None:
+        model = str(body.get("model"))
+        messages = body.get("messages") or []
+        kind, _, arg = self._behaviour(model).partition(":")
+        if kind.startswith("http_"):
+            status = int(kind[5:])
+            self._send(handler, status, {"error": {"message": f"scripted {status} for {model}",
+                                                   "type": "server_error", "code": None}})
+            return
+        if kind == "drip":
+            self._drip(handler, float(arg or 5))
+            return
+        if kind == "slow":
+            time.sleep(float(arg or 5))
+        action = _policy_action(messages) if kind in ("good", "slow", "fenced", "lenient") else None
+        content = {
+            "good": lambda: json.dumps(action),
+            "slow": lambda: json.dumps(action),
+            "fenced": lambda: f"Here is my next action:\n```json\n{json.dumps(action, indent=2)}\n```\nDone.",
+            "lenient": lambda: json.dumps(_sloppy(action)),  # type: ignore[arg-type]
+            "not_json": lambda: "I would set the priority to high and then route the ticket.",
+            "schema": lambda: json.dumps({"action_type": "classify_priority", "priority": "super-urgent"}),
+        }[kind]()
+        self._send(handler, 200, {
+            "id": "chatcmpl-fake", "object": "chat.completion", "created": int(time.time()),
+            "model": model,
+            "choices": [{"index": 0, "message": {"role": "assistant", "content": content},
+                         "finish_reason": "stop"}],
+            "usage": {"prompt_tokens": 100, "completion_tokens": 20, "total_tokens": 120},
+        })
+
+    @staticmethod
+    def _send(handler: BaseHTTPRequestHandler, status: int, payload: dict[str, Any]) -> None:
+        data = json.dumps(payload).encode()
+        handler.send_response(status)
+        handler.send_header("Content-Type", "application/json")
+        handler.send_header("Content-Length", str(len(data)))
+        handler.end_headers()
+        handler.wfile.write(data)
+        handler.wfile.flush()
+
+    @staticmethod
+    def _drip(handler: BaseHTTPRequestHandler, seconds: float) -> None:
+        handler.send_response(200)
+        handler.send_header("Content-Type", "application/json")
+        handler.send_header("Content-Length", "100000")
+        handler.end_headers()
+        handler.wfile.flush()
+        until = time.monotonic() + seconds
+        while time.monotonic() < until:
+            handler.wfile.write(b" ")
+            handler.wfile.flush()
+            time.sleep(0.2)
+        handler.close_connection = True
