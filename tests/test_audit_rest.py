@@ -4,20 +4,17 @@ streamed export, fork ids that /step accepts, clear 4xx errors, and the audit to
 from __future__ import annotations
 
 import json
-import secrets
 from collections.abc import Iterator
 from pathlib import Path
 
 import httpx
 import pytest
-from sqlalchemy.engine import make_url
 
 from cli.main import main
 from service import EnvironmentService
 from store import open_database
 from store.runs import RunStore
-from tests.audit_helpers import live_server, play, play_weak
-from tests.conftest import BACKEND, PG_URL, _pg_admin
+from tests.audit_helpers import live_server, play, play_weak, scratch_database
 
 TOKEN = "s3cret-audit-token"
 
@@ -25,15 +22,8 @@ TOKEN = "s3cret-audit-token"
 @pytest.fixture(scope="module")
 def database_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """One database for the module (the suite's backend), so one server serves all its tests."""
-    if BACKEND != "postgres":
-        yield f"sqlite:///{tmp_path_factory.mktemp('rest') / 'events.db'}"
-        return
-    name = "tl_rest_" + secrets.token_hex(6)
-    with _pg_admin() as admin:
-        admin.execute(f'CREATE DATABASE "{name}"')
-    yield make_url(PG_URL).set(database=name).render_as_string(hide_password=False)
-    with _pg_admin() as admin:
-        admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    with scratch_database(tmp_path_factory.mktemp("rest")) as url:
+        yield url
 
 
 @pytest.fixture(scope="module")
