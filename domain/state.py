@@ -7,8 +7,9 @@ an agent goes through :mod:`domain.observation`, which picks public fields only.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, replace
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, fields
+from operator import attrgetter
 from typing import Any
 
 from domain import events as ev
@@ -65,101 +66,163 @@ class EpisodeState:
         return any(p == policy_id for p, _ in self.policies_viewed)
 
 
-def _started(s: EpisodeState, d: Mapping[str, Any]) -> EpisodeState:
-    return replace(
-        s,
-        episode_id=d["episode_id"],
-        task=TaskInstance.model_validate(d["task"]),
-        run_id=d.get("run_id"),
-        forked_from=d.get("forked_from"),
-    )
+# --------------------------------------------------------------------------- applying events
+# Events are applied to a mutable working copy (a draft) and the frozen state is built once per
+# ``fold``: ``dataclasses.replace`` on a 22-field frozen dataclass, once or twice per event, was
+# the largest cost of a step and of replay. The draft has the state's attribute names, so rules
+# that read state (``domain.decide``) can read a draft too.
+
+FIELDS: tuple[str, ...] = tuple(f.name for f in fields(EpisodeState))
+STEP_FIELDS: tuple[str, ...] = tuple(f.name for f in fields(StepRecord))
+_all_fields = attrgetter(*FIELDS)
 
 
-def _received(s: EpisodeState, d: Mapping[str, Any]) -> EpisodeState:
-    record = StepRecord(step=d["step"], actions=tuple(d["actions"]), raw=d["raw"])
-    return replace(s, step_count=d["step"], steps=s.steps + (record,))
+class Draft:
+    """A mutable copy of an :class:`EpisodeState` while events are applied to it.
+
+    ``pending`` holds the last step's record while it is being amended (as a dict of
+    :class:`StepRecord` fields); ``steps`` then excludes it. :meth:`freeze` returns the state.
+    """
+
+    __slots__ = (*FIELDS, "pending")
+
+    @property
+    def started(self) -> bool:
+        return self.task is not None
+
+    def viewed(self, policy_id: str) -> bool:
+        return any(p == policy_id for p, _ in self.policies_viewed)
+
+    def freeze(self) -> EpisodeState:
+        if self.pending is not None:
+            self.steps = (*self.steps, StepRecord(**self.pending))
+            self.pending = None
+        return EpisodeState(*_all_fields(self))
 
 
-def _amend_step(s: EpisodeState, **changes: Any) -> EpisodeState:
-    last = s.steps[-1]
-    return replace(s, steps=s.steps[:-1] + (replace(last, **changes),))
+def _thaw_source() -> str:
+    """Source of ``thaw``: one plain attribute copy per field (generated so it cannot drift from
+    the dataclass; a loop of ``setattr`` costs eight times as much)."""
+    body = "".join(f"    d.{name} = s.{name}\n" for name in FIELDS)
+    return f"def thaw(s):\n    d = _new(Draft)\n{body}    d.pending = None\n    return d\n"
 
 
-def _note_change(s: EpisodeState, text: str) -> EpisodeState:
-    return _amend_step(s, changes=s.steps[-1].changes + (text,))
+_namespace: dict[str, Any] = {"_new": object.__new__, "Draft": Draft}
+exec(_thaw_source(), _namespace)  # generated from the dataclass's own field names
+thaw: Callable[[EpisodeState], Draft] = _namespace["thaw"]
+thaw.__doc__ = "A :class:`Draft` holding the same values as ``state``."
 
 
-def _priority(s: EpisodeState, d: Mapping[str, Any]) -> EpisodeState:
-    return _note_change(replace(s, priority=d["priority"]), f"priority set to {d['priority']}")
+def _last(s: Draft) -> dict[str, Any]:
+    """The last step's record as an editable dict (moved out of ``steps`` on first use)."""
+    if s.pending is None:
+        last = s.steps[-1]
+        s.steps = s.steps[:-1]
+        s.pending = dict(zip(STEP_FIELDS, _step_fields(last), strict=True))
+    return s.pending
 
 
-def _queue(s: EpisodeState, d: Mapping[str, Any]) -> EpisodeState:
-    return _note_change(replace(s, queue=d["queue"]), f"queue set to {d['queue']}")
+_step_fields = attrgetter(*STEP_FIELDS)
 
 
-def _tag_added(s: EpisodeState, d: Mapping[str, Any]) -> EpisodeState:
-    first = s.first_tag_step if s.first_tag_step is not None else s.step_count
-    s = replace(s, tags=s.tags + (d["tag"],), first_tag_step=first)
-    return _note_change(s, f"tag {d['tag']} added")
+def _note_change(s: Draft, text: str) -> None:
+    last = _last(s)
+    last["changes"] = (*last["changes"], text)
 
 
-def _tag_removed(s: EpisodeState, d: Mapping[str, Any]) -> EpisodeState:
-    s = replace(s, tags=tuple(t for t in s.tags if t != d["tag"]))
-    return _note_change(s, f"tag {d['tag']} removed")
+def _started(s: Draft, d: Mapping[str, Any]) -> None:
+    s.episode_id = d["episode_id"]
+    s.task = TaskInstance.model_validate(d["task"])
+    s.run_id = d.get("run_id")
+    s.forked_from = d.get("forked_from")
 
 
-def _reply(s: EpisodeState, d: Mapping[str, Any]) -> EpisodeState:
-    first = s.first_reply_step if s.first_reply_step is not None else s.step_count
-    s = replace(s, reply_draft=d["text"], first_reply_step=first)
-    return _note_change(s, "reply drafted")
+def _received(s: Draft, d: Mapping[str, Any]) -> None:
+    if s.pending is not None:
+        s.steps = (*s.steps, StepRecord(**s.pending))
+    s.step_count = d["step"]
+    s.pending = {"step": d["step"], "actions": tuple(d["actions"]), "raw": d["raw"], "changes": (),
+                 "error": None, "reward": None, "score": None}
 
 
-def _note(s: EpisodeState, d: Mapping[str, Any]) -> EpisodeState:
-    return _note_change(replace(s, notes=s.notes + (d["note"],)), "internal note added")
+def _priority(s: Draft, d: Mapping[str, Any]) -> None:
+    s.priority = d["priority"]
+    _note_change(s, f"priority set to {d['priority']}")
 
 
-def _policy(s: EpisodeState, d: Mapping[str, Any]) -> EpisodeState:
-    s = replace(s, policies_viewed=s.policies_viewed + ((d["policy_id"], s.step_count),))
-    return _note_change(s, f"policy {d['policy_id']} looked up")
+def _queue(s: Draft, d: Mapping[str, Any]) -> None:
+    s.queue = d["queue"]
+    _note_change(s, f"queue set to {d['queue']}")
 
 
-def _resolved(s: EpisodeState, d: Mapping[str, Any]) -> EpisodeState:
-    s = replace(s, status="resolved", resolution_code=d["resolution_code"])
-    return _note_change(s, f"ticket resolved ({d['resolution_code']})")
+def _tag_added(s: Draft, d: Mapping[str, Any]) -> None:
+    if s.first_tag_step is None:
+        s.first_tag_step = s.step_count
+    s.tags = (*s.tags, d["tag"])
+    _note_change(s, f"tag {d['tag']} added")
 
 
-def _closed(s: EpisodeState, d: Mapping[str, Any]) -> EpisodeState:
-    s = replace(s, status="closed", resolution_code=d.get("resolution_code"))
+def _tag_removed(s: Draft, d: Mapping[str, Any]) -> None:
+    s.tags = tuple(t for t in s.tags if t != d["tag"])
+    _note_change(s, f"tag {d['tag']} removed")
+
+
+def _reply(s: Draft, d: Mapping[str, Any]) -> None:
+    if s.first_reply_step is None:
+        s.first_reply_step = s.step_count
+    s.reply_draft = d["text"]
+    _note_change(s, "reply drafted")
+
+
+def _note(s: Draft, d: Mapping[str, Any]) -> None:
+    s.notes = (*s.notes, d["note"])
+    _note_change(s, "internal note added")
+
+
+def _policy(s: Draft, d: Mapping[str, Any]) -> None:
+    s.policies_viewed = (*s.policies_viewed, (d["policy_id"], s.step_count))
+    _note_change(s, f"policy {d['policy_id']} looked up")
+
+
+def _resolved(s: Draft, d: Mapping[str, Any]) -> None:
+    s.status = "resolved"
+    s.resolution_code = d["resolution_code"]
+    _note_change(s, f"ticket resolved ({d['resolution_code']})")
+
+
+def _closed(s: Draft, d: Mapping[str, Any]) -> None:
     code = d.get("resolution_code")
-    return _note_change(s, "ticket closed" + (f" ({code})" if code else ""))
+    s.status = "closed"
+    s.resolution_code = code
+    _note_change(s, "ticket closed" + (f" ({code})" if code else ""))
 
 
-def _rejected(s: EpisodeState, d: Mapping[str, Any]) -> EpisodeState:
-    return _amend_step(s, error=d["reason"])
+def _rejected(s: Draft, d: Mapping[str, Any]) -> None:
+    _last(s)["error"] = d["reason"]
 
 
-def _no_effect(s: EpisodeState, d: Mapping[str, Any]) -> EpisodeState:
-    previous = s.steps[-1].error
-    reason = d["reason"] if previous is None else f"{previous}; {d['reason']}"
-    return _amend_step(s, error=reason)
+def _no_effect(s: Draft, d: Mapping[str, Any]) -> None:
+    last = _last(s)
+    previous = last["error"]
+    last["error"] = d["reason"] if previous is None else f"{previous}; {d['reason']}"
 
 
-def _ended(s: EpisodeState, d: Mapping[str, Any]) -> EpisodeState:
-    return replace(s, done=True, end_reason=d["reason"])
+def _ended(s: Draft, d: Mapping[str, Any]) -> None:
+    s.done = True
+    s.end_reason = d["reason"]
 
 
-def _graded(s: EpisodeState, d: Mapping[str, Any]) -> EpisodeState:
-    s = replace(
-        s,
-        score=d["score"],
-        raw_units=d["raw_units"],
-        penalty_units=d["penalty_units"],
-        rewards=s.rewards + (d["reward"],),
-    )
-    return _amend_step(s, reward=d["reward"], score=d["score"])
+def _graded(s: Draft, d: Mapping[str, Any]) -> None:
+    s.score = d["score"]
+    s.raw_units = d["raw_units"]
+    s.penalty_units = d["penalty_units"]
+    s.rewards = (*s.rewards, d["reward"])
+    last = _last(s)
+    last["reward"] = d["reward"]
+    last["score"] = d["score"]
 
 
-_HANDLERS = {
+_HANDLERS: dict[str, Callable[[Draft, Mapping[str, Any]], None]] = {
     ev.EPISODE_STARTED: _started,
     ev.ACTION_RECEIVED: _received,
     ev.PRIORITY_CLASSIFIED: _priority,
@@ -178,14 +241,25 @@ _HANDLERS = {
 }
 
 
+def apply(draft: Draft, event: ev.Event) -> None:
+    """Apply one event to a draft in place (the building block of :func:`evolve` and :func:`fold`)."""
+    _HANDLERS[event.type](draft, event.data)
+
+
 def evolve(state: EpisodeState, event: ev.Event) -> EpisodeState:
     """Apply one event. Pure: the same state and event always give the same result."""
-    return _HANDLERS[event.type](state, event.data)
+    draft = thaw(state)
+    _HANDLERS[event.type](draft, event.data)
+    return draft.freeze()
 
 
 def fold(events: Iterable[ev.Event], state: EpisodeState | None = None) -> EpisodeState:
-    """Fold events onto ``state`` (an empty episode by default)."""
-    current = state if state is not None else EpisodeState()
+    """Fold events onto ``state`` (an empty episode by default); the same as evolving one by one."""
+    draft = thaw(state if state is not None else EMPTY)
+    handlers = _HANDLERS
     for event in events:
-        current = _HANDLERS[event.type](current, event.data)
-    return current
+        handlers[event.type](draft, event.data)
+    return draft.freeze()
+
+
+EMPTY = EpisodeState()

@@ -128,26 +128,43 @@ def _evaluate(rubric: Rubric, text: str, first_name: str, foreign: Foreign) -> R
     return RubricResult(fraction, public, detail)
 
 
-_CACHE: dict[tuple[int, str, str, Foreign], tuple[Rubric, RubricResult]] = {}
+_CACHE: dict[tuple[str, str, str, int], tuple[Foreign, RubricResult]] = {}
 _CACHE_LIMIT = 8192
+_KEYS: dict[int, tuple[Rubric, str]] = {}
+
+
+def _content_key(rubric: Rubric) -> str:
+    """The rubric's content as a string, memoised per object (kept alive so its id is not reused).
+
+    Keying results on content, not identity, lets every episode of a variant (and every fold of
+    one episode from the log, which builds new objects) share them.
+    """
+    hit = _KEYS.get(id(rubric))
+    if hit is not None and hit[0] is rubric:
+        return hit[1]
+    if len(_KEYS) >= _CACHE_LIMIT:
+        _KEYS.clear()
+    key = rubric.model_dump_json()
+    _KEYS[id(rubric)] = (rubric, key)
+    return key
 
 
 def evaluate(rubric: Rubric, text: str | None, first_name: str, foreign: Foreign = ()) -> RubricResult:
     """Score ``text`` against ``rubric``; absent text earns nothing. ``foreign`` holds the fact
     phrasings of other tasks (:func:`graders.lexicon.foreign_groups`); making many of them fails.
 
-    Results are memoised per (rubric object, text): a step re-scores the whole state, and the
-    reply rarely changes between steps. Rubrics hold lists (unhashable), so the key is the
-    object's identity, kept alive in the entry so the id cannot be reused.
+    Results are memoised per (rubric content, text, name, foreign phrasings): a step re-scores the
+    whole state, the reply rarely changes between steps, and replay re-scores every step again.
+    ``foreign`` is keyed by identity (it comes from a cached function), kept alive in the entry.
     """
     if not text or not text.strip():
         return RubricResult(Fraction(0), "not written yet", "not written yet")
-    key = (id(rubric), text, first_name, foreign)
+    key = (_content_key(rubric), text, first_name, id(foreign))
     hit = _CACHE.get(key)
-    if hit is not None and hit[0] is rubric:
+    if hit is not None and hit[0] is foreign:
         return hit[1]
     if len(_CACHE) >= _CACHE_LIMIT:
         _CACHE.clear()
     result = _evaluate(rubric, text, first_name, foreign)
-    _CACHE[key] = (rubric, result)
+    _CACHE[key] = (foreign, result)
     return result
