@@ -19,13 +19,20 @@ from domain.actions import (
 from domain.vocabulary import ActionType, Priority, Queue, ResolutionCode, Tag
 from graders import UNITS
 from graders.penalties import CHURN, REJECTED
-from tests.play import play
+from tests.play import module_database_url, module_service, play  # noqa: F401 (fixtures, see below)
 from tests.scripted import solution
 
 SUPPORTOPS_FIELDS = ("priority", "queue", "reply_text", "note", "resolution_code")
 REPLY = ("Hi Tomas, I am truly sorry that you have had to write to us three times about this. I have "
          "escalated your ticket to our senior team, and a specialist will contact you within 24 hours "
          "with a full update. Thank you for your patience. Kind regards, Support")
+
+
+@pytest.fixture
+def service(request: pytest.FixtureRequest):  # type: ignore[no-untyped-def]
+    """One database for the whole module (tests.play.module_service): these tests only look at
+    their own episodes, and on PostgreSQL a database per test would cost half a second each."""
+    return request.getfixturevalue("module_service")
 
 
 def flat(action_type: str, **fields: str) -> dict[str, object]:

@@ -16,7 +16,7 @@ from domain.tasks import TaskInstance, default_catalog
 from domain.vocabulary import Tag
 from graders import UNITS
 from service import EpisodeEnded
-from tests.play import play
+from tests.play import module_database_url, module_service, play  # noqa: F401 (fixtures, see below)
 from tests.scripted import solution
 
 CATALOG = default_catalog()
@@ -25,6 +25,13 @@ REPLY_TASKS = [t for t in TASKS if CATALOG.instance(t).reply is not None]
 TAG_TASKS = [t for t in TASKS if "tags" in CATALOG.instance(t).weights]
 CEILING = 0.5
 """No exploit may reach this on any task (the scripted expert scores 1.0)."""
+
+
+@pytest.fixture
+def service(request: pytest.FixtureRequest):  # type: ignore[no-untyped-def]
+    """One database for the whole module (tests.play.module_service): these tests only look at
+    their own episodes, and on PostgreSQL a database per test would cost half a second each."""
+    return request.getfixturevalue("module_service")
 
 
 def keywords(task: TaskInstance) -> list[str]:

@@ -15,9 +15,17 @@ from domain.tasks.catalog import instance_digest
 from service import EnvironmentService
 from service.errors import BadRequest
 from store import open_database
+from tests.play import module_database_url, module_service  # noqa: F401 (fixtures, see below)
 
 CATALOG = default_catalog()
 ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture
+def service(request: pytest.FixtureRequest):  # type: ignore[no-untyped-def]
+    """One database for the whole module (tests.play.module_service): these tests only look at
+    their own episodes, and on PostgreSQL a database per test would cost half a second each."""
+    return request.getfixturevalue("module_service")
 
 
 @pytest.fixture

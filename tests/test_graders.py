@@ -12,10 +12,17 @@ from graders import text as tx
 from graders.lexicon import foreign_groups
 from graders.rubric import evaluate
 from service.environment import to_domain
-from tests.play import play
+from tests.play import module_database_url, module_service, play  # noqa: F401 (fixtures, see below)
 from tests.scripted import solution
 
 CATALOG = default_catalog()
+
+
+@pytest.fixture
+def service(request: pytest.FixtureRequest):  # type: ignore[no-untyped-def]
+    """One database for the whole module (tests.play.module_service): these tests only look at
+    their own episodes, and on PostgreSQL a database per test would cost half a second each."""
+    return request.getfixturevalue("module_service")
 
 
 # --------------------------------------------------------------------------- negation
