@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import http.client
 import json
+import sys
 import threading
 from typing import Any
 from urllib.parse import quote, urlsplit
@@ -93,6 +94,8 @@ class RemoteEnv:
                 raise
             self._send_run_id = False
             body.pop("run_id")
+            print("[baseline] the server does not take run_id at /reset; the run record lists its "
+                  "episodes instead", file=sys.stderr, flush=True)
             data = self.request("POST", "/reset", body)
         return self._out(data, None)
 

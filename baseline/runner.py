@@ -8,11 +8,10 @@ episodes can link to it) and completed at the end, also after a crash or Ctrl-C.
 from __future__ import annotations
 
 import datetime as dt
-import secrets
+import os
 import sys
 import time
 from collections.abc import Sequence
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
@@ -31,7 +30,7 @@ def log(message: str) -> None:
 
 
 def new_run_id() -> str:
-    return "run_" + dt.datetime.now(dt.UTC).strftime("%Y%m%dT%H%M%S") + "_" + secrets.token_hex(3)
+    return "run_" + dt.datetime.now(dt.UTC).strftime("%Y%m%dT%H%M%S") + "_" + os.urandom(3).hex()
 
 
 @dataclass(frozen=True)
@@ -172,6 +171,8 @@ def run_jobs(jobs: Sequence[Job], runner: EpisodeRunner, concurrency: int) -> No
         for job in jobs:
             runner.run(job)
         return
+    from concurrent.futures import ThreadPoolExecutor
+
     with ThreadPoolExecutor(max_workers=concurrency, thread_name_prefix="episode") as pool:
         for _ in pool.map(runner.run, jobs):
             pass

@@ -8,6 +8,7 @@ and stands in for episodes that ran on a remote server.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 from typing import Any
 
@@ -57,16 +58,28 @@ def cmd_runs(args: argparse.Namespace) -> int:
 
 
 def _episodes(store: Any, run: Any) -> list[dict[str, Any]]:
-    """The run's episodes: the runner's record merged with the log's projection (which wins)."""
+    """The run's episodes: the runner's record merged with the log's projection (which wins).
+
+    Episodes played on a server that did not take the run id are found by their ids."""
+    from store import NotFound
+    from store.eventstore import EventStore
+
     recorded = {e["episode_id"]: dict(e) for e in (run.summary or {}).get("episodes", [])
                 if e.get("episode_id")}
+    linked = {row.episode_id: row for row in store.episodes(run.run_id)}
+    events = EventStore(store.db)
+    for episode_id in recorded.keys() - linked.keys():
+        with contextlib.suppress(NotFound):  # else: played against another server's database
+            linked[episode_id] = events.episode(episode_id)
     rows = []
-    for row in store.episodes(run.run_id):
-        entry = recorded.pop(row.episode_id, {"task_id": row.task_id, "seed": row.seed})
-        entry.update(episode_id=row.episode_id, steps=row.step_count, score=row.score,
-                     status=row.status, head_hash=row.head_hash, in_database=True)
-        rows.append(entry)
-    rows += [{**e, "in_database": False} for e in recorded.values()]
+    for episode_id in list(recorded) + [e for e in linked if e not in recorded]:
+        entry = recorded.get(episode_id) or {"task_id": linked[episode_id].task_id,
+                                             "seed": linked[episode_id].seed}
+        row = linked.get(episode_id)
+        if row is not None:
+            entry.update(episode_id=episode_id, steps=row.step_count, score=row.score,
+                         status=row.status, head_hash=row.head_hash)
+        rows.append({**entry, "in_database": row is not None})
     return rows
 
 

@@ -7,8 +7,11 @@ database backend.
 from __future__ import annotations
 
 import inspect
+import os
 import socket
 import statistics
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -21,7 +24,7 @@ from service import EnvironmentService
 from service.audit import replay
 from store import open_database
 from store.runs import RunStore
-from tests.inference_helpers import Run, run_inference
+from tests.inference_helpers import CLEARED, REPO, Run, run_inference
 
 CATALOG = default_catalog()
 
@@ -215,3 +218,18 @@ def test_help_lists_every_variable(tmp_path: Path) -> None:
     assert run.returncode == 0
     for flag, variable, _ in VARIABLES:
         assert flag in run.stdout and variable in run.stdout
+
+
+def test_policy_mode_imports_no_llm_client_web_framework_or_openenv(database_url: str,
+                                                                     tmp_path: Path) -> None:
+    """Start-up stays fast: without a key nothing heavy is imported."""
+    code = ("import sys; sys.argv = ['inference.py', '--tasks', 'task_easy_password']; "
+            "from baseline.runner import main; main(); "
+            "print('HEAVY', sorted(m for m in ('openai', 'httpx', 'fastapi', 'starlette', 'uvicorn', "
+            "'openenv', 'gradio') if m in sys.modules), file=sys.stderr)")
+    env = {k: v for k, v in os.environ.items() if k not in CLEARED}
+    env["DATABASE_URL"] = database_url
+    proc = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, env={**env, "PYTHONPATH": str(REPO)},
+                          capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    assert "HEAVY []" in proc.stderr
