@@ -12,7 +12,7 @@ from typing import Any
 
 from domain import actions as act
 from domain import events as ev
-from domain.state import EpisodeState, evolve
+from domain.state import EpisodeState, apply, thaw
 from domain.tasks.spec import TaskInstance
 
 MAX_TAGS = 8
@@ -135,6 +135,13 @@ def _effects(state: EpisodeState, action: Any) -> list[ev.Event]:
 
 def decide(state: EpisodeState, plan: act.ActionPlan, raw: Any) -> list[ev.Event]:
     """The events one step produces. Raises :class:`EpisodeFinished` after the episode ended."""
+    return decide_step(state, plan, raw)[0]
+
+
+def decide_step(state: EpisodeState, plan: act.ActionPlan,
+                raw: Any) -> tuple[list[ev.Event], EpisodeState]:
+    """:func:`decide`, plus the state after those events (``fold(events, state)``), which the rules
+    build anyway; the environment uses it instead of folding the same events a second time."""
     if not state.started:
         raise EpisodeNotStarted("the episode has not been reset")
     if state.done:
@@ -146,17 +153,20 @@ def decide(state: EpisodeState, plan: act.ActionPlan, raw: Any) -> list[ev.Event
     out = [ev.Event(ev.ACTION_RECEIVED, {
         "step": step, "raw": raw, "actions": plan.to_json(), "dialect": plan.dialect,
     })]
-    current = evolve(state, out[0])
+    current = thaw(state)  # read by the rules like a state, changed in place as events are decided
+    apply(current, out[0])
     if plan.rejection is not None:
         code, reason = plan.rejection
         out.append(ev.Event(ev.ACTION_REJECTED, {"code": code, "reason": reason}))
+        apply(current, out[-1])
     else:
         for action in plan.actions:
-            for event in _effects(current, action):
+            for event in _effects(current, action):  # type: ignore[arg-type]
                 out.append(event)
-                current = evolve(current, event)
+                apply(current, event)
             if current.done:
                 break
     if not current.done and step >= state.task.max_steps:
         out.append(ev.Event(ev.EPISODE_ENDED, {"reason": "max_steps"}))
-    return out
+        apply(current, out[-1])
+    return out, current.freeze()

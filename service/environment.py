@@ -19,10 +19,11 @@ from typing import Any
 
 from domain import events as ev
 from domain.actions import parse_action
-from domain.decide import EpisodeFinished, decide, start
+from domain.decide import EpisodeFinished, decide_step, start
 from domain.observation import Observation, observe
 from domain.state import EpisodeState, evolve, fold
 from domain.tasks.catalog import Catalog, default_catalog, instance_digest
+from domain.tasks.spec import TaskInstance
 from graders import GRADER_VERSION, StepGrade, grade_step
 from service.errors import BadRequest, EpisodeBusy, EpisodeEnded, EpisodeNotFound
 from store import Conflict, Database, NotFound, open_database
@@ -30,6 +31,7 @@ from store.eventstore import EventStore, NewEvent, Projection, RecordedEvent
 
 EPISODE_ID = re.compile(r"^[A-Za-z0-9_.:-]{1,64}$")
 CACHE_SIZE = 4096
+VARIANT_CACHE_SIZE = 1024
 SEED_MIN, SEED_MAX = -(2**63), 2**63 - 1
 """The episode index stores the seed as a signed 64-bit integer (BIGINT)."""
 
@@ -90,6 +92,7 @@ class EnvironmentService:
         self._cache_size = cache_size
         self._guard = threading.Lock()
         self._busy: set[str] = set()
+        self._variants: dict[tuple[str, int | None], tuple[TaskInstance, str]] = {}
 
     # ------------------------------------------------------------------ reset
     def reset(self, task_id: str | None = None, seed: int | None = None,
@@ -100,10 +103,9 @@ class EnvironmentService:
         if seed is not None and not SEED_MIN <= seed <= SEED_MAX:
             raise BadRequest(f"seed must be a 64-bit integer, between {SEED_MIN} and {SEED_MAX}")
         chosen = task_id if task_id is not None else self.catalog.pick_task_id(seed)
-        task = self.catalog.instance(chosen, seed)  # UnknownTask -> 404 in the API
+        task, digest = self._variant(chosen, seed)  # UnknownTask -> 404 in the API
         episode_id = check_episode_id(episode_id) if episode_id is not None else new_episode_id()
-        first = start(episode_id, task, instance_digest(task), run_id=run_id,
-                      grader_version=GRADER_VERSION)
+        first = start(episode_id, task, digest, run_id=run_id, grader_version=GRADER_VERSION)
         state = evolve(EpisodeState(), first)
         try:
             recorded = self.store.create(episode_id, task.task_id, seed, _new([first]),
@@ -123,12 +125,9 @@ class EnvironmentService:
         with self._exclusive(episode_id):
             cached = self._current(episode_id)
             try:
-                step_events = decide(cached.state, plan, raw)
+                step_events, after = decide_step(cached.state, plan, raw)
             except EpisodeFinished as exc:
                 raise EpisodeEnded(str(exc)) from None
-            after = cached.state
-            for event in step_events:
-                after = evolve(after, event)
             grade = grade_step(cached.state, step_events, after)
             graded = grade.to_event()
             after = evolve(after, graded)
@@ -164,6 +163,19 @@ class EnvironmentService:
         return self.store.load(episode_id)
 
     # -------------------------------------------------------------- internals
+    def _variant(self, task_id: str, seed: int | None) -> tuple[TaskInstance, str]:
+        """The materialised task and its digest, memoised per (task, seed): drawing a variant and
+        hashing it cost more than the rest of a reset, and both are pure functions of the two."""
+        key = (task_id, seed)
+        hit = self._variants.get(key)
+        if hit is None:
+            task = self.catalog.instance(task_id, seed)
+            hit = (task, instance_digest(task))
+            if len(self._variants) >= VARIANT_CACHE_SIZE:
+                self._variants.clear()
+            self._variants[key] = hit
+        return hit
+
     @staticmethod
     def _unknown(episode_id: str) -> str:
         return f"no episode {episode_id!r}; call reset to start one"
