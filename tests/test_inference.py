@@ -233,3 +233,26 @@ def test_policy_mode_imports_no_llm_client_web_framework_or_openenv(database_url
                           capture_output=True, text=True, timeout=60)
     assert proc.returncode == 0, proc.stderr
     assert "HEAVY []" in proc.stderr
+
+
+def test_runs_commands_list_and_show_the_run(policy_run: Run, default_database_env: str,
+                                             capsys: pytest.CaptureFixture[str]) -> None:
+    import json
+
+    from cli.main import main
+
+    base = ["--database-url", default_database_env]
+    assert main([*base, "runs"]) == 0
+    assert policy_run.run_id in capsys.readouterr().out
+    assert main([*base, "runs", "--json"]) == 0
+    listed = {r["run_id"]: r for r in json.loads(capsys.readouterr().out)["runs"]}
+    assert listed[policy_run.run_id]["agent"] == "builtin-policy"
+    assert main([*base, "runs", "show", policy_run.run_id]) == 0
+    text = capsys.readouterr().out
+    assert all(task_id in text for task_id in CATALOG.task_ids)
+    assert main([*base, "runs", "show", policy_run.run_id, "--json"]) == 0
+    shown = json.loads(capsys.readouterr().out)
+    assert len(shown["episodes"]) == len(CATALOG.task_ids)
+    assert all(e["in_database"] and len(e["head_hash"]) == 64 for e in shown["episodes"])
+    assert main([*base, "runs", "show", "run_missing"]) == 1
+    assert "no run 'run_missing'" in capsys.readouterr().out
