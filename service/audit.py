@@ -103,9 +103,14 @@ def replay(recorded: list[RecordedEvent], catalog: Catalog) -> ReplayReport:
     """Re-fold, re-grade and verify one episode's recorded events."""
     if not recorded or recorded[0].type != ev.EPISODE_STARTED:
         raise ValueError("an episode log starts with EpisodeStarted")
-    started = recorded[0].data
-    report = ReplayReport(started["episode_id"], started["task_id"], started.get("seed"),
-                          len(recorded), recorded_grader_version=started.get("grader_version"))
+    try:
+        started = recorded[0].data
+        started = started if isinstance(started, dict) else {}
+    except ValueError:  # a tampered first event need not be JSON any more: the chain says where
+        started = {}
+    report = ReplayReport(str(started.get("episode_id", recorded[0].episode_id)),
+                          str(started.get("task_id", "")), started.get("seed"), len(recorded),
+                          recorded_grader_version=started.get("grader_version"))
     broken = verify_chain(recorded)
     if broken is not None:
         broken.step = _step_of_seq(recorded).get(broken.seq or 0)
@@ -114,8 +119,9 @@ def replay(recorded: list[RecordedEvent], catalog: Catalog) -> ReplayReport:
     report.head_hash = recorded[-1].hash
     try:
         domain_events = [ev.upcast(r.type, r.version, r.data) for r in recorded]
-    except (ValueError, KeyError) as exc:
-        report.divergences.append(Divergence(None, None, "upcast", f"cannot read the log: {exc}"))
+        grade = grade_episode(domain_events)
+    except (ValueError, KeyError, TypeError) as exc:
+        report.divergences.append(Divergence(None, None, "upcast", f"cannot read the log: {exc!r}"))
         return report
     try:
         current = catalog.instance(started["task_id"], started.get("seed"))
@@ -125,7 +131,6 @@ def replay(recorded: list[RecordedEvent], catalog: Catalog) -> ReplayReport:
                 started.get("task_digest"), instance_digest(current)))
     except LookupError as exc:
         report.divergences.append(Divergence(0, 1, "catalog", str(exc)))
-    grade = grade_episode(domain_events)
     report.recomputed_score = grade.score if grade.steps else 0.0
     report.recorded_score = grade.recorded[-1]["score"] if grade.recorded else 0.0
     for index, step in enumerate(grade.steps):

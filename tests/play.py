@@ -20,7 +20,9 @@ from store.eventstore import RecordedEvent
 from tests import conftest
 
 
-def _module_url(backend: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+def module_url(backend: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A generator fixtures drive: yields a fresh database URL of ``backend``; resuming it drops
+    the PostgreSQL database."""
     if backend != "postgres":
         yield f"sqlite:///{tmp_path_factory.mktemp('module-db') / 'events.db'}"
         return
@@ -40,14 +42,7 @@ def _module_url(backend: str, tmp_path_factory: pytest.TempPathFactory) -> Itera
 @pytest.fixture(scope="module")
 def module_database_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """One database of the run's backend (TICKETLEDGER_TEST_BACKEND) for the whole test module."""
-    yield from _module_url(conftest.BACKEND, tmp_path_factory)
-
-
-@pytest.fixture(scope="module", params=["sqlite", "postgres"])
-def module_both_backends_url(request: pytest.FixtureRequest,
-                             tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """One SQLite file and one PostgreSQL database for the whole module, in every run."""
-    yield from _module_url(request.param, tmp_path_factory)
+    yield from module_url(conftest.BACKEND, tmp_path_factory)
 
 
 @pytest.fixture(scope="module")
