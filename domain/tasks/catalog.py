@@ -160,16 +160,19 @@ def load_catalog(data_dir: Path = DATA_DIR, policies_file: Path = POLICIES_FILE)
     specs = []
     for path in sorted(data_dir.glob("*.json")):
         try:
-            specs.append(TaskSpec.model_validate_json(path.read_text(encoding="utf-8")))
+            spec = TaskSpec.model_validate_json(path.read_text(encoding="utf-8"))
+            _materialise(spec, None)  # a template naming an unknown variable fails here, at load
         except ValueError as exc:
             raise ValueError(f"invalid task file {path.name}: {exc}") from exc
+        except KeyError as exc:
+            raise ValueError(f"invalid task file {path.name}: a template names the unknown "
+                             f"variable {exc}") from exc
+        specs.append(spec)
     raw = json.loads(policies_file.read_text(encoding="utf-8"))
     policies = {PolicyId(k): v for k, v in raw.items()}
     missing = set(PolicyId) - set(policies)
     if missing:
         raise ValueError(f"policies.json lacks {sorted(p.value for p in missing)}")
-    for spec in specs:
-        _materialise(spec, None)  # a template naming an unknown variable fails here, at load
     return Catalog(specs, policies)
 
 
