@@ -19,7 +19,7 @@ required field is a *penalised step* in the SupportOps seed's rules: it comes ba
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
@@ -173,9 +173,14 @@ class ActionPlan:
     actions: tuple[Any, ...]
     dialect: str
     rejection: tuple[str, str] | None = None  # (code, reason)
+    _json: tuple[dict[str, Any], ...] | None = field(default=None, compare=False, repr=False)
 
     def to_json(self) -> list[dict[str, Any]]:
-        return [a.model_dump(mode="json", exclude_none=True) for a in self.actions]
+        """The normalised actions as JSON objects (fresh dicts each call: callers may keep them)."""
+        if self._json is None:
+            object.__setattr__(self, "_json", tuple(
+                a.model_dump(mode="json", exclude_none=True) for a in self.actions))
+        return [dict(d) for d in self._json]  # type: ignore[union-attr]
 
 
 def _present(value: Any) -> bool:
@@ -290,12 +295,47 @@ def _check_storable(raw: dict[str, Any]) -> None:
         raise InvalidAction(f"the action cannot be stored as JSON: {exc}") from None
 
 
+_PLANS: dict[tuple[Any, ...], ActionPlan] = {}
+_PLANS_LIMIT = 4096
+_SCALARS = frozenset({str, int, bool, type(None)})
+
+
+def _plan_key(raw: dict[str, Any]) -> tuple[Any, ...] | None:
+    """A hashable key for a body of scalar fields (type included: ``1`` and ``True`` differ), or
+    None when a value is not a plain scalar (then the body is parsed without the memo)."""
+    key = []
+    for name, value in raw.items():
+        kind = type(value)
+        if kind not in _SCALARS:
+            return None
+        key.append((name, kind, value))
+    return tuple(key)
+
+
 def parse_action(raw: Any) -> ActionPlan:
-    """Normalise any accepted action body; raise :class:`InvalidAction` for malformed input."""
+    """Normalise any accepted action body; raise :class:`InvalidAction` for malformed input.
+
+    Parsing is a pure function of the body, and agents send the same bodies again and again
+    (every episode of a task starts alike), so accepted plans are memoised by the body's fields,
+    types and values. Rejected bodies are not memoised: they raise every time.
+    """
     if isinstance(raw, BaseModel):
         raw = raw.model_dump(mode="json")
     if not isinstance(raw, dict):
         raise InvalidAction(f"an action must be a JSON object, not {type(raw).__name__}")
+    key = _plan_key(raw)
+    if key is not None:
+        plan = _PLANS.get(key)
+        if plan is None:
+            plan = _parse(raw)
+            if len(_PLANS) >= _PLANS_LIMIT:
+                _PLANS.clear()
+            _PLANS[key] = plan
+        return plan
+    return _parse(raw)
+
+
+def _parse(raw: dict[str, Any]) -> ActionPlan:
     _check_storable(raw)
     if "action_type" in raw:
         return _typed(raw)

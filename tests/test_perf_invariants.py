@@ -1,0 +1,65 @@
+"""The speed-ups keep results identical: memoised parsing, rubric results, folds through drafts.
+
+Each memo or fast path here is checked against the plain computation it stands in for, on the
+inputs where a wrong key would show (same value with another type, mutated results, new objects
+with equal content).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from domain import actions as act
+from domain import events as ev
+from domain.actions import InvalidAction, parse_action
+from domain.state import EpisodeState, evolve, fold
+from domain.tasks.catalog import default_catalog
+from graders import rubric
+from tests.scripted import solution
+
+
+def test_memoised_parse_equals_fresh_parse_and_hands_out_fresh_dicts() -> None:
+    body = {"action_type": "classify_priority", "priority": "HIGH"}
+    first = parse_action(dict(body))
+    first.to_json()[0]["priority"] = "tampered"  # a caller keeping and changing its copy
+    second = parse_action(dict(body))
+    assert second == first
+    assert second.to_json() == [{"action_type": "classify_priority", "priority": "high"}]
+    assert second.to_json() == act._parse(dict(body)).to_json()
+
+
+def test_parse_memo_tells_types_apart() -> None:
+    assert parse_action({"close_ticket": True}).actions  # a combined close
+    with pytest.raises(InvalidAction):
+        parse_action({"action_type": "classify_priority", "priority": 1})
+    with pytest.raises(InvalidAction):  # rejected bodies are never memoised: raise every time
+        parse_action({"action_type": "classify_priority", "priority": 1})
+    assert parse_action({"action_type": "noop", "metadata": {"a": 1}}).actions  # not memoisable
+
+
+def test_rubric_results_shared_by_equal_rubrics_of_new_objects() -> None:
+    catalog = default_catalog()
+    task = catalog.instance("task_easy_password", None)
+    text = solution(task)[-2]["reply_text"]
+    again = catalog.instance("task_easy_password", None)  # equal content, new objects
+    assert again.reply is not task.reply
+    a = rubric.evaluate(task.reply, text, task.first_name)
+    b = rubric.evaluate(again.reply, text, again.first_name)
+    assert a == b == rubric._evaluate(task.reply, text, task.first_name, ())
+    other = catalog.instance("task_easy_feature_question", None)  # another rubric, same text
+    assert rubric.evaluate(other.reply, text, task.first_name) == rubric._evaluate(
+        other.reply, text, task.first_name, ())
+
+
+def test_fold_equals_evolving_event_by_event(service) -> None:  # type: ignore[no-untyped-def]
+    for task_id in default_catalog().task_ids:
+        result = service.reset(task_id, seed=7)
+        actions = solution(service.state(result.episode_id).task)
+        for action in [{"action_type": "noop"}, {"action_type": "add_tag"}, *actions]:
+            result = service.step(result.episode_id, action)
+        events = [ev.upcast(r.type, r.version, r.data) for r in service.load_events(result.episode_id)]
+        one_by_one = EpisodeState()
+        for event in events:
+            one_by_one = evolve(one_by_one, event)
+        assert fold(events) == one_by_one == result.state
+        assert fold(events[3:], fold(events[:3])) == one_by_one
