@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import inspect
 import os
+import re
 import socket
 import statistics
 import subprocess
@@ -256,3 +257,34 @@ def test_runs_commands_list_and_show_the_run(policy_run: Run, default_database_e
     assert all(e["in_database"] and len(e["head_hash"]) == 64 for e in shown["episodes"])
     assert main([*base, "runs", "show", "run_missing"]) == 1
     assert "no run 'run_missing'" in capsys.readouterr().out
+
+
+# --------------------------------------------------------------------------- README numbers
+README = REPO / "README.md"
+TABLE_ROW = re.compile(r"^\| `(task_\w+)` \| (\w+) \| ([\d.]+) \| (\d+) \| ([\d.]+) \| ([\d.]+) "
+                       r"\| (yes|no) \|$", re.MULTILINE)
+
+
+def test_the_readme_baseline_table_is_what_the_command_prints(policy_run: Run, stored) -> None:  # type: ignore[no-untyped-def]
+    """Regenerate the table with a real run when the grader or the policy changes."""
+    runs, _ = stored
+    section = README.read_text().split("### Baseline scores", 1)[1].split("\n### ", 1)[0]
+    rows = {m[1]: m.groups()[1:] for m in TABLE_ROW.finditer(section)}
+    summary = runs.get(policy_run.run_id).summary
+    assert list(rows) == [b.task for b in policy_run.blocks]
+    for block in policy_run.blocks:
+        episode = next(e for e in summary["episodes"] if e["task_id"] == block.task)
+        difficulty, threshold, steps, score, printed, success = rows[block.task]
+        assert (difficulty, float(threshold), int(steps)) == (
+            episode["difficulty"], episode["success_threshold"], len(block.steps))
+        assert (score, printed, success == "yes") == (f"{episode['score']:.4f}", block.score, block.success)
+    assert f"**{summary['mean_score']:.4f}**" in section
+    assert f"{sum(b.success for b in policy_run.blocks)}/{len(policy_run.blocks)} |" in section
+
+
+def test_the_readme_trials_figures_are_what_the_command_prints(tmp_path: Path, database_url: str) -> None:
+    run = run_inference({"DATABASE_URL": database_url, "TRIALS": "5", "CONCURRENCY": "4"}, cwd=tmp_path)
+    found = re.search(r"mean score (\d\.\d{4}), success rate [\d.]+, pass\^5 (\d\.\d\d)", run.stderr)
+    assert found, run.stderr
+    section = README.read_text().split("### Baseline scores", 1)[1].split("\n### ", 1)[0]
+    assert f"mean score {found[1]}, pass^5 {found[2]}" in section.replace("\n", " ")
