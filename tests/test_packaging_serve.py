@@ -1,0 +1,92 @@
+"""Starting the server: ``python -m server.app`` and ``ticketledger serve`` (same options), ``$PORT``,
+the SQLite one-worker rule, and several workers sharing episodes on PostgreSQL."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import httpx
+import pytest
+
+from domain.tasks import default_catalog
+from tests.scripted import solution
+from tests.servers import ROOT, LiveServer, episode_events, free_port, start_server, wait_healthy
+
+CATALOG = default_catalog()
+
+
+@pytest.mark.parametrize("entry", [["-m", "server.app"], ["-m", "cli.main", "serve"]],
+                         ids=["server", "ticketledger-serve"])
+def test_sqlite_with_several_workers_is_refused_with_what_to_do(entry: list[str],
+                                                                tmp_path: Path) -> None:
+    result = subprocess.run([sys.executable, *entry, "--workers", "2", "--port", str(free_port())],
+                            cwd=ROOT, capture_output=True, text=True, timeout=60,
+                            env={**os.environ, "DATABASE_URL": f"sqlite:///{tmp_path / 'x.db'}"})
+    assert result.returncode == 2
+    assert "needs PostgreSQL" in result.stderr
+    assert "DATABASE_URL=postgresql+psycopg://" in result.stderr
+    assert not (tmp_path / "x.db").exists()  # refused before touching the database
+
+
+def test_serve_listens_on_port_from_the_environment(tmp_path: Path) -> None:
+    port = free_port()
+    log_path = tmp_path / "serve.log"
+    with log_path.open("wb") as log:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "cli.main", "--database-url", f"sqlite:///{tmp_path / 'p.db'}",
+             "serve", "--host", "127.0.0.1", "--log-level", "warning"],
+            cwd=ROOT, env={**os.environ, "PORT": str(port)}, stdout=log, stderr=subprocess.STDOUT)
+    try:
+        wait_healthy(f"http://127.0.0.1:{port}", process, log_path)
+        assert httpx.post(f"http://127.0.0.1:{port}/reset").status_code == 200
+        assert (tmp_path / "p.db").exists()  # --database-url reached the server
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
+
+
+def test_serve_help_lists_the_options() -> None:
+    result = subprocess.run([sys.executable, "-m", "server.app", "--help"], cwd=ROOT,
+                            capture_output=True, text=True, timeout=60)
+    for option in ("--host", "--port", "--workers", "--log-level", "$PORT", "7860"):
+        assert option in result.stdout
+
+
+@pytest.mark.postgres
+def test_several_workers_on_postgresql_step_any_episode(pg_url: str) -> None:
+    """Connections are not kept alive, so consecutive steps of one episode land on either worker."""
+    plans = [(t, solution(CATALOG.instance(t, 30 + i)), 30 + i)
+             for i, t in enumerate(CATALOG.task_ids[:6])]
+    with start_server(pg_url, args=["--workers", "2", "--log-level", "info"]) as server:
+        deadline = time.monotonic() + 30  # /health answers as soon as the first worker is up
+        while server.log().count("Started server process") < 2 and time.monotonic() < deadline:
+            time.sleep(0.1)
+        started = server.log().count("Started server process")
+        clients = [httpx.Client(base_url=server.url, timeout=30,
+                                limits=httpx.Limits(max_keepalive_connections=0)) for _ in plans]
+        episodes = [c.post("/reset", json={"task_id": t, "seed": s}).json()["episode_id"]
+                    for c, (t, _, s) in zip(clients, plans, strict=True)]
+        finals: dict[int, dict] = {}  # type: ignore[type-arg]
+        for index in range(max(len(p) for _, p, _ in plans)):
+            for who, (_, plan, _) in enumerate(plans):
+                if index < len(plan):
+                    finals[who] = clients[who].post("/step", json={"action": plan[index]}).json()
+        for c in clients:
+            c.close()
+    assert started >= 2, server.log()
+    for who, (_, plan, _) in enumerate(plans):
+        assert finals[who]["done"] is True, finals[who]
+        recorded = episode_events(pg_url, episodes[who])
+        assert [e.seq for e in recorded] == list(range(1, len(recorded) + 1))
+        assert sum(e.type == "ActionReceived" for e in recorded) == len(plan)
+        assert recorded[-1].data["score"] == 1.0
+
+
+def test_live_server_is_the_shared_fixture(live_server: LiveServer) -> None:
+    """Other test modules reuse ``live_server``; it runs the real entry point on the suite backend."""
+    assert live_server.process.poll() is None
+    assert httpx.get(live_server.url + "/health").json() == {"status": "healthy"}
