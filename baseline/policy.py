@@ -13,8 +13,8 @@ and what it already did) and never the answer key. Its work mirrors a careful ju
 
 It is stateless: the next action is the first piece of the plan the observation does not show yet,
 so it can take over from an LLM mid-episode. It stays within the step budget by dropping the least
-important steps first. Its replies are generic per situation, which is where it loses points
-against an expert.
+important steps first. Its replies state the decision in one generic sentence per outcome, which is
+where it loses points against an expert.
 """
 
 from __future__ import annotations

@@ -178,23 +178,37 @@ def run_jobs(jobs: Sequence[Job], runner: EpisodeRunner, concurrency: int) -> No
             pass
 
 
+def _open(config: cfg.Config) -> tuple[Any, Env, Agent]:
+    """The database (runs are always recorded locally), the environment and the agent."""
+    from store import open_database
+
+    try:
+        db = open_database(config.database_url)
+    except Exception as exc:
+        raise cfg.ConfigError(f"cannot open the database {cfg.strip_credentials(config.database_url)}"
+                              f" (DATABASE_URL): {exc}") from None
+    try:
+        return db, make_env(config, db), make_agent(config)
+    except ValueError as exc:
+        db.dispose()
+        raise cfg.ConfigError(str(exc)) from None
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    """Run every planned episode; exit 0, 1 if an episode crashed, 2 on bad settings, 130 on Ctrl-C."""
     began = time.monotonic()
     try:
         config = cfg.load(argv)
         from domain.tasks import default_catalog
 
         jobs = plan_jobs(config, default_catalog())
+        db, env, agent = _open(config)
     except cfg.ConfigError as exc:
         log(f"configuration error: {exc}")
         return 2
-    from store import open_database
     from store.runs import RunStore
 
-    db = open_database(config.database_url)
     runs = RunStore(db)
-    env = make_env(config, db)
-    agent = make_agent(config)
     run_id = new_run_id()
     runs.start(run_id, config.agent_name(), {
         **config.public(), "env": env.where, "jobs": len(jobs),
