@@ -145,8 +145,7 @@ class McpCall:
 
     async def _run(self, name: str, args: dict[str, Any]) -> dict[str, Any]:
         if name == "reset":
-            task_id, seed, episode_id = reset_args(args)
-            result = await self.call(self.service.reset, task_id, seed, episode_id)
+            result = await self.call(reset_args(args).apply, self.service)
             self.started = result.episode_id
             return json.loads(reset_payload(result))
         explicit = args.pop("episode_id", None)

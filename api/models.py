@@ -26,6 +26,8 @@ class ResetBody(BaseModel):
                              "published variant")
     episode_id: str | None = Field(default=None, description="Your own id for the episode "
                                    "(1-64 of letters, digits, _-.:); omitted: a random one")
+    run_id: str | None = Field(default=None, description="Files the episode under a run "
+                               "(GET /runs, ticketledger runs); same characters as episode_id")
 
 
 class WrappedStep(BaseModel):

@@ -9,6 +9,7 @@ envelope, so a step never turns the observation into Python dicts and back.
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from typing import Any
 
 from api.models import PublicState
@@ -16,9 +17,10 @@ from domain.actions import MAX_REPLY_CHARS
 from graders import to_float
 from service import EnvironmentService, StepResult
 from service.audit import public_fields
+from service.environment import EPISODE_ID
 from service.errors import BadRequest
 
-RESET_FIELDS = ("task_id", "seed", "episode_id")
+RESET_FIELDS = ("task_id", "seed", "episode_id", "run_id")
 WRAPPED_EXTRAS = frozenset({"episode_id", "timeout_s", "request_id"})
 
 
@@ -47,24 +49,37 @@ def parse_json(raw: bytes, *, what: str) -> Any:
                          f"column {exc.colno}") from None
 
 
-def reset_args(data: Any) -> tuple[str | None, int | None, str | None]:
-    """``(task_id, seed, episode_id)`` from a reset body (``None`` or ``{}`` mean defaults)."""
+@dataclass(frozen=True)
+class ResetArgs:
+    task_id: str | None = None
+    seed: int | None = None
+    episode_id: str | None = None
+    run_id: str | None = None
+
+    def apply(self, service: EnvironmentService) -> StepResult:
+        return service.reset(self.task_id, self.seed, self.episode_id, run_id=self.run_id)
+
+
+def reset_args(data: Any) -> ResetArgs:
+    """The arguments of a reset body (``None`` or ``{}`` mean defaults)."""
     if data is None:
-        return None, None, None
+        return ResetArgs()
     if not isinstance(data, dict):
         raise BadRequest("the reset body must be a JSON object such as "
                          '{"task_id": "task_easy_password", "seed": 7} (every field optional)')
     unknown = sorted(set(data) - set(RESET_FIELDS))
     if unknown:
         raise BadRequest(f"unknown field {unknown[0]!r}; reset takes: {', '.join(RESET_FIELDS)}")
-    task_id, seed, episode_id = (data.get(k) for k in RESET_FIELDS)
+    task_id, seed, episode_id, run_id = (data.get(k) for k in RESET_FIELDS)
     if task_id is not None and not isinstance(task_id, str):
         raise BadRequest("task_id must be a string; GET /tasks lists them")
     if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
         raise BadRequest("seed must be an integer")
     if episode_id is not None and not isinstance(episode_id, str):
         raise BadRequest("episode_id must be a string")
-    return task_id, seed, episode_id
+    if run_id is not None and (not isinstance(run_id, str) or not EPISODE_ID.match(run_id)):
+        raise BadRequest("run_id must be 1-64 characters of letters, digits, '_', '-', '.', ':'")
+    return ResetArgs(task_id, seed, episode_id, run_id)
 
 
 def split_step(data: Any) -> tuple[dict[str, Any], str | None, bool]:

@@ -103,10 +103,10 @@ async def tasks(request: Request) -> dict[str, list[dict[str, Any]]]:
 @router.post("/reset", tags=["OpenEnv"], openapi_extra={"requestBody": {
     "required": False, "content": {JSON: {"schema": inline_refs(ResetBody.model_json_schema())}}}})
 async def reset(request: Request) -> Response:
-    """Start an episode. Body optional: ``{task_id?, seed?, episode_id?}``. Sets a cookie that
+    """Start an episode. Body optional: ``{task_id?, seed?, episode_id?, run_id?}``. Sets a cookie that
     routes this client's next requests to the new episode."""
-    task_id, seed, episode_id = reset_args(parse_json(await request.body(), what="reset body"))
-    result = await blocking(request, _service(request).reset, task_id, seed, episode_id)
+    args = reset_args(parse_json(await request.body(), what="reset body"))
+    result = await blocking(request, args.apply, _service(request))
     response = Response(reset_payload(result), media_type=JSON)
     _router(request).started(response, result.episode_id)
     return response

@@ -1,6 +1,6 @@
 """``WS /ws``: OpenEnv's session protocol, one episode stream per connection.
 
-Client: ``{"type": "reset", "data": {task_id?, seed?, episode_id?}}``, ``{"type": "step",
+Client: ``{"type": "reset", "data": {task_id?, seed?, episode_id?, run_id?}}``, ``{"type": "step",
 "data": {<action>}}``, ``{"type": "state"}``, ``{"type": "close"}``. Server:
 ``{"type": "observation", "data": {"observation", "reward", "done", "episode_id", ...}}``,
 ``{"type": "state", "data": {...}}``, or ``{"type": "error", "data": {"message", "code"}}`` with
@@ -115,8 +115,7 @@ class Session:
         if not isinstance(data, dict):
             raise SessionError("VALIDATION_ERROR", f"'data' of a {kind} message must be a JSON object")
         if kind == "reset":
-            task_id, seed, episode_id = reset_args(data)
-            result = await self.call(self.service.reset, task_id, seed, episode_id)
+            result = await self.call(reset_args(data).apply, self.service)
             self.episode_id = result.episode_id
             return envelope(type="observation", data=reset_payload(result)).decode(), False
         if self.episode_id is None:

@@ -193,6 +193,14 @@ def test_two_cookie_keeping_clients_interleave_without_cross_talk(live_server: L
         assert [a["action_type"] for a in actions] == [p["action_type"] for p in plans[who]]
 
 
+def test_reset_files_the_episode_under_a_run(live_server: LiveServer) -> None:
+    run = new_id("run")
+    with client(live_server) as http:
+        episode = http.post("/reset", json={"task_id": "task_easy_password", "run_id": run}).json()
+    started = episode_events(live_server.database_url, episode["episode_id"])[0]
+    assert started.data["run_id"] == run
+
+
 def test_state_reports_the_reset_id_and_steps_since_reset(live_server: LiveServer) -> None:
     episode = new_id()
     with client(live_server) as http:
