@@ -15,9 +15,15 @@ from typing import Any
 GENESIS = "0" * 64
 
 
+_CANONICAL = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False,
+                              allow_nan=False)
+
+
 def canonical_json(data: Any) -> str:
-    return json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False,
-                      allow_nan=False)
+    """Sorted keys, no spaces, UTF-8 text, no NaN: the exact text that is stored and hashed.
+
+    One encoder built once (``json.dumps`` with options builds a new one on every call)."""
+    return _CANONICAL.encode(data)
 
 
 def link(prev_hash: str, seq: int, type_: str, version: int, data_text: str) -> str:

@@ -140,9 +140,10 @@ def _sqlite_unstamp(value: str) -> dt.datetime:
     return dt.datetime.fromisoformat(value)
 
 
-def _rows(recorded: Sequence[RecordedEvent], stamp: Any) -> list[tuple[Any, ...]]:
-    return [(r.episode_id, r.seq, r.type, r.version, r.data_text, r.prev_hash, r.hash,
-             stamp(r.recorded_at)) for r in recorded]
+def _rows(recorded: Sequence[RecordedEvent], at: Any) -> list[tuple[Any, ...]]:
+    """Insert parameters; ``at`` is the stored form of the batch's one timestamp."""
+    return [(r.episode_id, r.seq, r.type, r.version, r.data_text, r.prev_hash, r.hash, at)
+            for r in recorded]
 
 
 class EventStore:
@@ -163,7 +164,7 @@ class EventStore:
                 cur.execute(sql.create, (episode_id, task_id, seed, run_id, forked_from, fork_step,
                                          stamp, projection.status, projection.step_count,
                                          projection.score, last.seq, last.hash, stamp))
-                cur.executemany(sql.insert, _rows(recorded, sql.stamp))
+                cur.executemany(sql.insert, _rows(recorded, stamp))
         except self.db.integrity_error:
             raise Conflict(f"episode id {episode_id!r} is already in use") from None
         return recorded
@@ -176,16 +177,17 @@ class EventStore:
         conditional update that touches no row if another writer moved it first), then insert the
         events (the unique (episode, seq) key stops any writer that slipped past the first check).
         """
-        recorded = _chain(episode_id, expected_seq, prev_hash, new, utcnow())
+        now = utcnow()
+        recorded = _chain(episode_id, expected_seq, prev_hash, new, now)
         sql, last = self._sql, recorded[-1]
+        stamp = sql.stamp(now)
         try:
             with self.db.hot_write() as cur:
                 cur.execute(sql.move, (last.seq, last.hash, projection.status, projection.step_count,
-                                       projection.score, sql.stamp(last.recorded_at), episode_id,
-                                       expected_seq))
+                                       projection.score, stamp, episode_id, expected_seq))
                 if cur.rowcount != 1:
                     raise _Moved
-                cur.executemany(sql.insert, _rows(recorded, sql.stamp))
+                cur.executemany(sql.insert, _rows(recorded, stamp))
         except (_Moved, self.db.integrity_error):
             raise Conflict(
                 f"episode {episode_id} moved on past event {expected_seq} (another step was recorded "
