@@ -63,7 +63,7 @@ def _router(request: Request) -> EpisodeRouter:
 
 
 # ------------------------------------------------------------------------------- information
-@router.get("/", include_in_schema=False)
+@router.api_route("/", methods=["GET", "HEAD"], include_in_schema=False)
 async def root(request: Request) -> Response:
     """The Space's landing page (Spaces ping it): links to the API docs and the audit viewer."""
     if "text/html" in request.headers.get("accept", ""):
@@ -74,7 +74,7 @@ async def root(request: Request) -> Response:
                                    "health": "/health", "schema": "/schema"}})
 
 
-@router.get("/health", tags=["OpenEnv"])
+@router.api_route("/health", methods=["GET", "HEAD"], tags=["OpenEnv"])
 async def health() -> dict[str, str]:
     return {"status": "healthy"}
 

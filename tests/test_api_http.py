@@ -44,6 +44,7 @@ def test_root_answers_with_links_to_docs_and_viewer(live_server: LiveServer) -> 
     with client(live_server) as http:
         plain = http.get("/")
         page = http.get("/", headers={"accept": "text/html"})
+        assert http.head("/").status_code == 200 and http.head("/health").status_code == 200
     assert plain.status_code == 200 and plain.json()["links"]["docs"] == "/docs"
     assert plain.json()["links"]["ui"] == "/ui"
     assert page.status_code == 200 and page.headers["content-type"].startswith("text/html")
