@@ -60,6 +60,8 @@ def _parser(sub: argparse._SubParsersAction, name: str, help_: str, handler: Han
             description: str | None = None) -> argparse.ArgumentParser:
     p = sub.add_parser(name, help=help_, description=description or help_)
     p.add_argument("--json", action="store_true", help="print the same JSON as the REST route")
+    p.add_argument("--database-url", default=argparse.SUPPRESS,
+                   help="SQLAlchemy URL of the event log (also accepted before the command)")
     p.set_defaults(func=_guarded(handler))
     return p
 
