@@ -4,7 +4,9 @@
 the ``database_url`` fixture, so the whole suite can run once per backend. Tests that must cover
 both backends in every run use ``both_backends_url``. PostgreSQL comes from ``TICKETLEDGER_PG_URL``
 (default: the local server as user postgres); when it is unreachable the tests are skipped locally
-and fail under CI, where it must be tested for real.
+and fail under CI, where it must be tested for real. Code that opens the default database (servers
+and scripts a test starts without a URL) gets ``DATABASE_URL`` pointing at a per-session database of
+the same backend, so nothing falls back to SQLite in the PostgreSQL run or writes to ``data/``.
 """
 
 from __future__ import annotations
@@ -53,6 +55,38 @@ def pg_url() -> Iterator[str]:
     yield make_url(PG_URL).set(database=name).render_as_string(hide_password=False)
     with _pg_admin() as admin:
         admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+@pytest.fixture(scope="session", autouse=True)
+def default_database_env(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """``DATABASE_URL`` for code that opens the default database (no URL given), and for servers
+    and scripts the tests start: the run's backend, never the repository's ``data/`` file.
+
+    Tests that need isolation still ask for ``database_url``; this makes the rest honour the backend.
+    """
+    from sqlalchemy.engine import make_url
+
+    previous = os.environ.get("DATABASE_URL")
+    name = None
+    if BACKEND == "postgres":
+        name = "tl_session_" + secrets.token_hex(6)
+        try:
+            with _pg_admin() as admin:
+                admin.execute(f'CREATE DATABASE "{name}"')
+            url = make_url(PG_URL).set(database=name).render_as_string(hide_password=False)
+        except Exception:  # unreachable: the PostgreSQL tests themselves skip or fail loudly
+            name = None
+    if name is None:
+        url = f"sqlite:///{tmp_path_factory.mktemp('default-db') / 'ticketledger.db'}"
+    os.environ["DATABASE_URL"] = url
+    yield url
+    if previous is None:
+        os.environ.pop("DATABASE_URL", None)
+    else:
+        os.environ["DATABASE_URL"] = previous
+    if name is not None:
+        with _pg_admin() as admin:
+            admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
 @pytest.fixture
