@@ -1,7 +1,8 @@
 """``WS /ws``: OpenEnv's session protocol, one episode stream per connection.
 
 Client: ``{"type": "reset", "data": {task_id?, seed?, episode_id?, run_id?}}``, ``{"type": "step",
-"data": {<action>}}``, ``{"type": "state"}``, ``{"type": "close"}``. Server:
+"data": {<action>}}`` (the action may carry ``episode_id`` to go on with a recorded episode, e.g. a
+fork; the session follows it from then on), ``{"type": "state"}``, ``{"type": "close"}``. Server:
 ``{"type": "observation", "data": {"observation", "reward", "done", "episode_id", ...}}``,
 ``{"type": "state", "data": {...}}``, or ``{"type": "error", "data": {"message", "code"}}`` with
 OpenEnv's codes. A bad message gets an error and the session carries on; only the idle timeout,
@@ -22,7 +23,15 @@ from fastapi import FastAPI, WebSocket, WebSocketDisconnect
 
 from api.calls import Runner
 from api.errors import describe
-from api.protocol import EMPTY_STATE, envelope, openenv_payload, public_state, reset_args, reset_payload
+from api.protocol import (
+    EMPTY_STATE,
+    envelope,
+    openenv_payload,
+    public_state,
+    reset_args,
+    reset_payload,
+    split_step,
+)
 from domain.actions import InvalidAction
 from domain.tasks import UnknownTask
 from service import EnvironmentService
@@ -118,11 +127,14 @@ class Session:
             result = await self.call(reset_args(data).apply, self.service)
             self.episode_id = result.episode_id
             return envelope(type="observation", data=reset_payload(result)).decode(), False
-        if self.episode_id is None:
+        action, explicit, _ = split_step(data)
+        target = explicit or self.episode_id  # explicit: go on with a recorded one (e.g. a fork)
+        if target is None:
             raise SessionError("EXECUTION_ERROR", 'no episode in this session yet: send '
-                               '{"type": "reset"} first', status=409)
-        action = data["action"] if set(data) == {"action"} and isinstance(data["action"], dict) else data
-        result = await self.call(self.service.step, self.episode_id, action)
+                               '{"type": "reset"} first (or name one: "episode_id" in the step '
+                               'data)', status=409)
+        result = await self.call(self.service.step, target, action)
+        self.episode_id = target
         return envelope(type="observation", data=openenv_payload(result)).decode(), False
 
 

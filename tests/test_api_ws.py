@@ -198,3 +198,28 @@ def test_an_idle_session_times_out(small_server: LiveServer) -> None:
 
     notice = asyncio.run(scenario())
     assert notice["data"]["code"] == "SESSION_ERROR" and "idle" in notice["data"]["message"]
+
+
+def test_a_session_can_go_on_with_a_recorded_episode_by_naming_it(live_server: LiveServer) -> None:
+    """E.g. a fork made through the audit routes: the step names the episode, the session follows."""
+    episode = "resume_" + secrets.token_hex(6)
+    httpx.post(live_server.url + "/reset", json={"task_id": "task_easy_password",
+                                                 "episode_id": episode}).raise_for_status()
+
+    async def scenario() -> list[dict[str, Any]]:
+        async with websockets.connect(ws_url(live_server)) as ws:
+            return [
+                await exchange(ws, {"type": "step", "data": {"action_type": "noop",
+                                                             "episode_id": "ep_not_there"}}),
+                await exchange(ws, {"type": "step", "data": {"action_type": "classify_priority",
+                                                             "priority": "medium",
+                                                             "episode_id": episode}}),
+                await exchange(ws, {"type": "step", "data": {"action": {
+                    "action_type": "assign_queue", "queue": "account"}}}),
+                await exchange(ws, {"type": "state"}),
+            ]
+
+    missing, first, second, state = asyncio.run(scenario())
+    assert missing["data"]["code"] == "EXECUTION_ERROR" and missing["data"]["status"] == 404
+    assert first["data"]["episode_id"] == second["data"]["episode_id"] == episode
+    assert state["data"]["step_count"] == 2 and state["data"]["queue"] == "account"
