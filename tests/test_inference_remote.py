@@ -76,6 +76,7 @@ def test_remote_episodes_are_in_the_servers_log_and_replay(remote_run: Run, live
         for episode_id, head in heads.items():
             row = store.episode(episode_id)
             assert row.head_hash == head and row.status == "ended"
+            assert row.run_id == remote_run.run_id  # the server filed it under the run
             report = replay(episode_events(live_server.database_url, episode_id), CATALOG)
             assert report.consistent and report.head_hash == head
     finally:
