@@ -28,7 +28,58 @@ class Component:
 
 
 def _units(weight: int, fraction: Fraction) -> int:
-    return round(weight * fraction)
+    """``round(weight * fraction)``, half to even, in integers (Fraction arithmetic cost ~3 us)."""
+    return _round_ratio(weight * fraction.numerator, fraction.denominator)
+
+
+def _round_ratio(numerator: int, denominator: int) -> int:
+    """``round(Fraction(numerator, denominator))``: the nearest integer, ties to the even one."""
+    quotient, remainder = divmod(numerator, denominator)
+    twice = 2 * remainder
+    if twice > denominator or (twice == denominator and quotient % 2):
+        return quotient + 1
+    return quotient
+
+
+@dataclass(frozen=True, slots=True)
+class _Expected:
+    """A task's answer key as plain strings, and its weighted scorers: read once per task object
+    (enum ``.value`` and weight arithmetic on every step added up)."""
+
+    priority: str | None
+    queue: str | None
+    tags: frozenset[str]
+    tags_sorted: list[str]
+    policy: str | None
+    statuses: list[str]
+    codes: list[str | None]
+    scorers: tuple[tuple[Callable[[EpisodeState, TaskInstance, int], Component], int], ...]
+
+
+_EXPECTED: dict[int, tuple[TaskInstance, _Expected]] = {}
+
+
+def _expected(t: TaskInstance) -> _Expected:
+    hit = _EXPECTED.get(id(t))
+    if hit is not None and hit[0] is t:
+        return hit[1]
+    e = t.expected
+    tags = frozenset(tag.value for tag in e.tags)
+    found = _Expected(
+        priority=e.priority.value if e.priority else None,
+        queue=e.queue.value if e.queue else None,
+        tags=tags,
+        tags_sorted=sorted(tags),
+        policy=e.policy.value if e.policy else None,
+        statuses=[x.value for x in e.status],
+        codes=[c.value if c is not None else None for c in e.resolution_code],
+        scorers=tuple((SCORERS[name], round(t.weights[name] * UNITS))
+                      for name in COMPONENTS if name in t.weights),
+    )
+    if len(_EXPECTED) >= 4096:  # one entry per live task object; a bound against leaks
+        _EXPECTED.clear()
+    _EXPECTED[id(t)] = (t, found)  # keeps t alive so its id is not reused while cached
+    return found
 
 
 def _choice(name: str, current: str | None, expected: str | None, weight: int) -> Component:
@@ -41,24 +92,23 @@ def _choice(name: str, current: str | None, expected: str | None, weight: int) -
 
 
 def _priority(s: EpisodeState, t: TaskInstance, w: int) -> Component:
-    exp = t.expected.priority
-    return _choice("priority", s.priority, exp.value if exp else None, w)
+    return _choice("priority", s.priority, _expected(t).priority, w)
 
 
 def _queue(s: EpisodeState, t: TaskInstance, w: int) -> Component:
-    exp = t.expected.queue
-    return _choice("queue", s.queue, exp.value if exp else None, w)
+    return _choice("queue", s.queue, _expected(t).queue, w)
 
 
 def _tags(s: EpisodeState, t: TaskInstance, w: int) -> Component:
-    required = {tag.value for tag in t.expected.tags}
+    exp = _expected(t)
+    required = exp.tags
     present = set(s.tags)
     hits, extra = len(required & present), len(present - required)
-    fraction = Fraction(max(0, hits - extra), len(required)) if required else Fraction(int(not extra))
+    earned = _round_ratio(w * max(0, hits - extra), len(required)) if required else w * int(not extra)
     public = f"tags: {hits}/{len(required)} required" + (f", {extra} wrong" if extra else "")
-    detail = (f"tags: have {sorted(present) or '-'}, required {sorted(required)}"
+    detail = (f"tags: have {sorted(present) or '-'}, required {exp.tags_sorted}"
               + (f"; wrong tags cost one required tag each: {sorted(present - required)}" if extra else ""))
-    return Component("tags", _units(w, fraction), w, public, detail)
+    return Component("tags", earned, w, public, detail)
 
 
 def _decision_step(s: EpisodeState) -> int | None:
@@ -70,7 +120,7 @@ def _decision_step(s: EpisodeState) -> int | None:
 
 
 def _policy(s: EpisodeState, t: TaskInstance, w: int) -> Component:
-    expected = t.expected.policy.value if t.expected.policy else None
+    expected = _expected(t).policy
     seen = next((step for pid, step in s.policies_viewed if pid == expected), None)
     decided = _decision_step(s)
     if seen is None:
@@ -97,8 +147,8 @@ def _note(s: EpisodeState, t: TaskInstance, w: int) -> Component:
 
 
 def _resolution(s: EpisodeState, t: TaskInstance, w: int) -> Component:
-    statuses = [x.value for x in t.expected.status]
-    codes = [c.value if c is not None else None for c in t.expected.resolution_code]
+    exp = _expected(t)
+    statuses, codes = exp.statuses, exp.codes
     if s.status == "open":
         return Component("resolution", 0, w, "resolution: ticket still open",
                          f"resolution: open (expected {statuses} with {codes})")
@@ -123,5 +173,4 @@ SCORERS: dict[str, Callable[[EpisodeState, TaskInstance, int], Component]] = {
 def score_components(state: EpisodeState) -> list[Component]:
     task = state.task
     assert task is not None
-    return [SCORERS[name](state, task, round(task.weights[name] * UNITS))
-            for name in COMPONENTS if name in task.weights]
+    return [scorer(state, task, weight) for scorer, weight in _expected(task).scorers]

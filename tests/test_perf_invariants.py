@@ -63,3 +63,15 @@ def test_fold_equals_evolving_event_by_event(service) -> None:  # type: ignore[n
             one_by_one = evolve(one_by_one, event)
         assert fold(events) == one_by_one == result.state
         assert fold(events[3:], fold(events[:3])) == one_by_one
+
+
+def test_integer_rounding_matches_fraction_rounding() -> None:
+    from fractions import Fraction
+
+    from graders.components import _round_ratio, _units
+
+    for weight in range(0, 41):
+        for num in range(0, 13):
+            for den in range(1, 13):
+                expected = round(weight * Fraction(num, den))  # half to even
+                assert _round_ratio(weight * num, den) == expected == _units(weight, Fraction(num, den))
