@@ -223,3 +223,16 @@ def test_a_session_can_go_on_with_a_recorded_episode_by_naming_it(live_server: L
     assert missing["data"]["code"] == "EXECUTION_ERROR" and missing["data"]["status"] == 404
     assert first["data"]["episode_id"] == second["data"]["episode_id"] == episode
     assert state["data"]["step_count"] == 2 and state["data"]["queue"] == "account"
+
+
+def test_a_frame_past_the_transport_cap_closes_only_that_connection(live_server: LiveServer) -> None:
+    """Frames over 4x the body limit (at least 1 MiB) are refused by the server's WebSocket layer."""
+    async def scenario() -> int | None:
+        async with websockets.connect(ws_url(live_server), max_size=None) as ws:
+            await ws.send("x" * (2 << 20))
+            with pytest.raises(websockets.ConnectionClosed) as closed:
+                await asyncio.wait_for(ws.recv(), timeout=10)
+            return closed.value.rcvd.code if closed.value.rcvd else None
+
+    assert asyncio.run(scenario()) == 1009  # message too big
+    assert httpx.get(live_server.url + "/health").json() == {"status": "healthy"}
