@@ -14,6 +14,7 @@ validation of the action.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from typing import Any, TypeVar
 
@@ -141,8 +142,6 @@ async def state(request: Request, episode_id: str | None = None) -> Response:
 
 
 def _schemas() -> bytes:
-    import json
-
     return json.dumps({"action": action_json_schema(),
                        "observation": Observation.model_json_schema(),
                        "state": PublicState.model_json_schema()}).encode()
