@@ -325,8 +325,8 @@ def make_plan(obs: Mapping[str, Any]) -> Plan:
         special(t, plan)
     plan.reply = compose_reply(t, plan.finish.get("resolution_code"), **plan.slots)
     if s.kind in ("security", "outage") and not plan.note:
-        plan.note = (f"{t.tier.capitalize()} customer: {t.subject}. Escalated as "
-                     f"{(plan.finish.get('resolution_code') or 'an incident').replace('_', ' ')}.")
+        outcome = (plan.finish.get("resolution_code") or "escalated").replace("_", " ")
+        plan.note = f"{t.tier.capitalize()} customer reports: {t.subject}. Outcome: {outcome}."
     plan.finish = {"action_type": _finish_verb(t.objective), **plan.finish}
     if plan.finish["action_type"] == "resolve_ticket" and not plan.finish.get("resolution_code"):
         plan.finish["resolution_code"] = "no_action_needed"
