@@ -111,3 +111,26 @@ def test_concurrent_appends_on_one_episode_one_winner_per_position(store: EventS
     for prev, cur in pairwise(loaded):
         assert cur.prev_hash == prev.hash
     assert store.head("ep_a") == (loaded[-1].seq, loaded[-1].hash)
+
+
+def test_status_is_written_when_it_changes_and_kept_when_it_does_not(store: EventStore) -> None:
+    seq, head = _open(store)
+
+    def step(status: str) -> None:
+        s, h = store.head("ep_a")
+        store.append("ep_a", s, h, [NewEvent("ActionReceived", 1, {"s": status})],
+                     Projection(status, s, 0.25))
+
+    def index_status() -> str:
+        with store.db.read() as conn:
+            return conn.execute(select(episodes.c.status)).scalar_one()
+
+    step("open")
+    assert index_status() == "open"
+    step("ended")
+    assert index_status() == "ended"
+    step("ended")
+    assert index_status() == "ended" and store.episode("ep_a").step_count == 3
+    with pytest.raises(Conflict):  # a stale head still loses, whichever form of the update runs
+        store.append("ep_a", seq, head, [NewEvent("ActionReceived", 1, {})], Projection("open", 9, 0.0))
+    assert index_status() == "ended" and store.head("ep_a")[0] == 4
