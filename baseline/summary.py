@@ -129,9 +129,10 @@ def print_summary(run_id: str, summary: dict[str, Any], *, status: str, wall_s: 
     if first:
         print(f"  ticketledger replay {first}      (any episode id below)", file=out)
     print(f"  ticketledger serve, then open {VIEWER_URL.format(run_id=run_id)}", file=out)
-    print("\nHash-chain heads:", file=out)
+    print("\nHash-chain heads (a heads file: keep a copy outside the database and check the log "
+          "against it with `ticketledger verify --heads FILE`):", file=out)
     for e in summary["episodes"]:
         seed = "published" if e["seed"] is None else e["seed"]
-        print(f"  {e['episode_id'] or '-'}  {e['task_id']}  seed={seed}  score={e['score']:.4f}  "
-              f"head={e['head_hash'] or 'unknown'}", file=out)
+        print(f"  {e['episode_id'] or '-'} {e['head_hash'] or 'unknown'}  # {e['task_id']} "
+              f"seed={seed} score={e['score']:.4f}", file=out)
     out.flush()

@@ -98,7 +98,7 @@ def parse_heads(text: str) -> list[Head]:
     """Read a heads file; a malformed line is reported with its number."""
     heads: list[Head] = []
     for number, raw in enumerate(text.splitlines(), start=1):
-        line = raw.strip()
+        line = raw.split(" #", 1)[0].strip()  # a trailing "  # comment" is allowed
         if not line or line.startswith("#"):
             continue
         try:

@@ -24,7 +24,7 @@ STEP = re.compile(r"^\[STEP\] step=(?P<n>[1-9]\d*) action=(?P<action>\{\S.*\}) "
                   r"reward=(?P<reward>-?\d+\.\d{2}) done=(?P<done>true|false) error=(?P<error>\S.*)$")
 END = re.compile(r"^\[END\] success=(?P<success>true|false) steps=(?P<steps>\d+) "
                  r"score=(?P<score>0\.\d{2}) rewards=(?P<rewards>(?:-?\d+\.\d{2}(?:,-?\d+\.\d{2})*)?)$")
-HEAD = re.compile(r"^\s+(ep_\w+)\s+(\S+)\s+seed=(\S+)\s+score=\S+\s+head=([0-9a-f]{64})$", re.MULTILINE)
+HEAD = re.compile(r"^\s+(ep_\w+) ([0-9a-f]{64})  # (\S+) seed=(\S+) score=\S+$", re.MULTILINE)
 RUN_ID = re.compile(r"ticketledger runs show (run_\w+)")
 CLEARED = ("API_KEY", "HF_TOKEN", "OPENAI_API_KEY", "API_BASE_URL", "MODEL_NAME", "MODEL_CANDIDATES",
            "ACTION_SCHEMA_MODE", "TASKS", "SEED", "TRIALS", "MAX_STEPS", "CONCURRENCY", "ENV_BASE_URL",
@@ -66,7 +66,7 @@ class Run:
 
     def heads(self) -> dict[str, str]:
         """Episode id -> hash-chain head, as printed on stderr."""
-        return {m.group(1): m.group(4) for m in HEAD.finditer(self.stderr)}
+        return {m.group(1): m.group(2) for m in HEAD.finditer(self.stderr)}
 
 
 def parse(stdout: str) -> list[Block]:

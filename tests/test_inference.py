@@ -288,3 +288,14 @@ def test_the_readme_trials_figures_are_what_the_command_prints(tmp_path: Path, d
     assert found, run.stderr
     section = README.read_text().split("### Baseline scores", 1)[1].split("\n### ", 1)[0]
     assert f"mean score {found[1]}, pass^5 {found[2]}" in section.replace("\n", " ")
+
+
+def test_the_printed_heads_are_a_heads_file_that_verify_accepts(policy_run: Run, stored) -> None:  # type: ignore[no-untyped-def]
+    from service.auditor import Auditor
+    from service.verify import check_heads, parse_heads
+
+    _, service = stored
+    heads = parse_heads(policy_run.stderr.split("Hash-chain heads", 1)[1].split("\n", 1)[1])
+    assert len(heads) == len(CATALOG.task_ids)
+    report = check_heads(Auditor(service.db), heads)
+    assert report["ok"] and report["matched"] == len(CATALOG.task_ids), report
