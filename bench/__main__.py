@@ -1,0 +1,43 @@
+"""``python -m bench [--quick] [--only SECTION ...]``: run the benchmarks, print the table, save JSON."""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+import time
+from pathlib import Path
+
+from bench.common import RESULTS_DIR, Figure, log, table, write_results
+
+SECTIONS = ("inprocess",)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench", description=__doc__)
+    parser.add_argument("--quick", action="store_true",
+                        help="a smoke run: every section, few and short runs (figures are rough)")
+    parser.add_argument("--only", nargs="+", choices=SECTIONS, metavar="SECTION",
+                        help=f"run only these sections ({', '.join(SECTIONS)})")
+    parser.add_argument("--workdir", type=Path, default=RESULTS_DIR / "work",
+                        help="where the benchmark databases go (default: bench/results/work, on the "
+                             "repository's disk, so 'durable' means this disk)")
+    parser.add_argument("--out", type=Path, default=RESULTS_DIR, help="where the JSON results go")
+    args = parser.parse_args(argv)
+    args.workdir.mkdir(parents=True, exist_ok=True)
+    figures: list[Figure] = []
+    started = time.perf_counter()
+    for name in args.only or SECTIONS:
+        module = importlib.import_module(f"bench.{name}")
+        figures.extend(module.run(args.workdir, quick=args.quick))
+    command = "python -m bench" + (" --quick" if args.quick else "") + (
+        " --only " + " ".join(args.only) if args.only else "")
+    path = write_results(figures, {"command": command, "quick": args.quick,
+                                   "seconds": round(time.perf_counter() - started, 1)}, args.out)
+    print(table(figures))
+    log(f"results: {path}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

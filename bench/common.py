@@ -1,0 +1,136 @@
+"""Figures, timing and the results table shared by every section."""
+
+from __future__ import annotations
+
+import json
+import os
+import platform
+import statistics
+import sys
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+RESULTS_DIR = Path(__file__).resolve().parent / "results"
+
+
+@dataclass
+class Figure:
+    """One measured quantity: the value of each run, summarised as median and spread.
+
+    ``target`` is the issue's bar for it (``higher`` says which side passes); figures without a
+    target are informative.
+    """
+
+    key: str
+    label: str
+    unit: str
+    runs: list[float]
+    target: float | None = None
+    higher: bool = True
+    note: str = ""
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def median(self) -> float:
+        return statistics.median(self.runs) if self.runs else float("nan")
+
+    @property
+    def spread(self) -> tuple[float, float]:
+        return (min(self.runs), max(self.runs)) if self.runs else (float("nan"), float("nan"))
+
+    @property
+    def met(self) -> bool | None:
+        if self.target is None or not self.runs:
+            return None
+        return self.median >= self.target if self.higher else self.median <= self.target
+
+    def to_json(self) -> dict[str, Any]:
+        out = asdict(self)
+        out.update(median=self.median, spread=list(self.spread), met=self.met)
+        return out
+
+
+def ratio(key: str, label: str, num: Figure, den: Figure, *, target: float | None = None,
+          higher: bool = True, note: str = "") -> Figure:
+    """A comparison of two figures of the same invocation, run by run (runs were interleaved)."""
+    runs = [a / b for a, b in zip(num.runs, den.runs, strict=False) if b]
+    return Figure(key, label, "x", runs, target=target, higher=higher, note=note)
+
+
+def median_spread(samples: Iterable[float]) -> tuple[float, float, float]:
+    values = sorted(samples)
+    return statistics.median(values), values[0], values[-1]
+
+
+def percentile(sorted_values: list[float], q: float) -> float:
+    """The q-th percentile (0..100) of already sorted values, nearest-rank."""
+    if not sorted_values:
+        return float("nan")
+    rank = max(0, min(len(sorted_values) - 1, round(q / 100 * len(sorted_values) + 0.5) - 1))
+    return sorted_values[rank]
+
+
+def timed(fn: Callable[[], int]) -> tuple[int, float]:
+    """Run ``fn`` (which returns a count) and return (count, seconds)."""
+    start = time.perf_counter()
+    count = fn()
+    return count, time.perf_counter() - start
+
+
+def _fmt(value: float) -> str:
+    if value != value:  # nan
+        return "-"
+    if abs(value) >= 1000:
+        return f"{value:,.0f}"
+    if abs(value) >= 100:
+        return f"{value:.0f}"
+    if abs(value) >= 10:
+        return f"{value:.1f}"
+    return f"{value:.2f}"
+
+
+def table(figures: list[Figure]) -> str:
+    """A Markdown table (readable in a terminal, pasteable into the README)."""
+    rows = [("figure", "median", "spread (min-max)", "runs", "target", "met")]
+    for f in figures:
+        low, high = f.spread
+        target = "" if f.target is None else ("≥ " if f.higher else "≤ ") + _fmt(f.target)
+        met = {None: "", True: "yes", False: "NO"}[f.met]
+        label = f"{f.label} ({f.unit})" + (f" [{f.note}]" if f.note else "")
+        rows.append((label, _fmt(f.median), f"{_fmt(low)} - {_fmt(high)}", str(len(f.runs)),
+                     target, met))
+    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
+    lines = []
+    for n, row in enumerate(rows):
+        lines.append("| " + " | ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)) + " |")
+        if n == 0:
+            lines.append("|" + "|".join("-" * (w + 2) for w in widths) + "|")
+    return "\n".join(lines)
+
+
+def machine() -> dict[str, Any]:
+    import sqlite3
+
+    return {"python": sys.version.split()[0], "platform": platform.platform(),
+            "cpus": os.cpu_count(), "sqlite": sqlite3.sqlite_version}
+
+
+def write_results(figures: list[Figure], meta: dict[str, Any], out_dir: Path = RESULTS_DIR) -> Path:
+    """Write ``<timestamp>.json`` and ``latest.json`` under ``bench/results/`` (gitignored)."""
+    out_dir.mkdir(parents=True, exist_ok=True)
+    payload = {"meta": {**meta, "machine": machine()}, "figures": [f.to_json() for f in figures],
+               "table": table(figures)}
+    text = json.dumps(payload, indent=2, default=str)
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    path = out_dir / f"{stamp}.json"
+    path.write_text(text, encoding="utf-8")
+    (out_dir / "latest.json").write_text(text, encoding="utf-8")
+    return path
+
+
+def log(message: str) -> None:
+    """Progress goes to stderr so stdout holds only the table."""
+    print(message, file=sys.stderr, flush=True)
