@@ -144,7 +144,8 @@ def _details(body: dict[str, Any]) -> dict[str, Any]:
 
 async def _receive_text(websocket: WebSocket, idle_s: float) -> str | None:
     """The next text message; ``None`` when the peer left. Binary frames are read as UTF-8."""
-    message = await asyncio.wait_for(websocket.receive(), timeout=idle_s)
+    async with asyncio.timeout(idle_s):  # cheaper than wait_for: no task per message
+        message = await websocket.receive()
     if message["type"] == "websocket.disconnect":
         return None
     if message.get("text") is not None:

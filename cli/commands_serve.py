@@ -18,4 +18,5 @@ def cmd_serve(args: argparse.Namespace) -> int:
     from server.app import serve
 
     return serve(args.host, args.port, args.workers, args.log_level,
-                 database_url=args.database_url, access_log=args.access_log)
+                 database_url=args.database_url, access_log=args.access_log,
+                 ws_compression=args.ws_compression)

@@ -40,10 +40,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="uvicorn log level (default: info)")
     parser.add_argument("--access-log", action="store_true",
                         help="log every request (off by default: it costs throughput)")
+    parser.add_argument("--ws-compression", action="store_true",
+                        help="offer per-message deflate on WebSocket sessions (off by default: it "
+                             "halves session throughput; worth it only on slow links)")
 
 
 def serve(host: str, port: int, workers: int = 1, log_level: str = "info",
-          database_url: str | None = None, access_log: bool = False) -> int:
+          database_url: str | None = None, access_log: bool = False,
+          ws_compression: bool = False) -> int:
     """Apply migrations, then serve until interrupted. Returns the exit status."""
     from store.database import default_database_url
 
@@ -67,6 +71,7 @@ def serve(host: str, port: int, workers: int = 1, log_level: str = "info",
     options: dict[str, Any] = {
         "host": host, "port": port, "log_level": log_level, "access_log": access_log,
         "ws_max_size": max(4 * settings.max_body_bytes, 1 << 20), "server_header": False,
+        "ws_per_message_deflate": ws_compression,
     }
     if workers == 1:
         uvicorn.run(create_app(settings), **options)  # migrates on creation
@@ -84,7 +89,7 @@ def main(argv: list[str] | None = None) -> None:
     add_arguments(parser)
     args = parser.parse_args(argv)
     sys.exit(serve(args.host, args.port, args.workers, args.log_level,
-                   access_log=args.access_log))
+                   access_log=args.access_log, ws_compression=args.ws_compression))
 
 
 def __getattr__(name: str) -> Any:

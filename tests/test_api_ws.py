@@ -229,8 +229,8 @@ def test_a_frame_past_the_transport_cap_closes_only_that_connection(live_server:
     """Frames over 4x the body limit (at least 1 MiB) are refused by the server's WebSocket layer."""
     async def scenario() -> int | None:
         async with websockets.connect(ws_url(live_server), max_size=None) as ws:
-            await ws.send("x" * (2 << 20))
-            with pytest.raises(websockets.ConnectionClosed) as closed:
+            with pytest.raises(websockets.ConnectionClosed) as closed:  # while sending, or after
+                await ws.send("x" * (2 << 20))
                 await asyncio.wait_for(ws.recv(), timeout=10)
             return closed.value.rcvd.code if closed.value.rcvd else None
 

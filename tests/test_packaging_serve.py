@@ -52,7 +52,8 @@ def test_serve_listens_on_port_from_the_environment(tmp_path: Path) -> None:
 def test_serve_help_lists_the_options() -> None:
     result = subprocess.run([sys.executable, "-m", "server.app", "--help"], cwd=ROOT,
                             capture_output=True, text=True, timeout=60)
-    for option in ("--host", "--port", "--workers", "--log-level", "$PORT", "7860"):
+    for option in ("--host", "--port", "--workers", "--log-level", "--ws-compression", "$PORT",
+                   "7860"):
         assert option in result.stdout
 
 
