@@ -270,10 +270,11 @@ def audit(database_url: str, episodes: Sequence[EpisodeLog], *, crashed: bool = 
             steps = sum(1 for r in recorded if r.type == ev.ACTION_RECEIVED)
             report.recorded_steps += steps
             report.in_flight_recorded += max(0, steps - len(episode.acked))
-            row = store.episode(episode.episode_id)
-            if recorded and (row.last_seq, row.head_hash, row.step_count) != (
-                    recorded[-1].seq, recorded[-1].hash, steps):
-                report.problems.append(f"{episode.episode_id}: index row disagrees with its log")
+            if recorded:
+                row = store.episode(episode.episode_id)
+                if (row.last_seq, row.head_hash, row.step_count) != (
+                        recorded[-1].seq, recorded[-1].hash, steps):
+                    report.problems.append(f"{episode.episode_id}: index row disagrees with its log")
         if whole_log:
             with db.read() as conn:
                 total = conn.execute(select(func.count()).select_from(events)
