@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+from functools import cache
 from pathlib import Path
 
 from sqlalchemy import Engine, inspect, text
@@ -19,8 +21,37 @@ def _config(connection=None):  # type: ignore[no-untyped-def]
     return cfg
 
 
+_REVISION = re.compile(r"""^revision\b[^=\n]*=\s*["']([^"']+)["']""", re.MULTILINE)
+_DOWN_REVISION = re.compile(r"^down_revision\b[^=\n]*=(.*)$", re.MULTILINE)
+_QUOTED = re.compile(r"""["']([^"']+)["']""")
+
+
+@cache
 def head_revision() -> str:
-    """The newest migration, read from the migration files (not the database)."""
+    """The newest migration, read from the migration files (not the database).
+
+    Read from the files' ``revision`` / ``down_revision`` lines rather than through Alembic:
+    importing Alembic costs ~0.1 s, and every process start (``inference.py``, each server
+    worker) asks this only to learn that nothing is pending. With anything but one linear head
+    it defers to Alembic; ``tests/test_perf_invariants.py`` checks both answers agree.
+    """
+    revisions: set[str] = set()
+    parents: set[str] = set()
+    for path in sorted((MIGRATIONS_DIR / "versions").glob("*.py")):
+        source = path.read_text(encoding="utf-8")
+        found = _REVISION.search(source)
+        if found is None:
+            continue
+        revisions.add(found.group(1))
+        down = _DOWN_REVISION.search(source)
+        if down is not None:
+            parents.update(_QUOTED.findall(down.group(1)))
+    heads = revisions - parents
+    return heads.pop() if len(heads) == 1 else alembic_head_revision()
+
+
+def alembic_head_revision() -> str:
+    """The head as Alembic computes it (the authority :func:`head_revision` must agree with)."""
     from alembic.script import ScriptDirectory
 
     head = ScriptDirectory.from_config(_config()).get_current_head()
