@@ -449,6 +449,10 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps([f.to_json() for f in found], indent=2, default=str))
     else:
         print(table(found))
+    for config in configs:
+        i = config.integrity
+        log(f"{config.name}: audited {i.episodes} episodes, {i.acked_steps} acknowledged steps, "
+            f"{i.recorded_steps} recorded, {len(i.problems)} problems")
     bad = [c for c in configs if not c.integrity.ok]
     for config in bad:
         log(f"{config.name}: INTEGRITY PROBLEMS: {config.integrity.problems[:10]}")
