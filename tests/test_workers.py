@@ -17,7 +17,6 @@ import subprocess
 import sys
 import threading
 from collections.abc import Iterator
-from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import httpx
@@ -54,11 +53,11 @@ def shared_pg_url() -> Iterator[str]:
 
 @pytest.fixture(scope="module")
 def pg_servers(shared_pg_url: str) -> Iterator[list[LiveServer]]:
-    """Three separate server processes sharing one PostgreSQL database, started in parallel."""
-    with ThreadPoolExecutor(3) as pool:
-        started = [pool.submit(launch, shared_pg_url) for _ in range(3)]
-        servers = [f.result() for f in started]
+    """Three separate server processes sharing one PostgreSQL database."""
+    servers: list[LiveServer] = []
     try:
+        for _ in range(3):  # one after the other: each picks its free port while the last listens
+            servers.append(launch(shared_pg_url))
         yield servers
     finally:
         for server in servers:
