@@ -130,9 +130,30 @@ def _note_change(s: Draft, text: str) -> None:
     last["changes"] = (*last["changes"], text)
 
 
+_TASKS: dict[tuple[str, int | None, str], TaskInstance] = {}
+
+
+def _task(payload: Mapping[str, Any]) -> TaskInstance:
+    """The task recorded at reset, as a model; equal tasks come back as one shared object.
+
+    Every fold of an episode validates its recorded task anew. Handing back an equal task seen
+    before (equality is checked, never assumed) lets the memos keyed by task object (grader
+    answer keys, rubric keys, observation fields) serve every episode of a variant.
+    """
+    task = TaskInstance.model_validate(payload)
+    key = (task.task_id, task.seed, task.case)
+    seen = _TASKS.get(key)
+    if seen is not None and seen == task:
+        return seen
+    if len(_TASKS) >= 4096:
+        _TASKS.clear()
+    _TASKS[key] = task
+    return task
+
+
 def _started(s: Draft, d: Mapping[str, Any]) -> None:
     s.episode_id = d["episode_id"]
-    s.task = TaskInstance.model_validate(d["task"])
+    s.task = _task(d["task"])
     s.run_id = d.get("run_id")
     s.forked_from = d.get("forked_from")
 

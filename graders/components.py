@@ -43,8 +43,8 @@ def _round_ratio(numerator: int, denominator: int) -> int:
 
 @dataclass(frozen=True, slots=True)
 class _Expected:
-    """A task's answer key as plain strings, and its weighted scorers: read once per task object
-    (enum ``.value`` and weight arithmetic on every step added up)."""
+    """A task's answer key as plain strings, and its weighted components: read once per task
+    object (enum ``.value`` and weight arithmetic on every step added up)."""
 
     priority: str | None
     queue: str | None
@@ -53,7 +53,7 @@ class _Expected:
     policy: str | None
     statuses: list[str]
     codes: list[str | None]
-    scorers: tuple[tuple[Callable[[EpisodeState, TaskInstance, int], Component], int], ...]
+    weights: tuple[tuple[str, int], ...]  # (component, weight in units), in report order
 
 
 _EXPECTED: dict[int, tuple[TaskInstance, _Expected]] = {}
@@ -73,7 +73,7 @@ def _expected(t: TaskInstance) -> _Expected:
         policy=e.policy.value if e.policy else None,
         statuses=[x.value for x in e.status],
         codes=[c.value if c is not None else None for c in e.resolution_code],
-        scorers=tuple((SCORERS[name], round(t.weights[name] * UNITS))
+        weights=tuple((name, round(t.weights[name] * UNITS))
                       for name in COMPONENTS if name in t.weights),
     )
     if len(_EXPECTED) >= 4096:  # one entry per live task object; a bound against leaks
@@ -173,4 +173,5 @@ SCORERS: dict[str, Callable[[EpisodeState, TaskInstance, int], Component]] = {
 def score_components(state: EpisodeState) -> list[Component]:
     task = state.task
     assert task is not None
-    return [scorer(state, task, weight) for scorer, weight in _expected(task).scorers]
+    # SCORERS is looked up on every call: replacing a scorer (a new grader) takes effect at once.
+    return [SCORERS[name](state, task, weight) for name, weight in _expected(task).weights]

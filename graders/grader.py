@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from domain import events as ev
-from domain.state import EpisodeState, evolve
+from domain.state import EpisodeState, evolve, fold
 from graders.components import UNITS, Component, score_components
 from graders.penalties import Penalty, step_penalties
 
@@ -132,17 +132,14 @@ def grade_episode(events: Iterable[ev.Event]) -> EpisodeGrade:
     """Re-grade an episode from its events alone; recorded ``StepGraded`` events are not trusted,
     only collected for comparison."""
     head, steps = split_steps(events)
-    state = EpisodeState()
-    for event in head:
-        state = evolve(state, event)
+    state = fold(head)
     grades: list[StepGrade] = []
     recorded: list[dict[str, Any]] = []
     for step_events in steps:
         before = state
         facts = [e for e in step_events if e.type != ev.STEP_GRADED]
         recorded.extend(dict(e.data) for e in step_events if e.type == ev.STEP_GRADED)
-        for event in facts:
-            state = evolve(state, event)
+        state = fold(facts, state)
         grade = grade_step(before, facts, state)
         grades.append(grade)
         state = evolve(state, grade.to_event())

@@ -31,7 +31,6 @@ from store.eventstore import EventStore, NewEvent, Projection, RecordedEvent
 
 EPISODE_ID = re.compile(r"^[A-Za-z0-9_.:-]{1,64}$")
 CACHE_SIZE = 4096
-VARIANT_CACHE_SIZE = 1024
 SEED_MIN, SEED_MAX = -(2**63), 2**63 - 1
 """The episode index stores the seed as a signed 64-bit integer (BIGINT)."""
 
@@ -92,7 +91,6 @@ class EnvironmentService:
         self._cache_size = cache_size
         self._guard = threading.Lock()
         self._busy: set[str] = set()
-        self._variants: dict[tuple[str, int | None], tuple[TaskInstance, str]] = {}
 
     # ------------------------------------------------------------------ reset
     def reset(self, task_id: str | None = None, seed: int | None = None,
@@ -164,17 +162,9 @@ class EnvironmentService:
 
     # -------------------------------------------------------------- internals
     def _variant(self, task_id: str, seed: int | None) -> tuple[TaskInstance, str]:
-        """The materialised task and its digest, memoised per (task, seed): drawing a variant and
-        hashing it cost more than the rest of a reset, and both are pure functions of the two."""
-        key = (task_id, seed)
-        hit = self._variants.get(key)
-        if hit is None:
-            task = self.catalog.instance(task_id, seed)
-            hit = (task, instance_digest(task))
-            if len(self._variants) >= VARIANT_CACHE_SIZE:
-                self._variants.clear()
-            self._variants[key] = hit
-        return hit
+        """The materialised task and its digest (both memoised where they are computed)."""
+        task = self.catalog.instance(task_id, seed)
+        return task, instance_digest(task)
 
     @staticmethod
     def _unknown(episode_id: str) -> str:

@@ -14,6 +14,7 @@ from domain import events as ev
 from domain.actions import InvalidAction, parse_action
 from domain.state import EpisodeState, evolve, fold
 from domain.tasks.catalog import default_catalog
+from domain.tasks.spec import TaskInstance
 from graders import rubric
 from tests.scripted import solution
 
@@ -41,7 +42,7 @@ def test_rubric_results_shared_by_equal_rubrics_of_new_objects() -> None:
     catalog = default_catalog()
     task = catalog.instance("task_easy_password", None)
     text = solution(task)[-2]["reply_text"]
-    again = catalog.instance("task_easy_password", None)  # equal content, new objects
+    again = TaskInstance.model_validate(task.model_dump(mode="json"))  # equal content, new objects
     assert again.reply is not task.reply
     a = rubric.evaluate(task.reply, text, task.first_name)
     b = rubric.evaluate(again.reply, text, again.first_name)
@@ -95,3 +96,15 @@ def test_a_current_database_opens_without_importing_alembic(tmp_path) -> None:  
     runs = [subprocess.run([sys.executable, "-c", code, url], capture_output=True, text=True, cwd=root,
                            check=True).stdout.strip() for _ in range(2)]
     assert runs == ["True", "False"]  # the first open migrates; the second finds nothing pending
+
+
+def test_equal_recorded_tasks_fold_to_one_shared_object_and_tampered_ones_do_not() -> None:
+    task = default_catalog().instance("task_medium_double_charge", 3)
+    payload = task.model_dump(mode="json")
+    started = ev.Event(ev.EPISODE_STARTED, {"episode_id": "ep_a", "task": payload})
+    first, second = fold([started]), fold([started])
+    assert first.task == task and first.task is second.task
+    changed = dict(payload, expected={**payload["expected"], "priority": "low"})
+    other = fold([ev.Event(ev.EPISODE_STARTED, {"episode_id": "ep_b", "task": changed})])
+    assert other.task is not first.task and other.task.expected.priority.value == "low"
+    assert fold([started]).task.expected == task.expected  # the shared one was not replaced wrongly

@@ -33,6 +33,7 @@ class Catalog:
         if len(self._specs) != len(specs):
             raise ValueError("duplicate task ids in the catalog")
         self.policies = policies
+        self._instances: dict[tuple[str, int | None], TaskInstance] = {}
 
     @property
     def task_ids(self) -> list[str]:
@@ -55,17 +56,43 @@ class Catalog:
         return ids[random.Random(f"pick:{seed or 0}").randrange(len(ids))]
 
     def instance(self, task_id: str, seed: int | None = None) -> TaskInstance:
-        """Materialise ``task_id`` for ``seed``; ``None`` gives the seed's published variant."""
-        return _materialise(self.spec(task_id), seed)
+        """Materialise ``task_id`` for ``seed``; ``None`` gives the seed's published variant.
+
+        Memoised (bounded): drawing and validating a variant costs ~60 us, every reset and every
+        replay asks for one, and the result is a frozen value of (task, seed). Callers share it.
+        """
+        key = (task_id, seed)
+        found = self._instances.get(key)
+        if found is None:
+            found = _materialise(self.spec(task_id), seed)
+            if len(self._instances) >= INSTANCE_CACHE_SIZE:
+                self._instances.clear()
+            self._instances[key] = found
+        return found
 
     def policy_text(self, policy_id: PolicyId) -> str:
         return self.policies[policy_id]
 
 
+INSTANCE_CACHE_SIZE = 4096
+_DIGESTS: dict[int, tuple[TaskInstance, str]] = {}
+
+
 def instance_digest(task: TaskInstance) -> str:
-    """A short fingerprint of a materialised task, recorded at reset so replay notices catalog drift."""
+    """A short fingerprint of a materialised task, recorded at reset so replay notices catalog drift.
+
+    Memoised per task object (kept alive in the entry, so its id is not reused): catalog instances
+    are shared, and serialising and hashing one costs ~50 us.
+    """
+    hit = _DIGESTS.get(id(task))
+    if hit is not None and hit[0] is task:
+        return hit[1]
     blob = json.dumps(task.model_dump(mode="json"), sort_keys=True, separators=(",", ":"))
-    return hashlib.sha256(blob.encode()).hexdigest()[:16]
+    digest = hashlib.sha256(blob.encode()).hexdigest()[:16]
+    if len(_DIGESTS) >= INSTANCE_CACHE_SIZE:
+        _DIGESTS.clear()
+    _DIGESTS[id(task)] = (task, digest)
+    return digest
 
 
 def _draw(spec: TaskSpec, seed: int | None) -> dict[str, int | str]:
