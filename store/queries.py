@@ -17,7 +17,7 @@ from typing import Any
 from sqlalchemy import Select, case, func, select, tuple_
 
 from store.database import Database
-from store.eventstore import EpisodeRow, RecordedEvent
+from store.eventstore import EpisodeRow, EventStore, RecordedEvent
 from store.runs import RunRow
 from store.runs import _row as _run
 from store.schema import episodes, events, runs
@@ -120,15 +120,7 @@ class AuditQueries:
 
     def events_of(self, episode_ids: Sequence[str]) -> dict[str, list[RecordedEvent]]:
         """All events of several episodes in one query, grouped per episode in sequence order."""
-        out: dict[str, list[RecordedEvent]] = {eid: [] for eid in episode_ids}
-        if not episode_ids:
-            return out
-        query = (select(events).where(events.c.episode_id.in_(list(episode_ids)))
-                 .order_by(events.c.episode_id, events.c.seq))
-        with self.db.read() as conn:
-            for r in conn.execute(query):
-                out[r.episode_id].append(_recorded(r))
-        return out
+        return EventStore(self.db).load_many(episode_ids)
 
     def iter_with_events(self, where: EpisodeFilter,
                          batch: int = 100) -> Iterator[tuple[EpisodeRow, list[RecordedEvent]]]:

@@ -134,3 +134,14 @@ def test_status_is_written_when_it_changes_and_kept_when_it_does_not(store: Even
     with pytest.raises(Conflict):  # a stale head still loses, whichever form of the update runs
         store.append("ep_a", seq, head, [NewEvent("ActionReceived", 1, {})], Projection("open", 9, 0.0))
     assert index_status() == "ended" and store.head("ep_a")[0] == 4
+
+
+def test_load_many_equals_loading_each_episode(store: EventStore) -> None:
+    for eid in ("ep_a", "ep_b", "ep_c"):
+        seq, head = _open(store, eid)
+        store.append(eid, seq, head, [NewEvent("ActionReceived", 1, {"e": eid}),
+                                      NewEvent("StepGraded", 1, {"e": eid})], Projection("open", 1, 0.0))
+    many = store.load_many(["ep_c", "ep_a", "ep_missing"])
+    assert list(many) == ["ep_c", "ep_a", "ep_missing"]
+    assert many["ep_c"] == store.load("ep_c") and many["ep_a"] == store.load("ep_a")
+    assert many["ep_missing"] == [] and store.load_many([]) == {}
