@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from functools import lru_cache
 
 NEGATORS = frozenset({
@@ -49,24 +50,46 @@ def _negated(text: str, start: int) -> bool:
     return any(w in NEGATORS for w in words(clause)[-NEGATION_WINDOW:])
 
 
+@lru_cache(maxsize=4096)
+def _phrase_parts(phrase: str) -> tuple[str, ...]:
+    return tuple(phrase.lower().split())
+
+
+def _matches(lowered: str, phrase: str) -> Iterator[re.Match[str]]:
+    """Occurrences of ``phrase`` in already lower-cased text.
+
+    A match needs every word of the phrase literally in the text, so a plain substring test
+    (C speed) rules most phrases out before any regex runs: a rubric checks a hundred phrasings
+    (its own and other tasks'), few of which a given reply contains.
+    """
+    for part in _phrase_parts(phrase):
+        if part not in lowered:
+            return iter(())
+    return _phrase_pattern(phrase).finditer(lowered)
+
+
 def find_affirmed(text: str, phrase: str) -> int:
     """How many times ``phrase`` occurs un-negated in ``text`` (case-insensitive, whole words)."""
-    lowered = text.lower()
-    return sum(1 for m in _phrase_pattern(phrase).finditer(lowered) if not _negated(lowered, m.start()))
+    return _affirmed(text.lower(), phrase)
+
+
+def _affirmed(lowered: str, phrase: str) -> int:
+    return sum(1 for m in _matches(lowered, phrase) if not _negated(lowered, m.start()))
 
 
 def words_outside(text: str, phrases: list[str]) -> list[str]:
     """The words of ``text`` that are not part of an affirmed occurrence of any of ``phrases``."""
     lowered = text.lower()
-    spans = [m.span() for p in phrases for m in _phrase_pattern(p).finditer(lowered)
+    spans = [m.span() for p in phrases for m in _matches(lowered, p)
              if not _negated(lowered, m.start())]
     return [m.group() for m in _TOKEN.finditer(lowered)
             if not any(start <= m.start() < end for start, end in spans)]
 
 
 def first_affirmed(text: str, phrases: list[str]) -> str | None:
+    lowered = text.lower()
     for phrase in phrases:
-        if find_affirmed(text, phrase):
+        if _affirmed(lowered, phrase):
             return phrase
     return None
 
