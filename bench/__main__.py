@@ -10,7 +10,7 @@ from pathlib import Path
 
 from bench.common import RESULTS_DIR, Figure, log, table, write_results
 
-SECTIONS = ("inprocess",)
+SECTIONS = ("inprocess", "replay", "http", "growth", "postgres", "inference")
 
 
 def main(argv: list[str] | None = None) -> int:
