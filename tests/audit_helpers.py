@@ -20,6 +20,7 @@ from typing import Any
 import httpx
 
 from service import EnvironmentService, StepResult
+from tests.databases import fresh_database
 from tests.scripted import solution
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -110,20 +111,5 @@ def live_server(database_url: str, log_path: Path, **env: str) -> Iterator[str]:
 def scratch_database(directory: Path) -> Iterator[str]:
     """A fresh database on the suite's backend that outlives one test (for module-scoped servers):
     an SQLite file in ``directory``, or a new PostgreSQL database dropped afterwards."""
-    import secrets
-
-    from sqlalchemy.engine import make_url
-
-    from tests.conftest import BACKEND, PG_URL, _pg_admin
-
-    if BACKEND != "postgres":
-        yield f"sqlite:///{directory / 'events.db'}"
-        return
-    name = "tl_mod_" + secrets.token_hex(6)
-    with _pg_admin() as admin:
-        admin.execute(f'CREATE DATABASE "{name}"')
-    try:
-        yield make_url(PG_URL).set(database=name).render_as_string(hide_password=False)
-    finally:
-        with _pg_admin() as admin:
-            admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    with fresh_database(directory, "tl_mod") as url:
+        yield url

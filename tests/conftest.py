@@ -12,49 +12,30 @@ the same backend, so nothing falls back to SQLite in the PostgreSQL run or write
 from __future__ import annotations
 
 import os
-import secrets
 from collections.abc import Iterator
 
 import pytest
 
+from tests.databases import BACKEND, PG_URL, fresh_database, fresh_pg_database, pg_admin
+
 pytest_plugins = ("tests.servers",)  # live_server: a real uvicorn server shared by the API tests
 
-PG_URL = os.environ.get("TICKETLEDGER_PG_URL",
-                        "postgresql+psycopg://postgres@127.0.0.1:5432/postgres")
-BACKEND = os.environ.get("TICKETLEDGER_TEST_BACKEND", "sqlite")
+__all__ = ["BACKEND", "PG_URL"]
 
 
-def _pg_admin():  # type: ignore[no-untyped-def]
-    import psycopg
-    from sqlalchemy.engine import make_url
-
-    url = make_url(PG_URL)
-    return psycopg.connect(host=url.host or "127.0.0.1", port=url.port or 5432,
-                           user=url.username or "postgres", password=url.password,
-                           dbname=url.database or "postgres", autocommit=True, connect_timeout=5)
-
-
-def _pg_unavailable(exc: Exception) -> None:
-    message = f"PostgreSQL at {PG_URL} is not reachable: {exc}"
-    if os.environ.get("CI"):
-        pytest.fail(message + " (CI must test PostgreSQL for real)")
-    pytest.skip(message)
+def _pg_reachable() -> bool:
+    try:
+        with pg_admin():
+            return True
+    except Exception:  # the PostgreSQL tests themselves skip (or fail under CI) loudly
+        return False
 
 
 @pytest.fixture
 def pg_url() -> Iterator[str]:
     """A fresh, empty PostgreSQL database for this test, dropped afterwards."""
-    from sqlalchemy.engine import make_url
-
-    name = "tl_test_" + secrets.token_hex(6)
-    try:
-        with _pg_admin() as admin:
-            admin.execute(f'CREATE DATABASE "{name}"')
-    except Exception as exc:
-        _pg_unavailable(exc)
-    yield make_url(PG_URL).set(database=name).render_as_string(hide_password=False)
-    with _pg_admin() as admin:
-        admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    with fresh_pg_database() as url:
+        yield url
 
 
 @pytest.fixture(scope="session", autouse=True)
@@ -64,29 +45,15 @@ def default_database_env(tmp_path_factory: pytest.TempPathFactory) -> Iterator[s
 
     Tests that need isolation still ask for ``database_url``; this makes the rest honour the backend.
     """
-    from sqlalchemy.engine import make_url
-
     previous = os.environ.get("DATABASE_URL")
-    name = None
-    if BACKEND == "postgres":
-        name = "tl_session_" + secrets.token_hex(6)
-        try:
-            with _pg_admin() as admin:
-                admin.execute(f'CREATE DATABASE "{name}"')
-            url = make_url(PG_URL).set(database=name).render_as_string(hide_password=False)
-        except Exception:  # unreachable: the PostgreSQL tests themselves skip or fail loudly
-            name = None
-    if name is None:
-        url = f"sqlite:///{tmp_path_factory.mktemp('default-db') / 'ticketledger.db'}"
-    os.environ["DATABASE_URL"] = url
-    yield url
+    backend = BACKEND if BACKEND != "postgres" or _pg_reachable() else "sqlite"
+    with fresh_database(tmp_path_factory.mktemp("default-db"), "tl_session", backend) as url:
+        os.environ["DATABASE_URL"] = url
+        yield url
     if previous is None:
         os.environ.pop("DATABASE_URL", None)
     else:
         os.environ["DATABASE_URL"] = previous
-    if name is not None:
-        with _pg_admin() as admin:
-            admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
 @pytest.fixture

@@ -8,7 +8,6 @@ second each). Tests that damage a database (dropping a trigger) keep a database 
 
 from __future__ import annotations
 
-import secrets
 from collections.abc import Iterable, Iterator
 from typing import Any
 
@@ -17,32 +16,20 @@ import pytest
 from service import EnvironmentService, StepResult
 from store import Database, open_database
 from store.eventstore import RecordedEvent
-from tests import conftest
+from tests.databases import BACKEND, fresh_database
 
 
 def module_url(backend: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """A generator fixtures drive: yields a fresh database URL of ``backend``; resuming it drops
     the PostgreSQL database."""
-    if backend != "postgres":
-        yield f"sqlite:///{tmp_path_factory.mktemp('module-db') / 'events.db'}"
-        return
-    from sqlalchemy.engine import make_url
-
-    name = "tl_test_" + secrets.token_hex(6)
-    try:
-        with conftest._pg_admin() as admin:
-            admin.execute(f'CREATE DATABASE "{name}"')
-    except Exception as exc:
-        conftest._pg_unavailable(exc)
-    yield make_url(conftest.PG_URL).set(database=name).render_as_string(hide_password=False)
-    with conftest._pg_admin() as admin:
-        admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    with fresh_database(tmp_path_factory.mktemp("module-db"), "tl_test", backend) as url:
+        yield url
 
 
 @pytest.fixture(scope="module")
 def module_database_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """One database of the run's backend (TICKETLEDGER_TEST_BACKEND) for the whole test module."""
-    yield from module_url(conftest.BACKEND, tmp_path_factory)
+    yield from module_url(BACKEND, tmp_path_factory)
 
 
 @pytest.fixture(scope="module")

@@ -13,7 +13,6 @@ Fixtures (registered for the whole suite through ``pytest_plugins`` in ``tests/c
 from __future__ import annotations
 
 import os
-import secrets
 import socket
 import subprocess
 import sys
@@ -27,6 +26,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+
+from tests.databases import fresh_database
 
 ROOT = Path(__file__).resolve().parent.parent
 START_TIMEOUT_S = 30.0
@@ -108,23 +109,9 @@ def start_server(database_url: str, *, env: dict[str, str] | None = None,
 
 @pytest.fixture(scope="session")
 def live_server_database_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """A database for the shared server on the suite's backend (see ``tests/conftest.py``)."""
-    from tests.conftest import BACKEND, PG_URL, _pg_admin, _pg_unavailable
-
-    if BACKEND != "postgres":
-        yield f"sqlite:///{tmp_path_factory.mktemp('live') / 'server.db'}"
-        return
-    from sqlalchemy.engine import make_url
-
-    name = "tl_live_" + secrets.token_hex(6)
-    try:
-        with _pg_admin() as admin:
-            admin.execute(f'CREATE DATABASE "{name}"')
-    except Exception as exc:
-        _pg_unavailable(exc)
-    yield make_url(PG_URL).set(database=name).render_as_string(hide_password=False)
-    with _pg_admin() as admin:
-        admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    """A database for the shared server on the suite's backend (see ``tests/databases.py``)."""
+    with fresh_database(tmp_path_factory.mktemp("live"), "tl_live") as url:
+        yield url
 
 
 @pytest.fixture(scope="session")

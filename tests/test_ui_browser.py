@@ -20,7 +20,7 @@ from service import EnvironmentService
 from store import open_database
 from store.runs import RunStore
 from tests.audit_helpers import live_server, play, play_weak, scratch_database
-from tests.conftest import BACKEND
+from tests.databases import BACKEND
 
 pytestmark = pytest.mark.skipif(
     BACKEND == "postgres",

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import asyncio
 import os
-import secrets
 import subprocess
 import sys
 import threading
@@ -25,6 +24,7 @@ import pytest
 from bench.load import audit, drive
 from domain.tasks import default_catalog
 from service.audit import replay
+from tests.databases import fresh_pg_database
 from tests.scripted import solution
 from tests.servers import ROOT, LiveServer, episode_events, free_port, launch
 
@@ -36,19 +36,8 @@ TASK = "task_hard_gdpr_deletion"  # 10 steps allowed: room for many pairs per ep
 @pytest.fixture(scope="module")
 def shared_pg_url() -> Iterator[str]:
     """One fresh PostgreSQL database for this module's servers (tests make their own episodes)."""
-    from sqlalchemy.engine import make_url
-
-    from tests.conftest import PG_URL, _pg_admin, _pg_unavailable
-
-    name = "tl_workers_" + secrets.token_hex(6)
-    try:
-        with _pg_admin() as admin:
-            admin.execute(f'CREATE DATABASE "{name}"')
-    except Exception as exc:
-        _pg_unavailable(exc)
-    yield make_url(PG_URL).set(database=name).render_as_string(hide_password=False)
-    with _pg_admin() as admin:
-        admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    with fresh_pg_database("tl_workers") as url:
+        yield url
 
 
 @pytest.fixture(scope="module")
