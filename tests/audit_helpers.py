@@ -7,23 +7,15 @@ task that part ways, which is what diff, the viewer and regrade need to show.
 
 from __future__ import annotations
 
-import os
-import socket
-import subprocess
-import sys
-import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-import httpx
-
 from service import EnvironmentService, StepResult
 from tests.databases import fresh_database
 from tests.scripted import solution
-
-ROOT = Path(__file__).resolve().parent.parent
+from tests.servers import start_server
 
 
 def weak_policy(observation: Any) -> list[dict[str, Any]]:
@@ -65,46 +57,14 @@ def play_weak(service: EnvironmentService, task_id: str, *, seed: int | None = N
     return results
 
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
 @contextmanager
 def live_server(database_url: str, log_path: Path, **env: str) -> Iterator[str]:
-    """A real uvicorn serving ``api.app:create_app`` on a free 127.0.0.1 port; yields its base URL."""
-    port = free_port()
-    environ = {**os.environ, "DATABASE_URL": database_url, **env}
-    if "TICKETLEDGER_AUDIT_TOKEN" not in env:
-        environ.pop("TICKETLEDGER_AUDIT_TOKEN", None)
-    with log_path.open("wb") as log:
-        proc = subprocess.Popen(
-            [sys.executable, "-m", "uvicorn", "api.app:create_app", "--factory", "--host", "127.0.0.1",
-             "--port", str(port), "--log-level", "warning"],
-            cwd=ROOT, env=environ, stdout=log, stderr=subprocess.STDOUT)
-        base = f"http://127.0.0.1:{port}"
-        try:
-            deadline = time.monotonic() + 30
-            while True:
-                if proc.poll() is not None:
-                    raise RuntimeError(f"uvicorn exited: {log_path.read_text(errors='replace')[-2000:]}")
-                try:
-                    if httpx.get(base + "/openapi.json", timeout=2).status_code == 200:
-                        break
-                except httpx.HTTPError:
-                    pass
-                if time.monotonic() > deadline:
-                    raise RuntimeError("uvicorn did not answer within 30 s")
-                time.sleep(0.1)
-            yield base
-        finally:
-            proc.terminate()
-            try:
-                proc.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-                proc.wait()
+    """A real server on a free 127.0.0.1 port (``tests.servers``); yields its base URL.
+
+    The audit token is off unless ``env`` sets it, whatever the calling environment says."""
+    with start_server(database_url, env={"TICKETLEDGER_AUDIT_TOKEN": "", **env},
+                      log_dir=log_path.parent) as server:
+        yield server.url
 
 
 @contextmanager

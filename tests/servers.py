@@ -99,8 +99,8 @@ def launch(database_url: str, *, env: dict[str, str] | None = None, args: Sequen
 
 @contextmanager
 def start_server(database_url: str, *, env: dict[str, str] | None = None,
-                 args: Sequence[str] = ()) -> Iterator[LiveServer]:
-    server = launch(database_url, env=env, args=args)
+                 args: Sequence[str] = (), log_dir: Path | None = None) -> Iterator[LiveServer]:
+    server = launch(database_url, env=env, args=args, log_dir=log_dir)
     try:
         yield server
     finally:

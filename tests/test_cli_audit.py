@@ -15,7 +15,8 @@ from cli.main import main
 from service import EnvironmentService
 from service.auditor import Auditor
 from store.queries import EpisodeFilter
-from tests.audit_helpers import ROOT, play, play_weak
+from tests.audit_helpers import play, play_weak
+from tests.servers import ROOT
 
 COMMANDS = ["episodes", "show", "replay", "verify", "heads", "diff", "regrade", "export", "fork"]
 
