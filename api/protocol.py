@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from api.models import PublicState
@@ -24,13 +25,22 @@ RESET_FIELDS = ("task_id", "seed", "episode_id", "run_id")
 WRAPPED_EXTRAS = frozenset({"episode_id", "timeout_s", "request_id"})
 
 
+_ENCODER = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False)  # built once, not per call
+
+
 def _dumps(value: Any) -> bytes:
-    return json.dumps(value, separators=(",", ":"), ensure_ascii=False).encode()
+    return _ENCODER.encode(value).encode()
+
+
+@lru_cache(maxsize=256)
+def _member(name: str) -> bytes:
+    """``"name":`` (member names are a handful of constants: encoded once each)."""
+    return _dumps(name) + b":"
 
 
 def envelope(**parts: Any) -> bytes:
     """A JSON object from its members; ``bytes`` values are already-encoded JSON, spliced as is."""
-    body = b",".join(_dumps(name) + b":" + (value if isinstance(value, bytes) else _dumps(value))
+    body = b",".join(_member(name) + (value if isinstance(value, bytes) else _dumps(value))
                      for name, value in parts.items())
     return b"{" + body + b"}"
 
