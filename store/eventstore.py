@@ -116,6 +116,34 @@ _INSERT = ("INSERT INTO events (episode_id, seq, type, version, data, prev_hash,
 _LOAD = ("SELECT position, episode_id, seq, type, version, data, prev_hash, hash, recorded_at "
          "FROM events WHERE episode_id = ? AND seq > ? AND seq <= ? ORDER BY seq")
 _NO_LIMIT = 2**31 - 1
+
+# PostgreSQL: every statement is a network round trip (and BEGIN/COMMIT two more), so create and
+# append are each ONE statement in autocommit: a data-modifying CTE moves (or inserts) the index
+# row and the events are inserted from arrays only if it did. One statement is one transaction:
+# all of it is written or none. A lost race touches no index row, so no event is inserted
+# (rowcount 0), or hits the unique (episode, seq) key (IntegrityError): Conflict either way.
+_EVENT_ROWS = ("SELECT {source}.episode_id, v.seq, v.type, v.version, v.data, v.prev_hash, "
+               "v.hash, %s FROM {source}, unnest(%s::int[], %s::text[], %s::smallint[], "
+               "%s::text[], %s::text[], %s::text[]) AS v(seq, type, version, data, prev_hash, hash) "
+               "ORDER BY v.seq")
+_EVENT_COLUMNS = "episode_id, seq, type, version, data, prev_hash, hash, recorded_at"
+_PG_APPEND = (
+    "WITH moved AS (UPDATE episodes SET last_seq = %s, head_hash = %s, status = %s, "
+    "step_count = %s, score = %s, updated_at = %s WHERE episode_id = %s AND last_seq = %s "
+    f"RETURNING episode_id) INSERT INTO events ({_EVENT_COLUMNS}) "
+    + _EVENT_ROWS.format(source="moved"))
+_PG_CREATE = (
+    "WITH opened AS (INSERT INTO episodes (episode_id, task_id, seed, run_id, forked_from, "
+    "fork_step, created_at, status, step_count, score, last_seq, head_hash, updated_at) "
+    "VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s) RETURNING episode_id) "
+    f"INSERT INTO events ({_EVENT_COLUMNS}) " + _EVENT_ROWS.format(source="opened"))
+
+
+def _arrays(recorded: Sequence[RecordedEvent]) -> tuple[list[Any], ...]:
+    """The events as column arrays, in ``_EVENT_ROWS``' order (for PostgreSQL's unnest)."""
+    return ([r.seq for r in recorded], [r.type for r in recorded], [r.version for r in recorded],
+            [r.data_text for r in recorded], [r.prev_hash for r in recorded],
+            [r.hash for r in recorded])
 _COLUMNS = "position, episode_id, seq, type, version, data, prev_hash, hash, recorded_at"
 _LOAD_MANY = f"SELECT {_COLUMNS} FROM events WHERE episode_id IN ({{marks}}) ORDER BY episode_id, seq"
 _LOAD_MANY_PG = f"SELECT {_COLUMNS} FROM events WHERE episode_id = ANY(%s) ORDER BY episode_id, seq"
@@ -169,12 +197,16 @@ class EventStore:
         recorded = _chain(episode_id, 0, GENESIS, new, now)
         sql, last = self._sql, recorded[-1]
         stamp = sql.stamp(now)
+        index = (episode_id, task_id, seed, run_id, forked_from, fork_step, stamp, projection.status,
+                 projection.step_count, projection.score, last.seq, last.hash, stamp)
         try:
-            with self.db.hot_write() as cur:
-                cur.execute(sql.create, (episode_id, task_id, seed, run_id, forked_from, fork_step,
-                                         stamp, projection.status, projection.step_count,
-                                         projection.score, last.seq, last.hash, stamp))
-                cur.executemany(sql.insert, _rows(recorded, stamp))
+            if self.db.sqlite:
+                with self.db.hot_write() as cur:
+                    cur.execute(sql.create, index)
+                    cur.executemany(sql.insert, _rows(recorded, stamp))
+            else:
+                with self.db.hot() as conn:
+                    conn.execute(_PG_CREATE, (*index, stamp, *_arrays(recorded)))
         except self.db.integrity_error:
             raise Conflict(f"episode id {episode_id!r} is already in use") from None
         return recorded
@@ -192,6 +224,15 @@ class EventStore:
         sql, last = self._sql, recorded[-1]
         stamp = sql.stamp(now)
         try:
+            if not self.db.sqlite:
+                with self.db.hot() as conn:
+                    moved = conn.execute(_PG_APPEND, (
+                        last.seq, last.hash, projection.status, projection.step_count,
+                        projection.score, stamp, episode_id, expected_seq, stamp,
+                        *_arrays(recorded)))
+                    if moved.rowcount != len(recorded):
+                        raise _Moved
+                return recorded
             with self.db.hot_write() as cur:
                 cur.execute(sql.move_same_status, (last.seq, last.hash, projection.step_count,
                                                    projection.score, stamp, episode_id, expected_seq,
