@@ -32,6 +32,10 @@ class Figure:
     higher: bool = True
     note: str = ""
     extra: dict[str, Any] = field(default_factory=dict)
+    detail: str = ""
+    """Shown in the table's detail column (e.g. the latencies behind a throughput)."""
+    show: bool = True
+    """False: in the JSON results only (its value appears in another figure's detail)."""
 
     @property
     def median(self) -> float:
@@ -92,16 +96,24 @@ def _fmt(value: float) -> str:
     return f"{value:.2f}"
 
 
+def summary(f: Figure, unit: bool = True) -> str:
+    """``median (min-max)`` of a figure, for another figure's detail column."""
+    low, high = f.spread
+    return f"{_fmt(f.median)}{' ' + f.unit if unit else ''} ({_fmt(low)}-{_fmt(high)})"
+
+
 def table(figures: list[Figure]) -> str:
     """A Markdown table (readable in a terminal, pasteable into the README)."""
-    rows = [("figure", "median", "spread (min-max)", "runs", "target", "met")]
+    rows = [("figure", "median", "spread (min-max)", "runs", "detail", "target", "met")]
     for f in figures:
+        if not f.show:
+            continue
         low, high = f.spread
         target = "" if f.target is None else ("≥ " if f.higher else "≤ ") + _fmt(f.target)
         met = {None: "", True: "yes", False: "NO"}[f.met]
         label = f"{f.label} ({f.unit})" + (f" [{f.note}]" if f.note else "")
         rows.append((label, _fmt(f.median), f"{_fmt(low)} - {_fmt(high)}", str(len(f.runs)),
-                     target, met))
+                     f.detail, target, met))
     widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
     lines = []
     for n, row in enumerate(rows):

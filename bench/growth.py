@@ -22,7 +22,7 @@ import time
 from pathlib import Path
 
 from bench.clients import HttpConnection, load
-from bench.common import Figure, log, ratio
+from bench.common import Figure, log, ratio, summary
 from bench.replay import build_log
 from bench.workload import plans
 
@@ -139,9 +139,11 @@ def run(workdir: Path, quick: bool = False) -> list[Figure]:
     for metric, label in labels.items():
         per_size = {size: Figure(f"growth.{metric}.{_label(size)}",
                                  f"growth: {label}, {_label(size)} events", "ms",
-                                 measured[(metric, size)], higher=False) for size in sizes}
-        figures += per_size.values()
-        figures.append(ratio(f"growth.{metric}.ratio", f"growth: {label}, {_label(large)} / "
-                             f"{_label(small)} events", per_size[large], per_size[small],
-                             target=None if quick else 1.3, higher=False))
+                                 measured[(metric, size)], higher=False, show=False)
+                    for size in sizes}
+        grown = ratio(f"growth.{metric}.ratio", f"growth: {label}, {_label(large)} / "
+                      f"{_label(small)} events", per_size[large], per_size[small],
+                      target=None if quick else 1.3, higher=False)
+        grown.detail = "; ".join(f"{_label(size)}: {summary(f)}" for size, f in per_size.items())
+        figures += [grown, *per_size.values()]
     return figures

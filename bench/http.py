@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import TypeVar
 
 from bench.clients import load
-from bench.common import Figure, log, percentile
+from bench.common import Figure, log, percentile, summary
 from bench.workload import plans
 
 T = TypeVar("T")
@@ -53,13 +53,15 @@ def measure_server(base: str, name: str, *, quick: bool, transports: tuple[str, 
         key = f"http.{name}.{transport}.c{clients}"
         label = f"{'HTTP' if transport == 'http' else '/ws'}, {name}, {what}"
         base_key = name.split("-")[0]
+        p50 = Figure(f"{key}.p50", f"{label}, p50 step latency", "ms",
+                     [percentile(r.latencies, 50) * 1000 for r in found], higher=False, show=False)
+        p99 = Figure(f"{key}.p99", f"{label}, p99 step latency", "ms",
+                     [percentile(r.latencies, 99) * 1000 for r in found], higher=False, show=False)
         figures.append(Figure(f"{key}.rate", label, "steps/s", [r.rate for r in found],
                               target=TARGETS.get((base_key, transport, clients)) if
-                              name == "sqlite-1-worker" else None))
-        figures.append(Figure(f"{key}.p50", f"{label}, p50 step latency", "ms",
-                              [percentile(r.latencies, 50) * 1000 for r in found]))
-        figures.append(Figure(f"{key}.p99", f"{label}, p99 step latency", "ms",
-                              [percentile(r.latencies, 99) * 1000 for r in found]))
+                              name == "sqlite-1-worker" else None,
+                              detail=f"p50 {summary(p50)}, p99 {summary(p99)}"))
+        figures += [p50, p99]
     return figures
 
 
