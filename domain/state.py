@@ -130,24 +130,29 @@ def _note_change(s: Draft, text: str) -> None:
     last["changes"] = (*last["changes"], text)
 
 
-_TASKS: dict[tuple[str, int | None, str], TaskInstance] = {}
+_TASKS: dict[tuple[Any, Any, Any], tuple[TaskInstance, Mapping[str, Any] | None]] = {}
 
 
 def _task(payload: Mapping[str, Any]) -> TaskInstance:
     """The task recorded at reset, as a model; equal tasks come back as one shared object.
 
-    Every fold of an episode validates its recorded task anew. Handing back an equal task seen
-    before (equality is checked, never assumed) lets the memos keyed by task object (grader
-    answer keys, rubric keys, observation fields) serve every episode of a variant.
+    Every fold of an episode reads its recorded task anew. Handing back an equal task seen before
+    lets the memos keyed by task object (grader answer keys, rubric keys, observation fields) serve
+    every episode of a variant, and skips validating the same payload again: a payload equal to
+    the JSON form of a task seen before validates to that task (checked once, when it is first
+    seen); anything else is validated and compared, never assumed.
     """
-    task = TaskInstance.model_validate(payload)
-    key = (task.task_id, task.seed, task.case)
+    key = (payload.get("task_id"), payload.get("seed"), payload.get("case"))
     seen = _TASKS.get(key)
-    if seen is not None and seen == task:
-        return seen
+    if seen is not None and seen[1] is not None and seen[1] == payload:
+        return seen[0]
+    task = TaskInstance.model_validate(payload)
+    if seen is not None and seen[0] == task:
+        return seen[0]
+    dump = task.model_dump(mode="json")
     if len(_TASKS) >= 4096:
         _TASKS.clear()
-    _TASKS[key] = task
+    _TASKS[key] = (task, dump if TaskInstance.model_validate(dump) == task else None)
     return task
 
 
