@@ -9,8 +9,11 @@ Every request has a timeout; only 127.0.0.1 is ever contacted.
 from __future__ import annotations
 
 import asyncio
+import base64
 import contextlib
+import hashlib
 import json
+import os
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -103,20 +106,98 @@ async def http_client(base: str, work: Sequence[Plan], steps: int, tally: Tally)
         await conn.close()
 
 
+class WsConnection:
+    """One WebSocket connection (RFC 6455) to ``base`` + ``/ws``: text frames only, no extensions.
+
+    As lean as :class:`HttpConnection`: a handshake, masked text frames out, unmasked frames in
+    (pings answered, fragmented messages joined). The ``websockets`` client costs the bench
+    ~90 us of CPU per step on a 2-core machine, nearly a third of what the server spends.
+    """
+
+    GUID = b"258EAFA5-E914-47DA-95CA-C5AB0DC85B11"
+
+    def __init__(self, base: str):
+        self._http = HttpConnection(base)
+
+    async def open(self) -> WsConnection:
+        await asyncio.wait_for(self._handshake(), REQUEST_TIMEOUT_S)
+        return self
+
+    async def _handshake(self) -> None:
+        http = await self._http.open()
+        assert http._reader is not None and http._writer is not None
+        self._reader, self._writer = http._reader, http._writer
+        key = base64.b64encode(os.urandom(16))
+        self._writer.write(b"GET /ws HTTP/1.1\r\nHost: " + http.host.encode()
+                           + b"\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                           b"Sec-WebSocket-Key: " + key + b"\r\nSec-WebSocket-Version: 13\r\n\r\n")
+        head = (await self._reader.readuntil(b"\r\n\r\n")).decode("latin-1")
+        accept = base64.b64encode(hashlib.sha1(key + self.GUID).digest()).decode()
+        if not head.startswith("HTTP/1.1 101") or accept not in head:
+            raise RuntimeError(f"WebSocket handshake refused: {head[:300]!r}")
+
+    def _frame(self, opcode: int, payload: bytes) -> bytes:
+        n = len(payload)
+        if n < 126:
+            head = bytes((0x80 | opcode, 0x80 | n))
+        elif n < 1 << 16:
+            head = bytes((0x80 | opcode, 0x80 | 126)) + n.to_bytes(2, "big")
+        else:
+            head = bytes((0x80 | opcode, 0x80 | 127)) + n.to_bytes(8, "big")
+        mask = os.urandom(4)
+        stream = (mask * (n // 4 + 1))[:n]
+        masked = (int.from_bytes(payload, "little") ^ int.from_bytes(stream, "little")).to_bytes(
+            n, "little")
+        return head + mask + masked
+
+    async def send(self, text: str) -> None:
+        self._writer.write(self._frame(0x1, text.encode()))
+
+    async def recv(self) -> str:
+        return await asyncio.wait_for(self._recv(), REQUEST_TIMEOUT_S)
+
+    async def _recv(self) -> str:
+        parts: list[bytes] = []
+        while True:
+            first, second = await self._reader.readexactly(2)
+            opcode, n = first & 0x0F, second & 0x7F
+            if n == 126:
+                n = int.from_bytes(await self._reader.readexactly(2), "big")
+            elif n == 127:
+                n = int.from_bytes(await self._reader.readexactly(8), "big")
+            if second & 0x80:  # servers do not mask, but unmask if one did
+                mask = await self._reader.readexactly(4)
+                data = await self._reader.readexactly(n)
+                data = bytes(b ^ mask[i % 4] for i, b in enumerate(data))
+            else:
+                data = await self._reader.readexactly(n) if n else b""
+            if opcode == 0x9:  # ping
+                self._writer.write(self._frame(0xA, data))
+            elif opcode == 0x8:
+                raise RuntimeError(f"the server closed the session: {data[2:]!r}")
+            elif opcode in (0x0, 0x1, 0x2):
+                parts.append(data)
+                if first & 0x80:
+                    return b"".join(parts).decode()
+
+    async def close(self) -> None:
+        with contextlib.suppress(OSError):
+            self._writer.write(self._frame(0x8, (1000).to_bytes(2, "big")))
+        await self._http.close()
+
+
 async def ws_client(base: str, work: Sequence[Plan], steps: int, tally: Tally) -> None:
     """The same over one ``/ws`` session (OpenEnv's reset/step messages)."""
-    from websockets.asyncio.client import connect
+    ws = await WsConnection(base).open()
 
-    url = base.replace("http://", "ws://", 1) + "/ws"
-    async with connect(url, max_size=None, compression=None, open_timeout=REQUEST_TIMEOUT_S) as ws:
+    async def ask(message: dict[str, Any]) -> dict[str, Any]:
+        await ws.send(json.dumps(message))
+        reply = json.loads(await ws.recv())
+        if reply.get("type") != "observation":
+            raise RuntimeError(f"{message['type']} answered {str(reply)[:300]}")
+        return reply["data"]
 
-        async def ask(message: dict[str, Any]) -> dict[str, Any]:
-            await ws.send(json.dumps(message))
-            reply = json.loads(await asyncio.wait_for(ws.recv(), REQUEST_TIMEOUT_S))
-            if reply.get("type") != "observation":
-                raise RuntimeError(f"{message['type']} answered {str(reply)[:300]}")
-            return reply["data"]
-
+    try:
         n = 0
         while len(tally.latencies) < steps:
             plan = work[n % len(work)]
@@ -130,6 +211,8 @@ async def ws_client(base: str, work: Sequence[Plan], steps: int, tally: Tally) -
                 raise RuntimeError(f"{plan.task_id}: episode did not end")
             tally.episodes += 1
         await ws.send(json.dumps({"type": "close"}))
+    finally:
+        await ws.close()
 
 
 CLIENTS = {"http": http_client, "ws": ws_client}
