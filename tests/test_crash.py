@@ -16,22 +16,32 @@ from __future__ import annotations
 
 import asyncio
 import signal
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
 
 import httpx
 import pytest
 
 from bench.load import audit, drive
 from bench.workload import plans
+from tests.databases import fresh_database
 from tests.servers import launch
 
 pytestmark = pytest.mark.slow
 
 SESSIONS = 12
 KILL_AFTER_ACKS = 60
+ATTEMPTS = 3
 
 
-@pytest.mark.parametrize("transport", ["http", "ws"])
-def test_sigkill_mid_load_loses_no_acknowledged_step(database_url: str, transport: str) -> None:
+def _load_until_killed(database_url: str, transport: str):  # type: ignore[no-untyped-def]
+    """Drive the load and SIGKILL the server once enough steps were acknowledged.
+
+    Returns the load result, or None when the kill happened to find no episode in flight (every
+    session between episodes, or sessions that never got going on a loaded machine): then the
+    experiment's precondition did not hold and the caller repeats it on a fresh database.
+    """
     server = launch(database_url)
     killed = False
 
@@ -49,11 +59,37 @@ def test_sigkill_mid_load_loses_no_acknowledged_step(database_url: str, transpor
         server.stop()
     assert killed, f"the load ended before {KILL_AFTER_ACKS} steps were acknowledged"
     assert server.process.returncode == -signal.SIGKILL
+    assert result.errors, "sessions should have seen the server die under them"
+    if not [e for e in result.episodes if not e.done]:
+        return None
+    return result
+
+
+@contextmanager
+def _attempt_database(database_url: str, tmp_path: Path, attempt: int) -> Iterator[str]:
+    """The test's database for the first attempt, a fresh one of the same backend for a repeat."""
+    if attempt == 0:
+        yield database_url
+    else:
+        with fresh_database(tmp_path / f"attempt{attempt}", "tl_crash") as url:
+            yield url
+
+
+@pytest.mark.parametrize("transport", ["http", "ws"])
+def test_sigkill_mid_load_loses_no_acknowledged_step(database_url: str, transport: str,
+                                                      tmp_path: Path) -> None:
+    for attempt in range(ATTEMPTS):
+        with _attempt_database(database_url, tmp_path, attempt) as url:
+            result = _load_until_killed(url, transport)
+            if result is not None:
+                _audit_and_continue(url, result)
+                return
+    pytest.fail(f"none of {ATTEMPTS} kills found an episode in flight")
+
+
+def _audit_and_continue(database_url: str, result) -> None:  # type: ignore[no-untyped-def]
     episodes = result.episodes
     interrupted = [e for e in episodes if not e.done]
-    assert result.errors, "sessions should have seen the server die under them"
-    assert interrupted, "the kill should have interrupted episodes"
-
     restarted = launch(database_url)
     try:
         integrity = audit(database_url, episodes, crashed=True)
