@@ -63,6 +63,9 @@ class Database:
         self.sqlite = self.dialect == "sqlite"
         self.integrity_error: type[Exception] = engine.dialect.loaded_dbapi.IntegrityError
         self._idle: list[Any] = []  # DBAPI connections for the step path, not in a transaction
+        self._open_count = 0  # hot connections open now (idle or in use), at most HOT_MAX
+        self._waiting = 0
+        self._slots = threading.Condition()
         self._memory_conn: Any = None
         self._disposed = False
         ref = weakref.ref(self)
@@ -109,15 +112,45 @@ class Database:
         try:
             return self._idle.pop()
         except IndexError:
+            return self._open_or_wait()
+
+    def _open_or_wait(self) -> Any:
+        """No idle connection: open one if fewer than HOT_MAX are open, else wait for one back
+        (so many threads stepping at once cannot exhaust the database's connection limit)."""
+        with self._slots:
+            while True:
+                if self._idle:
+                    return self._idle.pop()
+                if self._open_count < HOT_MAX:
+                    self._open_count += 1
+                    break
+                self._waiting += 1
+                try:
+                    self._slots.wait(0.05)
+                finally:
+                    self._waiting -= 1
+        try:
             return self._open()
+        except BaseException:
+            self._closed_one()
+            raise
+
+    def _closed_one(self) -> None:
+        with self._slots:
+            self._open_count -= 1
+            self._slots.notify()
 
     def _checkin(self, conn: Any) -> None:
         if self._memory_lock is not None:
             self._memory_lock.release()
-        elif self._disposed or len(self._idle) >= HOT_POOL_SIZE:
+        elif self._disposed:
             conn.close()
+            self._closed_one()
         else:
             self._idle.append(conn)
+            if self._waiting:  # read without the lock: a missed wake-up costs one 50 ms wait
+                with self._slots:
+                    self._slots.notify()
 
     def _discard(self, conn: Any) -> None:
         """Return a connection after an error: reused when it is clean, closed when it may be broken."""
@@ -128,6 +161,7 @@ class Database:
         else:
             with suppress(Exception):
                 conn.close()
+            self._closed_one()
 
     def _open(self) -> Any:
         fairy = self.engine.raw_connection()  # fires the engine's connect set-up (pragmas)
@@ -140,6 +174,8 @@ class Database:
     def _forget_idle(self) -> None:
         """After fork: the parent's connections are the parent's; open new ones here."""
         self._idle = []
+        self._open_count = self._waiting = 0
+        self._slots = threading.Condition()
 
     @contextmanager
     def _locked(self) -> Iterator[None]:
@@ -153,6 +189,7 @@ class Database:
         self._disposed = True
         while self._idle:
             self._idle.pop().close()
+            self._closed_one()
         self.engine.dispose()
 
 
@@ -181,8 +218,10 @@ def open_database(url: str | None = None, *, migrate_schema: bool = True) -> Dat
     return db
 
 
-HOT_POOL_SIZE = 16
-"""Idle step-path connections kept open per process; more may be open while threads step at once."""
+HOT_MAX = 20
+"""Step-path connections per process, at most (kept open while idle). Four PostgreSQL workers
+then hold at most 80, under PostgreSQL's default max_connections of 100; a thread that finds
+none free waits for one."""
 
 
 class HotConnection:

@@ -145,3 +145,40 @@ def test_load_many_equals_loading_each_episode(store: EventStore) -> None:
     assert list(many) == ["ep_c", "ep_a", "ep_missing"]
     assert many["ep_c"] == store.load("ep_c") and many["ep_a"] == store.load("ep_a")
     assert many["ep_missing"] == [] and store.load_many([]) == {}
+
+
+def test_hot_connections_are_capped_and_threads_beyond_the_cap_wait(store: EventStore) -> None:
+    from store.database import HOT_MAX
+
+    _open(store)
+    db = store.db
+    holding = threading.Semaphore(0)
+    release = threading.Event()
+    peak: list[int] = []
+    errors: list[BaseException] = []
+
+    def worker() -> None:
+        try:
+            with db.hot() as conn:
+                peak.append(db._open_count)
+                holding.release()
+                release.wait(10)
+                cur = conn.cursor()
+                cur.execute("SELECT 1")
+                cur.close()
+        except BaseException as exc:
+            errors.append(exc)
+
+    threads = [threading.Thread(target=worker) for _ in range(HOT_MAX + 8)]
+    for t in threads:
+        t.start()
+    in_use = 1 if db.in_memory else HOT_MAX
+    for _ in range(in_use):
+        assert holding.acquire(timeout=10)
+    assert not holding.acquire(timeout=0.3)  # the others wait for a connection to come back
+    release.set()
+    for t in threads:
+        t.join(10)
+    assert not errors and len(peak) == len(threads)
+    assert max(peak) <= HOT_MAX
+    assert store.head("ep_a")[0] == 1
