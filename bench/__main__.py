@@ -11,14 +11,18 @@ from pathlib import Path
 from bench.common import RESULTS_DIR, Figure, log, table, write_results
 
 SECTIONS = ("inprocess", "replay", "http", "growth", "postgres", "inference")
+EXTRA_SECTIONS = ("load",)
+"""Run only when named with --only: bench/load.py (issue 5's integrity load run) overlaps the
+HTTP figures and takes minutes."""
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench", description=__doc__)
     parser.add_argument("--quick", action="store_true",
                         help="a smoke run: every section, few and short runs (figures are rough)")
-    parser.add_argument("--only", nargs="+", choices=SECTIONS, metavar="SECTION",
-                        help=f"run only these sections ({', '.join(SECTIONS)})")
+    parser.add_argument("--only", nargs="+", choices=SECTIONS + EXTRA_SECTIONS, metavar="SECTION",
+                        help=f"run only these sections ({', '.join(SECTIONS + EXTRA_SECTIONS)}; "
+                             f"{', '.join(EXTRA_SECTIONS)} only when named)")
     parser.add_argument("--workdir", type=Path, default=RESULTS_DIR / "work",
                         help="where the benchmark databases go (default: bench/results/work, on the "
                              "repository's disk, so 'durable' means this disk)")
