@@ -9,6 +9,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
+from operator import attrgetter
+from typing import Any
 
 from domain.state import EpisodeState
 from domain.tasks.spec import COMPONENTS, TaskInstance
@@ -170,8 +172,50 @@ SCORERS: dict[str, Callable[[EpisodeState, TaskInstance, int], Component]] = {
 }
 
 
+READS: dict[str, tuple[str, ...]] = {
+    "priority": ("priority",),
+    "queue": ("queue",),
+    "tags": ("tags",),
+    "policy": ("policies_viewed", "first_reply_step", "first_tag_step", "status", "step_count"),
+    "reply": ("reply_draft",),
+    "note": ("notes",),
+    "resolution": ("status", "resolution_code"),
+}
+"""The state fields each scorer reads (besides the task). Results are memoised on them, so a
+scorer that starts reading another field must say so here: tests/test_perf_invariants.py runs
+every scorer on a view holding only these fields."""
+
+_READERS = {name: attrgetter(*fields) for name, fields in READS.items()}
+_MEMO: dict[tuple[Any, ...], tuple[TaskInstance, Component]] = {}
+_MEMO_LIMIT = 16384
+
+
 def score_components(state: EpisodeState) -> list[Component]:
+    """Every weighted component of ``state``, in report order.
+
+    A component is a pure function of its scorer, the task and the fields in :data:`READS`, and a
+    step changes one or two of them, so each result is memoised on exactly those (the task by
+    identity, kept alive in the entry). SCORERS is looked up on every call: replacing a scorer
+    (a new grader) takes effect at once, since the scorer is part of the key.
+    """
     task = state.task
     assert task is not None
-    # SCORERS is looked up on every call: replacing a scorer (a new grader) takes effect at once.
-    return [SCORERS[name](state, task, weight) for name, weight in _expected(task).weights]
+    out = []
+    memo = _MEMO
+    for name, weight in _expected(task).weights:
+        scorer = SCORERS[name]
+        reader = _READERS.get(name)
+        if reader is None:  # a scorer this table does not know: no memo
+            out.append(scorer(state, task, weight))
+            continue
+        key = (scorer, id(task), weight, reader(state))
+        hit = memo.get(key)
+        if hit is not None and hit[0] is task:
+            out.append(hit[1])
+            continue
+        found = scorer(state, task, weight)
+        if len(memo) >= _MEMO_LIMIT:
+            memo.clear()
+        memo[key] = (task, found)
+        out.append(found)
+    return out

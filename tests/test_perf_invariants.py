@@ -108,3 +108,32 @@ def test_equal_recorded_tasks_fold_to_one_shared_object_and_tampered_ones_do_not
     other = fold([ev.Event(ev.EPISODE_STARTED, {"episode_id": "ep_b", "task": changed})])
     assert other.task is not first.task and other.task.expected.priority.value == "low"
     assert fold([started]).task.expected == task.expected  # the shared one was not replaced wrongly
+
+
+def test_every_scorer_reads_only_the_fields_its_memo_is_keyed_on(service) -> None:  # type: ignore[no-untyped-def]
+    """A scorer reading a field missing from components.READS would get stale memoised results:
+    run each on a view holding only its declared fields (anything else raises AttributeError)."""
+    from types import SimpleNamespace
+
+    from graders import components
+
+    states = []
+    for task_id in default_catalog().task_ids:
+        for seed in (None, 5):
+            result = service.reset(task_id, seed=seed)
+            actions = solution(service.state(result.episode_id).task)
+            noise = [{"action_type": "add_tag", "tag": "refund"}, {"action_type": "noop"}]
+            for action in [*actions[:2], *noise, *actions[2:]]:
+                if result.done:
+                    break
+                result = service.step(result.episode_id, action)
+                states.append(result.state)
+    assert set(components.READS) == set(components.SCORERS)
+    for state in states:
+        task = state.task
+        for name, weight in components._expected(task).weights:
+            view = SimpleNamespace(**{f: getattr(state, f) for f in components.READS[name]})
+            assert components.SCORERS[name](view, task, weight) == components.SCORERS[name](
+                state, task, weight)
+        fresh = [components.SCORERS[n](state, task, w) for n, w in components._expected(task).weights]
+        assert components.score_components(state) == fresh
