@@ -7,9 +7,9 @@ holds real, replayable episodes. Figures:
   through the episode index, load each page's events in one query, replay each episode, compare
   the index row). This is the figure the issue's bar applies to.
 * ``fold + re-grade``: the same replays with the events already in memory (no database).
-* ``fold + re-grade, cold rubric memo``: as above, but the rubric memo is emptied before every
-  episode, as when every reply in the log is new text (a log of LLM episodes); the scripted log
-  repeats its replies, so the warm figure alone would flatter.
+* ``fold + re-grade, cold memos``: as above, but the rubric and score-component memos are emptied
+  before every episode, as when every reply in the log is new text (a log of LLM episodes); the
+  scripted log repeats its replies, so the warm figure alone would flatter.
 """
 
 from __future__ import annotations
@@ -81,7 +81,7 @@ def _load_all(url: str) -> list[list]:  # type: ignore[type-arg]
 
 def _fold_rate(episodes: list[list], *, cold: bool) -> float:  # type: ignore[type-arg]
     from domain.tasks import default_catalog
-    from graders import rubric
+    from graders import components, rubric
     from service.audit import replay
 
     catalog = default_catalog()
@@ -90,6 +90,7 @@ def _fold_rate(episodes: list[list], *, cold: bool) -> float:  # type: ignore[ty
     for recorded in episodes:
         if cold:
             rubric._CACHE.clear()
+            components._MEMO.clear()
         if not replay(recorded, catalog).consistent:
             raise AssertionError(f"replay diverged on {recorded[0].episode_id}")
     return total / (time.perf_counter() - started)
@@ -112,7 +113,7 @@ def run(workdir: Path, quick: bool = False) -> list[Figure]:
         warm.append(_fold_rate(episodes, cold=False))
         cold.append(_fold_rate(episodes, cold=True))
         log(f"  run {n + 1}: verify {rate:,.0f} events/s over {total:,}; fold + re-grade "
-            f"{warm[-1]:,.0f} (cold rubric memo {cold[-1]:,.0f}) events/s")
+            f"{warm[-1]:,.0f} (cold memos {cold[-1]:,.0f}) events/s")
     for suffix in ("", "-wal", "-shm"):
         Path(url.removeprefix("sqlite:///") + suffix).unlink(missing_ok=True)
     size = f"{written:,} events"
@@ -121,6 +122,6 @@ def run(workdir: Path, quick: bool = False) -> list[Figure]:
                target=100_000),
         Figure("replay.fold", f"replay: fold + re-grade + chain, events in memory ({size})",
                "events/s", warm),
-        Figure("replay.fold_cold", "replay: the same, rubric memo emptied per episode",
+        Figure("replay.fold_cold", "replay: the same, grading memos emptied per episode",
                "events/s", cold),
     ]
