@@ -73,11 +73,12 @@ def _stuffing(text: str, rubric: Rubric, first_name: str) -> tuple[str, str] | N
     tokens = tx.words(text)
     covered = 0
     for group in rubric.facts:
-        hits = sum(tx.find_affirmed(text, p) for p in group.any_of)
+        counts = tx.count_affirmed(text, group.any_of)
+        hits = sum(counts)
         if hits > MAX_MATCHES_PER_FACT:
             return (f"repeats a key phrasing {hits} times",
                     f"repeats the phrasing for '{group.name}' {hits} times")
-        hit = tx.first_affirmed(text, group.any_of)
+        hit = next((p for p, n in zip(group.any_of, counts, strict=True) if n), None)
         if hit:
             covered += len(hit.split())
     if tokens and Fraction(covered, len(tokens)) > MAX_FACT_DENSITY:
@@ -87,7 +88,7 @@ def _stuffing(text: str, rubric: Rubric, first_name: str) -> tuple[str, str] | N
 
 def _shotgun(text: str, foreign: Foreign) -> tuple[str, str] | None:
     """(public, detail) when the text also makes the key points of many other tickets."""
-    hits = [group[0] for group in foreign if tx.first_affirmed(text, list(group))]
+    hits = tx.groups_affirmed(text, foreign)
     if len(hits) >= SHOTGUN_GROUPS:
         return (f"makes the points of other tickets ({len(hits)} unrelated key phrases)",
                 f"makes the points of other tickets: {hits}")

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from functools import lru_cache
 
 NEGATORS = frozenset({
@@ -74,16 +74,34 @@ def find_affirmed(text: str, phrase: str) -> int:
 
 
 def _affirmed(lowered: str, phrase: str) -> int:
-    return sum(1 for m in _matches(lowered, phrase) if not _negated(lowered, m.start()))
+    for part in _phrase_parts(phrase):  # the substring test of _matches, inlined: hot loop
+        if part not in lowered:
+            return 0
+    return sum(1 for m in _phrase_pattern(phrase).finditer(lowered)
+               if not _negated(lowered, m.start()))
 
 
 def words_outside(text: str, phrases: list[str]) -> list[str]:
     """The words of ``text`` that are not part of an affirmed occurrence of any of ``phrases``."""
     lowered = text.lower()
-    spans = [m.span() for p in phrases for m in _matches(lowered, p)
-             if not _negated(lowered, m.start())]
-    return [m.group() for m in _TOKEN.finditer(lowered)
-            if not any(start <= m.start() < end for start, end in spans)]
+    covered: set[int] = set()  # character offsets inside an affirmed occurrence
+    for p in phrases:
+        for m in _matches(lowered, p):
+            if not _negated(lowered, m.start()):
+                covered.update(range(*m.span()))
+    return [m.group() for m in _TOKEN.finditer(lowered) if m.start() not in covered]
+
+
+def count_affirmed(text: str, phrases: list[str]) -> list[int]:
+    """``find_affirmed`` for each phrase (the text lower-cased once)."""
+    lowered = text.lower()
+    return [_affirmed(lowered, phrase) for phrase in phrases]
+
+
+def groups_affirmed(text: str, groups: Sequence[Sequence[str]]) -> list[str]:
+    """The first phrase of each group that has any phrase affirmed in ``text``."""
+    lowered = text.lower()
+    return [group[0] for group in groups if any(_affirmed(lowered, p) for p in group)]
 
 
 def first_affirmed(text: str, phrases: list[str]) -> str | None:
