@@ -27,7 +27,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.databases import fresh_database
+from tests.databases import BACKEND, fresh_database
 
 ROOT = Path(__file__).resolve().parent.parent
 START_TIMEOUT_S = 30.0
@@ -105,6 +105,14 @@ def start_server(database_url: str, *, env: dict[str, str] | None = None,
         yield server
     finally:
         server.stop()
+
+
+def module_database(tmp_path_factory: pytest.TempPathFactory, name: str) -> str:
+    """A database on the run's backend for a test module's own server: a fresh SQLite file, or the
+    session's PostgreSQL database (``DATABASE_URL``, set by ``tests/conftest.py``)."""
+    if BACKEND == "postgres":
+        return os.environ["DATABASE_URL"]
+    return f"sqlite:///{tmp_path_factory.mktemp(name) / f'{name}.db'}"
 
 
 @pytest.fixture(scope="session")

@@ -8,7 +8,6 @@ Audit routes are fuzzed with the token set and sent, so the generator reaches pa
 
 from __future__ import annotations
 
-import os
 from collections import defaultdict
 from collections.abc import Iterator
 from typing import Any
@@ -21,25 +20,19 @@ from schemathesis import GenerationMode
 from schemathesis.checks import not_a_server_error
 
 from tests.scripted import solution
-from tests.servers import LiveServer, episode_events, launch
+from tests.servers import LiveServer, episode_events, module_database, start_server
 
 pytestmark = pytest.mark.slow
 
 TOKEN = "fuzz-audit-token"
 EXAMPLES_PER_OPERATION = 20
-BACKEND = os.environ.get("TICKETLEDGER_TEST_BACKEND", "sqlite")
 
 
 @pytest.fixture(scope="module")
 def fuzz_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
-    url = f"sqlite:///{tmp_path_factory.mktemp('fuzz') / 'fuzz.db'}"
-    if BACKEND == "postgres":
-        url = os.environ["DATABASE_URL"]  # the session's PostgreSQL database (tests/conftest.py)
-    server = launch(url, env={"TICKETLEDGER_AUDIT_TOKEN": TOKEN})
-    try:
+    with start_server(module_database(tmp_path_factory, "fuzz"),
+                      env={"TICKETLEDGER_AUDIT_TOKEN": TOKEN}) as server:
         yield server
-    finally:
-        server.stop()
 
 
 @pytest.fixture(scope="module")

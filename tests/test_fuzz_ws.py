@@ -10,7 +10,6 @@ traceback, and a bystander episode's events are exactly what they were.
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import Iterator
 from typing import Any
 
@@ -23,11 +22,10 @@ from websockets.sync.client import ClientConnection
 from websockets.sync.client import connect as ws_connect
 
 from tests.scripted import solution
-from tests.servers import LiveServer, episode_events, launch
+from tests.servers import LiveServer, episode_events, module_database, start_server
 
 pytestmark = pytest.mark.slow
 
-BACKEND = os.environ.get("TICKETLEDGER_TEST_BACKEND", "sqlite")
 ERROR_CODES = {"INVALID_JSON", "UNKNOWN_TYPE", "VALIDATION_ERROR", "EXECUTION_ERROR"}
 MAX_BODY = 65_536  # the default TICKETLEDGER_MAX_BODY_BYTES
 
@@ -50,14 +48,8 @@ MESSAGES = st.one_of(
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
-    url = f"sqlite:///{tmp_path_factory.mktemp('fuzzws') / 'ws.db'}"
-    if BACKEND == "postgres":
-        url = os.environ["DATABASE_URL"]  # the session's PostgreSQL database (tests/conftest.py)
-    live = launch(url)
-    try:
+    with start_server(module_database(tmp_path_factory, "fuzzws")) as live:
         yield live
-    finally:
-        live.stop()
 
 
 def _log(server: LiveServer, episode_id: str) -> list[tuple[Any, ...]]:

@@ -21,7 +21,6 @@ Public values are allowed: the seed dialect's reward object shows component valu
 from __future__ import annotations
 
 import json
-import os
 import re
 from collections.abc import Iterator
 from contextlib import ExitStack
@@ -37,14 +36,13 @@ from domain.tasks import default_catalog
 from domain.tasks.spec import Rubric, TaskInstance
 from domain.vocabulary import PolicyId, Priority, Queue, ResolutionCode, Tag
 from tests.scripted import solution
-from tests.servers import LiveServer, episode_events, launch
+from tests.servers import LiveServer, episode_events, module_database, start_server
 
 CATALOG = default_catalog()
 SEEDS = (None, 1, 2)
 TOKEN = "leak-test-audit-token"
 FORBIDDEN_KEYS = {"expected", "variables", "case", "rubric", "answer_key"}
 TRANSPORTS = ("wrapped", "bare", "ws", "mcp")
-BACKEND = os.environ.get("TICKETLEDGER_TEST_BACKEND", "sqlite")
 
 
 def _contains(text: str, phrase: str) -> bool:
@@ -192,14 +190,9 @@ class Walker:
 @pytest.fixture(scope="module")
 def guarded_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
     """A server with ``TICKETLEDGER_AUDIT_TOKEN`` set, on the run's backend."""
-    url = f"sqlite:///{tmp_path_factory.mktemp('leaks') / 'leaks.db'}"
-    if BACKEND == "postgres":
-        url = os.environ["DATABASE_URL"]  # the session's PostgreSQL database (tests/conftest.py)
-    server = launch(url, env={"TICKETLEDGER_AUDIT_TOKEN": TOKEN})
-    try:
+    with start_server(module_database(tmp_path_factory, "leaks"),
+                      env={"TICKETLEDGER_AUDIT_TOKEN": TOKEN}) as server:
         yield server
-    finally:
-        server.stop()
 
 
 def _plays() -> list[tuple[str, int | None, str, str]]:

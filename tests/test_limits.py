@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import contextlib
 import json
-import os
 import re
 import time
 from collections.abc import Iterator
@@ -23,7 +22,7 @@ from websockets.sync.client import connect as ws_connect
 
 from domain.actions import MAX_NOTE_CHARS, MAX_REPLY_CHARS
 from domain.tasks import default_catalog
-from tests.servers import LiveServer, launch, log_size
+from tests.servers import LiveServer, log_size, module_database, start_server
 
 MAX_BODY = 65_536  # TICKETLEDGER_MAX_BODY_BYTES default
 CATALOG = default_catalog()
@@ -186,15 +185,10 @@ def test_episode_ids_are_random(live_server: LiveServer) -> None:
 # ------------------------------------------------------------------- sessions and idle timeout
 @pytest.fixture(scope="module")
 def small_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
-    url = f"sqlite:///{tmp_path_factory.mktemp('limits') / 'limits.db'}"
-    if os.environ.get("TICKETLEDGER_TEST_BACKEND") == "postgres":
-        url = os.environ["DATABASE_URL"]  # the session's PostgreSQL database (tests/conftest.py)
-    server = launch(url, env={"TICKETLEDGER_MAX_SESSIONS": "3",
-                              "TICKETLEDGER_SESSION_IDLE_TIMEOUT": "2"})
-    try:
+    with start_server(module_database(tmp_path_factory, "limits"),
+                      env={"TICKETLEDGER_MAX_SESSIONS": "3",
+                           "TICKETLEDGER_SESSION_IDLE_TIMEOUT": "2"}) as server:
         yield server
-    finally:
-        server.stop()
 
 
 def _ws(server: LiveServer):  # type: ignore[no-untyped-def]
