@@ -127,14 +127,7 @@ async def _http_session(base: str, index: int, work: list[Plan], run: str, deadl
                 reply = await client.post("/step", json=body)
                 if reply.status_code != 200:
                     raise RuntimeError(f"step answered {reply.status_code}: {reply.text[:200]}")
-                payload = reply.json()
-                _check_ack(payload, episode, step)
-                result.latencies.append(time.perf_counter() - started)
-                episode.acked.append(action)
-                episode.pending = None
-                on_ack()
-                if payload["done"]:
-                    episode.done = True
+                if _acknowledged(reply.json(), episode, step, started, result, on_ack):
                     break
 
 
@@ -162,15 +155,21 @@ async def _ws_session(base: str, index: int, work: list[Plan], run: str, deadlin
                 episode.pending = action
                 started = time.perf_counter()
                 payload = await ask({"type": "step", "data": action})
-                _check_ack(payload, episode, step)
-                result.latencies.append(time.perf_counter() - started)
-                episode.acked.append(action)
-                episode.pending = None
-                on_ack()
-                if payload["done"]:
-                    episode.done = True
+                if _acknowledged(payload, episode, step, started, result, on_ack):
                     break
         await ws.send(json.dumps({"type": "close"}))
+
+
+def _acknowledged(payload: dict[str, Any], episode: EpisodeLog, step: int, started: float,
+                  result: SessionResult, on_ack: Callable[[], None]) -> bool:
+    """Book an answered step (same for every transport); True when it ended the episode."""
+    _check_ack(payload, episode, step)
+    result.latencies.append(time.perf_counter() - started)
+    episode.acked.append(episode.pending)
+    episode.pending = None
+    on_ack()
+    episode.done = bool(payload["done"])
+    return episode.done
 
 
 def _check_ack(payload: dict[str, Any], episode: EpisodeLog, step: int) -> None:
