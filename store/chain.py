@@ -9,21 +9,12 @@ comparable across machines (``verify --heads``).
 from __future__ import annotations
 
 import hashlib
-import json
-from typing import Any
+
+from store.codec import canonical_json
+
+__all__ = ["GENESIS", "canonical_json", "link"]
 
 GENESIS = "0" * 64
-
-
-_CANONICAL = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False,
-                              allow_nan=False)
-
-
-def canonical_json(data: Any) -> str:
-    """Sorted keys, no spaces, UTF-8 text, no NaN: the exact text that is stored and hashed.
-
-    One encoder built once (``json.dumps`` with options builds a new one on every call)."""
-    return _CANONICAL.encode(data)
 
 
 def link(prev_hash: str, seq: int, type_: str, version: int, data_text: str) -> str:
