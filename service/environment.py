@@ -12,22 +12,21 @@ import re
 import secrets
 import threading
 from collections import OrderedDict
-from collections.abc import Iterator
-from contextlib import contextmanager
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from domain import events as ev
-from domain.actions import parse_action
+from domain.actions import ActionPlan, InvalidAction, parse_action
 from domain.decide import EpisodeFinished, decide_step, start
 from domain.observation import Observation, observe
 from domain.state import EpisodeState, evolve, fold
-from domain.tasks.catalog import Catalog, default_catalog, instance_digest
+from domain.tasks.catalog import Catalog, UnknownTask, default_catalog, instance_digest
 from domain.tasks.spec import TaskInstance
 from graders import GRADER_VERSION, StepGrade, grade_step
-from service.errors import BadRequest, EpisodeBusy, EpisodeEnded, EpisodeNotFound
+from service.errors import BadRequest, EpisodeBusy, EpisodeEnded, EpisodeNotFound, ServiceError
 from store import Conflict, Database, NotFound, open_database
-from store.eventstore import EventStore, NewEvent, Projection, RecordedEvent
+from store.eventstore import Append, Create, EventStore, NewEvent, Projection, RecordedEvent
 
 EPISODE_ID = re.compile(r"^[A-Za-z0-9_.:-]{1,64}$")
 CACHE_SIZE = 4096
@@ -59,6 +58,31 @@ class _Cached:
     state: EpisodeState
     seq: int
     head: str
+
+
+@dataclass(frozen=True, slots=True)
+class _Opening:
+    """A reset decided but not yet written: the opening state and the stream to create."""
+
+    state: EpisodeState
+    create: Create
+
+
+@dataclass(frozen=True, slots=True)
+class _Decided:
+    """A step decided and graded but not yet written."""
+
+    state: EpisodeState
+    grade: StepGrade
+    append: Append
+
+
+_ITEM_ERRORS = (ServiceError, InvalidAction, UnknownTask)
+"""What a batch returns in an item's place: the errors :meth:`EnvironmentService.step` and
+``reset`` raise for bad input (anything else is a fault and propagates)."""
+
+_PENDING: Any = object()
+"""Placeholder in a batch's results for an item whose write is still to come."""
 
 
 @dataclass(frozen=True)
@@ -96,6 +120,41 @@ class EnvironmentService:
     def reset(self, task_id: str | None = None, seed: int | None = None,
               episode_id: str | None = None, *, run_id: str | None = None) -> StepResult:
         """Start a new episode. Without ``task_id`` the task is picked from ``seed``."""
+        opening = self._open(task_id, seed, episode_id, run_id)
+        c = opening.create
+        try:
+            recorded = self.store.create(c.episode_id, c.task_id, c.seed, c.new, c.projection,
+                                         run_id=c.run_id)
+        except Conflict as exc:
+            recorded = exc
+        return self._opened(opening, recorded)
+
+    def reset_many(self, requests: Sequence[tuple[str | None, int | None]], *,
+                   run_id: str | None = None) -> list[StepResult | Exception]:
+        """Start several episodes, ``(task_id, seed)`` each, with ONE commit for all of them.
+
+        The vector form of :meth:`reset` (see :meth:`step_many`). Each item's outcome is its own:
+        a result, or the error :meth:`reset` would have raised for it (returned, not raised).
+        """
+        out: list[StepResult | Exception] = []
+        openings: list[_Opening] = []
+        for task_id, seed in requests:
+            try:
+                openings.append(self._open(task_id, seed, None, run_id))
+                out.append(_PENDING)
+            except _ITEM_ERRORS as exc:
+                out.append(exc)
+        written = iter(self.store.create_many([o.create for o in openings]))
+        pending = iter(openings)
+        for index, item in enumerate(out):
+            if item is _PENDING:
+                opening, recorded = next(pending), next(written)
+                out[index] = (EpisodeBusy(f"{recorded}; omit episode_id to get a fresh one")
+                              if isinstance(recorded, Conflict) else self._opened(opening, recorded))
+        return out
+
+    def _open(self, task_id: str | None, seed: int | None, episode_id: str | None,
+              run_id: str | None) -> _Opening:
         if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
             raise BadRequest("seed must be an integer")
         if seed is not None and not SEED_MIN <= seed <= SEED_MAX:
@@ -104,12 +163,14 @@ class EnvironmentService:
         task, digest = self._variant(chosen, seed)  # UnknownTask -> 404 in the API
         episode_id = check_episode_id(episode_id) if episode_id is not None else new_episode_id()
         first = start(episode_id, task, digest, run_id=run_id, grader_version=GRADER_VERSION)
-        state = evolve(EpisodeState(), first)
-        try:
-            recorded = self.store.create(episode_id, task.task_id, seed, _new([first]),
-                                         Projection("open", 0, 0.0), run_id=run_id)
-        except Conflict as exc:
-            raise EpisodeBusy(f"{exc}; omit episode_id to get a fresh one") from None
+        return _Opening(evolve(EpisodeState(), first),
+                        Create(episode_id, task.task_id, seed, _new([first]),
+                               Projection("open", 0, 0.0), run_id))
+
+    def _opened(self, opening: _Opening, recorded: list[RecordedEvent] | Conflict) -> StepResult:
+        if isinstance(recorded, Conflict):
+            raise EpisodeBusy(f"{recorded}; omit episode_id to get a fresh one")
+        episode_id, state = opening.create.episode_id, opening.state
         self._remember(episode_id, _Cached(state, recorded[-1].seq, recorded[-1].hash))
         return StepResult(episode_id, observe(state, self.catalog), None, False, state, None,
                           recorded[-1].seq, recorded[-1].hash)
@@ -119,24 +180,77 @@ class EnvironmentService:
         """Apply one action. Raises InvalidAction (422), EpisodeEnded / EpisodeBusy (409),
         EpisodeNotFound (404). Nothing is written unless the whole step is recorded."""
         plan = parse_action(action)
-        raw = action.model_dump(mode="json") if hasattr(action, "model_dump") else action
-        with self._exclusive(episode_id):
-            cached = self._current(episode_id)
+        self._claim(episode_id)
+        try:
+            decided = self._decide(episode_id, plan, action)
+            a = decided.append
             try:
-                step_events, after = decide_step(cached.state, plan, raw)
-            except EpisodeFinished as exc:
-                raise EpisodeEnded(str(exc)) from None
-            grade = grade_step(cached.state, step_events, after)
-            graded = grade.to_event()
-            after = evolve(after, graded)
-            projection = Projection("ended" if after.done else "open", after.step_count, after.score)
-            try:
-                recorded = self.store.append(episode_id, cached.seq, cached.head,
-                                             _new(step_events + [graded]), projection)
+                recorded = self.store.append(episode_id, a.expected_seq, a.prev_hash, a.new,
+                                             a.projection)
             except Conflict as exc:
-                self._forget(episode_id)
-                raise EpisodeBusy(str(exc)) from None
-            self._remember(episode_id, _Cached(after, recorded[-1].seq, recorded[-1].hash))
+                recorded = exc
+            return self._stepped(decided, recorded)
+        finally:
+            self._release(episode_id)
+
+    def step_many(self, steps: Sequence[tuple[str, Any]]) -> list[StepResult | Exception]:
+        """Step several episodes, ``(episode_id, action)`` each, with ONE commit for all of them.
+
+        The vector form of :meth:`step`, for trainers that run a batch of episodes side by side
+        (Gymnasium's vector environments): every step is decided, graded and recorded exactly as
+        :meth:`step` would, and the batch is appended in one transaction, so a durable log costs
+        one commit per batch instead of one per step. No result is returned before that commit.
+        Each item's outcome is its own: a result, or the error :meth:`step` would have raised for
+        it (returned, not raised); an episode may appear once per batch.
+        """
+        out: list[StepResult | Exception | _Decided] = []
+        claimed: list[str] = []
+        try:
+            for episode_id, action in steps:
+                try:
+                    plan = parse_action(action)
+                    self._claim(episode_id)
+                    claimed.append(episode_id)
+                    out.append(self._decide(episode_id, plan, action))
+                except _ITEM_ERRORS as exc:
+                    out.append(exc)
+            decided = [d for d in out if isinstance(d, _Decided)]
+            written = iter(self.store.append_many([d.append for d in decided]))
+            results: list[StepResult | Exception] = []
+            for item in out:
+                if isinstance(item, _Decided):
+                    try:
+                        results.append(self._stepped(item, next(written)))
+                    except ServiceError as exc:
+                        results.append(exc)
+                else:
+                    results.append(item)
+            return results
+        finally:
+            for episode_id in claimed:
+                self._release(episode_id)
+
+    def _decide(self, episode_id: str, plan: ActionPlan, action: Any) -> _Decided:
+        """Everything of a step but the write: the events, the grade and the state after them."""
+        raw = action.model_dump(mode="json") if hasattr(action, "model_dump") else action
+        cached = self._current(episode_id)
+        try:
+            step_events, after = decide_step(cached.state, plan, raw)
+        except EpisodeFinished as exc:
+            raise EpisodeEnded(str(exc)) from None
+        grade = grade_step(cached.state, step_events, after)
+        graded = grade.to_event()
+        after = evolve(after, graded)
+        projection = Projection("ended" if after.done else "open", after.step_count, after.score)
+        events = _new([*step_events, graded])
+        return _Decided(after, grade, Append(episode_id, cached.seq, cached.head, events, projection))
+
+    def _stepped(self, decided: _Decided, recorded: list[RecordedEvent] | Conflict) -> StepResult:
+        episode_id, after, grade = decided.append.episode_id, decided.state, decided.grade
+        if isinstance(recorded, Conflict):
+            self._forget(episode_id)
+            raise EpisodeBusy(str(recorded))
+        self._remember(episode_id, _Cached(after, recorded[-1].seq, recorded[-1].hash))
         return StepResult(episode_id, observe(after, self.catalog, grade.reward), grade.reward,
                           after.done, after, grade, recorded[-1].seq, recorded[-1].hash)
 
@@ -170,18 +284,16 @@ class EnvironmentService:
     def _unknown(episode_id: str) -> str:
         return f"no episode {episode_id!r}; call reset to start one"
 
-    @contextmanager
-    def _exclusive(self, episode_id: str) -> Iterator[None]:
+    def _claim(self, episode_id: str) -> None:
         """One step per episode at a time in this process; a concurrent one gets 409 at once."""
         with self._guard:
             if episode_id in self._busy:
                 raise EpisodeBusy(f"another step on episode {episode_id} is in progress; retry after it")
             self._busy.add(episode_id)
-        try:
-            yield
-        finally:
-            with self._guard:
-                self._busy.discard(episode_id)
+
+    def _release(self, episode_id: str) -> None:
+        with self._guard:
+            self._busy.discard(episode_id)
 
     def _current(self, episode_id: str) -> _Cached:
         """The episode's state at the stored head, folding only events not yet seen here."""

@@ -10,21 +10,18 @@ Nothing of a failed append is ever visible.
 from __future__ import annotations
 
 import datetime as dt
-import json
 from collections.abc import Sequence
+from contextlib import nullcontext
 from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import func, select
 
 from store.chain import GENESIS, canonical_json, link
+from store.codec import parse_json
 from store.database import Database
 from store.errors import Conflict, NotFound
 from store.schema import episodes, events
-
-
-class _Moved(Exception):
-    """The episode's index row was not at the expected sequence number."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,7 +49,7 @@ class RecordedEvent:
 
     @property
     def data(self) -> Any:
-        return json.loads(self.data_text)
+        return parse_json(self.data_text)
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,6 +59,36 @@ class Projection:
     status: str
     step_count: int
     score: float
+
+
+@dataclass(frozen=True, slots=True)
+class Append:
+    """One episode's part of :meth:`EventStore.append_many`: its events after ``expected_seq``."""
+
+    episode_id: str
+    expected_seq: int
+    prev_hash: str
+    new: Sequence[NewEvent]
+    projection: Projection
+
+
+@dataclass(frozen=True, slots=True)
+class Create:
+    """One new stream of :meth:`EventStore.create_many`: the episode's index row and first events."""
+
+    episode_id: str
+    task_id: str
+    seed: int | None
+    new: Sequence[NewEvent]
+    projection: Projection
+    run_id: str | None = None
+    forked_from: str | None = None
+    fork_step: int | None = None
+
+
+def _moved(a: Append) -> Conflict:
+    return Conflict(f"episode {a.episode_id} moved on past event {a.expected_seq} (another step was "
+                    "recorded first); fetch the state and retry")
 
 
 @dataclass(frozen=True, slots=True)
@@ -193,23 +220,46 @@ class EventStore:
                projection: Projection, *, run_id: str | None = None,
                forked_from: str | None = None, fork_step: int | None = None) -> list[RecordedEvent]:
         """Open a new stream with its first events. :class:`Conflict` if the id is taken."""
+        result = self._create_batch([Create(episode_id, task_id, seed, tuple(new), projection,
+                                            run_id, forked_from, fork_step)])[0]
+        if isinstance(result, Conflict):
+            raise result
+        return result
+
+    def create_many(self, creates: Sequence[Create]) -> list[list[RecordedEvent] | Conflict]:
+        """Open several streams in ONE transaction (the group commit of ``reset_many``). If the
+        database refuses the batch (an id already taken), nothing of it is written and each stream
+        is opened in a transaction of its own, so only the taken ids come back as :class:`Conflict`."""
+        if len(creates) <= 1:
+            return self._create_batch(creates)
+        try:
+            return self._create_batch(creates, raise_integrity=True)
+        except self.db.integrity_error:
+            return [self._create_batch([c])[0] for c in creates]
+
+    def _create_batch(self, creates: Sequence[Create], *,
+                      raise_integrity: bool = False) -> list[list[RecordedEvent] | Conflict]:
         now = utcnow()
-        recorded = _chain(episode_id, 0, GENESIS, new, now)
-        sql, last = self._sql, recorded[-1]
-        stamp = sql.stamp(now)
-        index = (episode_id, task_id, seed, run_id, forked_from, fork_step, stamp, projection.status,
-                 projection.step_count, projection.score, last.seq, last.hash, stamp)
+        stamp = self._sql.stamp(now)
+        chains = [_chain(c.episode_id, 0, GENESIS, c.new, now) for c in creates]
+        rows = [(c.episode_id, c.task_id, c.seed, c.run_id, c.forked_from, c.fork_step, stamp,
+                 c.projection.status, c.projection.step_count, c.projection.score, r[-1].seq,
+                 r[-1].hash, stamp) for c, r in zip(creates, chains, strict=True)]
         try:
             if self.db.sqlite:
                 with self.db.hot_write() as cur:
-                    cur.execute(sql.create, index)
-                    cur.executemany(sql.insert, _rows(recorded, stamp))
+                    cur.executemany(self._sql.create, rows)
+                    cur.executemany(self._sql.insert,
+                                    [row for recorded in chains for row in _rows(recorded, stamp)])
             else:
-                with self.db.hot() as conn:
-                    conn.execute(_PG_CREATE, (*index, stamp, *_arrays(recorded)))
+                with self.db.hot() as conn, (conn.transaction() if len(creates) > 1 else nullcontext()):
+                    for index, recorded in zip(rows, chains, strict=True):
+                        conn.execute(_PG_CREATE, (*index, stamp, *_arrays(recorded)))
         except self.db.integrity_error:
-            raise Conflict(f"episode id {episode_id!r} is already in use") from None
-        return recorded
+            if raise_integrity:
+                raise
+            return [Conflict(f"episode id {creates[0].episode_id!r} is already in use")]
+        return list(chains)
 
     def append(self, episode_id: str, expected_seq: int, prev_hash: str,
                new: Sequence[NewEvent], projection: Projection) -> list[RecordedEvent]:
@@ -219,36 +269,70 @@ class EventStore:
         conditional update that touches no row if another writer moved it first), then insert the
         events (the unique (episode, seq) key stops any writer that slipped past the first check).
         """
-        now = utcnow()
-        recorded = _chain(episode_id, expected_seq, prev_hash, new, now)
-        sql, last = self._sql, recorded[-1]
-        stamp = sql.stamp(now)
+        result = self._append_batch([Append(episode_id, expected_seq, prev_hash, tuple(new),
+                                            projection)])[0]
+        if isinstance(result, Conflict):
+            raise result
+        return result
+
+    def append_many(self, appends: Sequence[Append]) -> list[list[RecordedEvent] | Conflict]:
+        """Several episodes' appends in ONE transaction: one commit for all of them.
+
+        This is the group commit behind ``EnvironmentService.step_many`` (a vector of episodes
+        stepped together, as RL trainers do): on SQLite the commit, not the Python, is the floor
+        of a durable step. Each append is conditional on its own expected sequence number exactly
+        as in :meth:`append`; one that lost its race comes back as a :class:`Conflict` and writes
+        nothing, the others are written. If the database refuses the batch as a whole (an integrity
+        error), nothing of it is written and every append is retried in a transaction of its own.
+        """
+        if len(appends) <= 1:
+            return self._append_batch(appends)
         try:
-            if not self.db.sqlite:
-                with self.db.hot() as conn:
-                    moved = conn.execute(_PG_APPEND, (
-                        last.seq, last.hash, projection.status, projection.step_count,
-                        projection.score, stamp, episode_id, expected_seq, stamp,
-                        *_arrays(recorded)))
-                    if moved.rowcount != len(recorded):
-                        raise _Moved
-                return recorded
-            with self.db.hot_write() as cur:
-                cur.execute(sql.move_same_status, (last.seq, last.hash, projection.step_count,
-                                                   projection.score, stamp, episode_id, expected_seq,
-                                                   projection.status))
-                if cur.rowcount != 1:
-                    cur.execute(sql.move, (last.seq, last.hash, projection.status,
-                                           projection.step_count, projection.score, stamp,
-                                           episode_id, expected_seq))
-                    if cur.rowcount != 1:
-                        raise _Moved
-                cur.executemany(sql.insert, _rows(recorded, stamp))
-        except (_Moved, self.db.integrity_error):
-            raise Conflict(
-                f"episode {episode_id} moved on past event {expected_seq} (another step was recorded "
-                "first); fetch the state and retry") from None
-        return recorded
+            return self._append_batch(appends, raise_integrity=True)
+        except self.db.integrity_error:
+            return [self._append_batch([a])[0] for a in appends]
+
+    def _append_batch(self, appends: Sequence[Append], *,
+                      raise_integrity: bool = False) -> list[list[RecordedEvent] | Conflict]:
+        now = utcnow()
+        stamp = self._sql.stamp(now)
+        chains = [_chain(a.episode_id, a.expected_seq, a.prev_hash, a.new, now) for a in appends]
+        results: list[list[RecordedEvent] | Conflict] = []
+        try:
+            if self.db.sqlite:
+                with self.db.hot_write() as cur:
+                    results = [recorded if self._append_sqlite(cur, a, recorded, stamp) else _moved(a)
+                               for a, recorded in zip(appends, chains, strict=True)]
+            else:
+                with self.db.hot() as conn, (conn.transaction() if len(appends) > 1 else nullcontext()):
+                    results = [recorded if self._append_pg(conn, a, recorded, stamp) else _moved(a)
+                               for a, recorded in zip(appends, chains, strict=True)]
+        except self.db.integrity_error:
+            if raise_integrity:
+                raise
+            return [_moved(appends[0])]
+        return results
+
+    def _append_sqlite(self, cur: Any, a: Append, recorded: list[RecordedEvent], stamp: Any) -> bool:
+        """Move the index row and insert the events; False (nothing written) if the row moved."""
+        sql, last, p = self._sql, recorded[-1], a.projection
+        cur.execute(sql.move_same_status, (last.seq, last.hash, p.step_count, p.score, stamp,
+                                           a.episode_id, a.expected_seq, p.status))
+        if cur.rowcount != 1:
+            cur.execute(sql.move, (last.seq, last.hash, p.status, p.step_count, p.score, stamp,
+                                   a.episode_id, a.expected_seq))
+            if cur.rowcount != 1:
+                return False
+        cur.executemany(sql.insert, _rows(recorded, stamp))
+        return True
+
+    @staticmethod
+    def _append_pg(conn: Any, a: Append, recorded: list[RecordedEvent], stamp: Any) -> bool:
+        last, p = recorded[-1], a.projection
+        moved = conn.execute(_PG_APPEND, (last.seq, last.hash, p.status, p.step_count, p.score,
+                                          stamp, a.episode_id, a.expected_seq, stamp,
+                                          *_arrays(recorded)))
+        return bool(moved.rowcount == len(recorded))
 
     def load(self, episode_id: str, after_seq: int = 0, upto_seq: int | None = None) -> list[RecordedEvent]:
         """Events of one stream in order (optionally only those after ``after_seq``)."""
