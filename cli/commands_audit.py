@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -94,6 +95,9 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     _selection(p)
     p.add_argument("--heads", metavar="FILE", type=Path,
                    help="heads file written earlier by `ticketledger heads` ('-' for stdin)")
+    p.add_argument("--jobs", "-j", type=_positive, default=os.cpu_count() or 1, metavar="N",
+                   help="replay in N worker processes (default: one per CPU, %(default)s here; "
+                        "a log of 100 episodes or fewer, or an in-memory one, is replayed inline)")
 
     p = _parser(sub, "heads", "print every episode's chain head (a heads file for verify --heads)",
                 cmd_heads,
@@ -218,11 +222,18 @@ def cmd_replay(args: argparse.Namespace) -> int:
     return 1
 
 
+def _positive(text: str) -> int:
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError("must be 1 or more")
+    return value
+
+
 def cmd_verify(args: argparse.Namespace) -> int:
     from service.verify import check_heads, parse_heads, verify
 
     auditor = _auditor(args)
-    data = verify(auditor, _filter(args), ProgressBar("verify"))
+    data = verify(auditor, _filter(args), ProgressBar("verify"), jobs=args.jobs)
     data["heads"] = None
     if args.heads is not None:
         text = sys.stdin.read() if str(args.heads) == "-" else args.heads.read_text(encoding="utf-8")

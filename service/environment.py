@@ -81,6 +81,9 @@ _ITEM_ERRORS = (ServiceError, InvalidAction, UnknownTask)
 """What a batch returns in an item's place: the errors :meth:`EnvironmentService.step` and
 ``reset`` raise for bad input (anything else is a fault and propagates)."""
 
+_UNKNOWN: Any = (-1, "")
+"""A batch's head lookup found no such episode."""
+
 _PENDING: Any = object()
 """Placeholder in a batch's results for an item whose write is still to come."""
 
@@ -205,13 +208,15 @@ class EnvironmentService:
         """
         out: list[StepResult | Exception | _Decided] = []
         claimed: list[str] = []
+        heads = self.store.heads([eid for eid, _ in steps if isinstance(eid, str)
+                                  and EPISODE_ID.match(eid)])
         try:
             for episode_id, action in steps:
                 try:
                     plan = parse_action(action)
                     self._claim(episode_id)
                     claimed.append(episode_id)
-                    out.append(self._decide(episode_id, plan, action))
+                    out.append(self._decide(episode_id, plan, action, heads.get(episode_id, _UNKNOWN)))
                 except _ITEM_ERRORS as exc:
                     out.append(exc)
             decided = [d for d in out if isinstance(d, _Decided)]
@@ -230,10 +235,12 @@ class EnvironmentService:
             for episode_id in claimed:
                 self._release(episode_id)
 
-    def _decide(self, episode_id: str, plan: ActionPlan, action: Any) -> _Decided:
-        """Everything of a step but the write: the events, the grade and the state after them."""
+    def _decide(self, episode_id: str, plan: ActionPlan, action: Any,
+                head: tuple[int, str] | None = None) -> _Decided:
+        """Everything of a step but the write: the events, the grade and the state after them.
+        ``head``: the episode's stored head if the caller has just read it (``_UNKNOWN``: absent)."""
         raw = action.model_dump(mode="json") if hasattr(action, "model_dump") else action
-        cached = self._current(episode_id)
+        cached = self._current(episode_id, head)
         try:
             step_events, after = decide_step(cached.state, plan, raw)
         except EpisodeFinished as exc:
@@ -295,12 +302,15 @@ class EnvironmentService:
         with self._guard:
             self._busy.discard(episode_id)
 
-    def _current(self, episode_id: str) -> _Cached:
-        """The episode's state at the stored head, folding only events not yet seen here."""
+    def _current(self, episode_id: str, known: tuple[int, str] | None = None) -> _Cached:
+        """The episode's state at the stored head, folding only events not yet seen here.
+        ``known``: the stored head, already read by the caller (``_UNKNOWN``: no such episode)."""
         if not isinstance(episode_id, str) or not EPISODE_ID.match(episode_id):
             raise EpisodeNotFound(f"malformed episode id {str(episode_id)[:80]!r}")
         try:
-            seq, head = self.store.head(episode_id)
+            if known is _UNKNOWN:
+                raise NotFound(episode_id)
+            seq, head = known if known is not None else self.store.head(episode_id)
         except NotFound:
             raise EpisodeNotFound(self._unknown(episode_id)) from None
         with self._guard:

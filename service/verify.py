@@ -65,20 +65,77 @@ def verify_episode(row: EpisodeRow, recorded: list[RecordedEvent], auditor: Audi
             "first_divergence": problems[0] if problems else None, "problems": len(problems)}
 
 
-def verify(auditor: Auditor, where: EpisodeFilter, progress: Progress | None = None) -> dict[str, Any]:
-    """Verify every matching episode; the summary lists those that failed with their first problem."""
+def verify(auditor: Auditor, where: EpisodeFilter, progress: Progress | None = None, *,
+           jobs: int = 1) -> dict[str, Any]:
+    """Verify every matching episode; the summary lists those that failed with their first problem.
+
+    ``jobs`` > 1 replays pages of episodes in that many worker processes (each opens the database
+    itself): replay is CPU-bound and episodes are independent, so a big log verifies about ``jobs``
+    times faster. The summary is the same, in the same order, whatever ``jobs`` is.
+    """
     check_filter(where)
+    if jobs < 1:
+        raise BadRequest("jobs must be at least 1")
     total = auditor.queries.count(where)
     checked, failures = 0, []
-    for row, recorded in auditor.queries.iter_with_events(where):
-        result = verify_episode(row, recorded, auditor)
-        checked += 1
-        if not result["consistent"]:
-            failures.append(result)
+    pages = auditor.queries.iter_episodes(where, PAGE)
+    inline = jobs == 1 or auditor.db.in_memory or total <= PAGE  # workers would cost more than they save
+    results = (_verify_page(auditor, rows) for rows in pages) if inline \
+        else _in_workers(auditor, pages, jobs)
+    for page in results:
+        for result in page:
+            checked += 1
+            if not result["consistent"]:
+                failures.append(result)
         if progress:
             progress(checked, total)
     return {"episodes": checked, "consistent": checked - len(failures), "inconsistent": len(failures),
             "ok": not failures, "failures": failures, "filters": {"run_id": where.run_id}}
+
+
+PAGE = 100
+"""Episodes per events query, and per unit of work handed to a worker process."""
+
+
+def _verify_page(auditor: Auditor, rows: list[EpisodeRow]) -> list[dict[str, Any]]:
+    loaded = auditor.queries.events_of([r.episode_id for r in rows])
+    return [verify_episode(row, loaded[row.episode_id], auditor) for row in rows]
+
+
+_WORKER: Auditor | None = None
+
+
+def _start_worker(url: str, catalog: Any) -> None:
+    global _WORKER
+    from store import open_database
+
+    _WORKER = Auditor(open_database(url, migrate_schema=False), catalog)
+
+
+def _worker_page(rows: list[EpisodeRow]) -> list[dict[str, Any]]:
+    assert _WORKER is not None
+    return _verify_page(_WORKER, rows)
+
+
+def _in_workers(auditor: Auditor, pages: Iterator[list[EpisodeRow]],
+                jobs: int) -> Iterator[list[dict[str, Any]]]:
+    """Pages verified in ``jobs`` processes, yielded in order, with at most 2 x ``jobs`` pages in
+    flight (a log bigger than memory streams through)."""
+    import multiprocessing
+    from collections import deque
+    from concurrent.futures import ProcessPoolExecutor
+
+    method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
+    url = auditor.db.engine.url.render_as_string(hide_password=False)
+    with ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context(method),
+                             initializer=_start_worker, initargs=(url, auditor.catalog)) as pool:
+        pending: deque[Any] = deque()
+        for rows in pages:
+            pending.append(pool.submit(_worker_page, rows))
+            if len(pending) >= 2 * jobs:
+                yield pending.popleft().result()
+        while pending:
+            yield pending.popleft().result()
 
 
 def current_heads(auditor: Auditor, where: EpisodeFilter) -> Iterator[Head]:

@@ -37,11 +37,19 @@ def default_database_url() -> str:
     return os.environ.get("DATABASE_URL") or f"sqlite:///{DEFAULT_SQLITE_PATH.as_posix()}"
 
 
+WAL_CHECKPOINT_PAGES = 10_000
+"""Pages the WAL may hold before a commit checkpoints it into the database file (SQLite's default
+is 1,000). A checkpoint is the only fsync under ``synchronous=NORMAL``, and at the default it cost
+a batched durable step about 15% (bench, side by side); at 10,000 pages (40 MB of WAL at most
+between checkpoints) it is paid a tenth as often. Durability is the same: a commit is in the WAL
+either way, and a crash replays the WAL on the next open."""
+
+
 def _sqlite_pragmas(dbapi_conn, _record) -> None:  # type: ignore[no-untyped-def]
     dbapi_conn.isolation_level = None  # let SQLAlchemy's begin event emit BEGIN itself
     cur = dbapi_conn.cursor()
     for pragma in ("journal_mode=WAL", "synchronous=NORMAL", "busy_timeout=15000",
-                   "foreign_keys=ON"):
+                   "foreign_keys=ON", f"wal_autocheckpoint={WAL_CHECKPOINT_PAGES}"):
         cur.execute(f"PRAGMA {pragma}")
     cur.close()
 

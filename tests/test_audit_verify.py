@@ -100,3 +100,31 @@ def test_heads_file_formats_and_errors(service: EnvironmentService) -> None:
                 f"{episode_id} 0 {head.head_hash}"):
         with pytest.raises(BadRequest, match="line 1"):
             parse_heads(bad)
+
+
+def test_verify_in_worker_processes_finds_the_same(service: EnvironmentService) -> None:
+    """``jobs`` > 1 replays pages of episodes in worker processes: the same summary, in the same
+    order, a tampered episode named with its first divergence, progress up to the total."""
+    if service.db.in_memory:
+        pytest.skip("an in-memory database is not shared with worker processes")
+    opened = service.reset_many([("task_easy_password", seed) for seed in range(230)])
+    service.step_many([(r.episode_id, {"action_type": "classify_priority", "priority": "medium"})
+                       for r in opened])  # type: ignore[union-attr]
+    victim = opened[150].episode_id  # type: ignore[union-attr]
+    with service.db.write() as conn:
+        if service.db.dialect == "sqlite":
+            conn.execute(text("DROP TRIGGER events_no_update"))
+        else:
+            conn.execute(text("DROP TRIGGER events_no_update_delete ON events"))
+        conn.execute(text("UPDATE events SET data = replace(data, 'medium', 'urgent') "
+                          "WHERE episode_id = :e AND type = 'PriorityClassified'"), {"e": victim})
+    seen: list[tuple[int, int]] = []
+    inline = verify(Auditor(service.db), EpisodeFilter())
+    parallel = verify(Auditor(service.db), EpisodeFilter(), lambda d, t: seen.append((d, t)), jobs=2)
+    assert parallel == inline
+    assert parallel["episodes"] == 230 and parallel["inconsistent"] == 1
+    assert parallel["failures"][0]["episode_id"] == victim
+    assert parallel["failures"][0]["first_divergence"]["kind"] == "chain"
+    assert seen[-1] == (230, 230) and len(seen) > 1
+    with pytest.raises(BadRequest):
+        verify(Auditor(service.db), EpisodeFilter(), jobs=0)
