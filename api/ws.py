@@ -36,6 +36,7 @@ from domain.actions import InvalidAction
 from domain.tasks import UnknownTask
 from service import EnvironmentService
 from service.errors import BadRequest
+from store.codec import parse_json
 
 log = logging.getLogger("ticketledger.ws")
 
@@ -102,7 +103,7 @@ class Session:
             raise SessionError("VALIDATION_ERROR", f"message is {len(text)} characters; the limit is "
                                f"{self.max_bytes} (TICKETLEDGER_MAX_BODY_BYTES)")
         try:
-            message = json.loads(text)
+            message = parse_json(text)
         except json.JSONDecodeError as exc:
             raise SessionError("INVALID_JSON", f"Invalid JSON: {exc}") from None
         if not isinstance(message, dict):

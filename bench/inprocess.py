@@ -1,9 +1,15 @@
 """In-process steps/s: ``EnvironmentService`` driven directly, durable SQLite log vs log in memory.
 
 Durable: a fresh SQLite file (WAL, ``synchronous=NORMAL``) in the bench's work directory, on the
-same disk as the repository (not a tmpfs), one commit per step. In memory: ``sqlite://``, the same
-store code with no file under it. Runs alternate between the two so their ratio compares like
-with like.
+same disk as the repository (not a tmpfs). In memory: ``sqlite://``, the same store code with no
+file under it. Two ways of driving it:
+
+* one episode at a time (``reset`` / ``step``): one commit per step;
+* a vector of ``WIDTH`` episodes side by side (``reset_many`` / ``step_many``), as an RL trainer
+  runs its batch of rollouts: one commit per batch, every step still recorded, graded and hashed
+  exactly as alone, and no result returned before its commit.
+
+Runs alternate between the configurations so their ratios compare like with like.
 """
 
 from __future__ import annotations
@@ -32,15 +38,45 @@ def run_episodes(service, plan_list: list[Plan], passes: int = 1) -> int:  # typ
     return steps
 
 
-def _measure(url: str, plan_list: list[Plan], passes: int) -> float:
+WIDTH = 16
+"""Episodes per batch in the vector figures (a typical number of parallel rollouts)."""
+
+
+def run_vector(service, plan_list: list[Plan], passes: int = 1, width: int = WIDTH) -> int:  # type: ignore[no-untyped-def]
+    """Play the plans ``width`` at a time: one ``reset_many``, then one ``step_many`` per round
+    until every episode of the batch has ended; returns the number of steps taken."""
+    steps = 0
+    for _ in range(passes):
+        for start in range(0, len(plan_list), width):
+            batch = plan_list[start:start + width]
+            opened = service.reset_many([(p.task_id, p.seed) for p in batch])
+            ids = [_ok(r).episode_id for r in opened]
+            for k in range(max(len(p.actions) for p in batch)):
+                moves = [(ids[i], p.actions[k]) for i, p in enumerate(batch) if k < len(p.actions)]
+                results = service.step_many(moves)
+                steps += len(moves)
+                for (_, _), result in zip(moves, results, strict=True):
+                    _ok(result)
+            if not all(service.state(eid).done for eid in ids):
+                raise AssertionError("a vector episode did not end")
+    return steps
+
+
+def _ok(result):  # type: ignore[no-untyped-def]
+    if isinstance(result, Exception):
+        raise result
+    return result
+
+
+def _measure(url: str, plan_list: list[Plan], passes: int, driver=run_episodes) -> float:  # type: ignore[no-untyped-def]
     from service import EnvironmentService
     from store import open_database
 
     db = open_database(url)
     try:
         service = EnvironmentService(db)
-        run_episodes(service, plan_list, 1)  # warm caches and the page cache
-        steps, seconds = timed(lambda: run_episodes(service, plan_list, passes))
+        driver(service, plan_list, 1)  # warm caches and the page cache
+        steps, seconds = timed(lambda: driver(service, plan_list, passes))
         return steps / seconds
     finally:
         db.dispose()
@@ -56,18 +92,33 @@ def durable_url(workdir: Path, n: int) -> str:
 def run(workdir: Path, quick: bool = False) -> list[Figure]:
     plan_list = plans()
     runs, passes = (2, 1) if quick else (5, 8)
-    log(f"in-process: {runs} runs x {passes * steps_in(plan_list)} steps, durable and in memory")
-    durable, memory = [], []
+    log(f"in-process: {runs} runs x {passes * steps_in(plan_list)} steps, durable and in memory, "
+        f"one episode at a time and {WIDTH} side by side")
+    durable, memory, durable_vec, memory_vec = [], [], [], []
     sub = workdir / "inprocess"
     sub.mkdir(parents=True, exist_ok=True)
     for n in range(runs):
         durable.append(_measure(durable_url(sub, n), plan_list, passes))
         memory.append(_measure(MEMORY_URL, plan_list, passes))
-        log(f"  run {n + 1}: durable {durable[-1]:,.0f} steps/s, memory {memory[-1]:,.0f} steps/s")
+        durable_vec.append(_measure(durable_url(sub, n), plan_list, passes, run_vector))
+        memory_vec.append(_measure(MEMORY_URL, plan_list, passes, run_vector))
+        log(f"  run {n + 1}: one at a time: durable {durable[-1]:,.0f}, memory {memory[-1]:,.0f}; "
+            f"{WIDTH} side by side: durable {durable_vec[-1]:,.0f}, memory {memory_vec[-1]:,.0f} "
+            "steps/s")
     shutil.rmtree(sub, ignore_errors=True)
-    d = Figure("inprocess.durable", "in-process, durable SQLite log (WAL)", "steps/s", durable,
-               target=10_000)
-    m = Figure("inprocess.memory", "in-process, log in memory", "steps/s", memory, target=50_000)
-    cost = ratio("inprocess.durability_cost", "in-process: log in memory / durable log", m, d)
+    d = Figure("inprocess.durable", "in-process, durable SQLite log (WAL), one episode at a time "
+               "(a commit per step)", "steps/s", durable)
+    m = Figure("inprocess.memory", "in-process, log in memory, one episode at a time", "steps/s",
+               memory)
+    dv = Figure("inprocess.durable_vector", f"in-process, durable SQLite log (WAL), {WIDTH} episodes "
+                "side by side (a commit per batch)", "steps/s", durable_vec, target=10_000)
+    mv = Figure("inprocess.memory_vector", f"in-process, log in memory, {WIDTH} episodes side by side",
+                "steps/s", memory_vec, target=50_000)
+    cost = ratio("inprocess.durability_cost", "in-process: log in memory / durable log, one at a time",
+                 m, d)
     cost.detail = "the cost of durability (same run, runs interleaved)"
-    return [d, m, cost]
+    cost_vec = ratio("inprocess.durability_cost_vector",
+                     f"in-process: log in memory / durable log, {WIDTH} side by side", mv, dv)
+    batching = ratio("inprocess.batching_gain", "in-process durable: side by side / one at a time",
+                     dv, d)
+    return [d, m, dv, mv, cost, cost_vec, batching]

@@ -5,7 +5,8 @@ holds real, replayable episodes. Figures:
 
 * ``verify``: the whole log as ``ticketledger verify`` checks it (``service.verify.verify``: page
   through the episode index, load each page's events in one query, replay each episode, compare
-  the index row). This is the figure the issue's bar applies to.
+  the index row), in one process and with one worker process per CPU (``--jobs``, the CLI's
+  default). The issue's bar applies to the latter.
 * ``fold + re-grade``: the same replays with the events already in memory (no database).
 * ``fold + re-grade, cold memos``: as above, but the rubric and score-component memos are emptied
   before every episode, as when every reply in the log is new text (a log of LLM episodes); the
@@ -14,10 +15,11 @@ holds real, replayable episodes. Figures:
 
 from __future__ import annotations
 
+import os
 import time
 from pathlib import Path
 
-from bench.common import Figure, log
+from bench.common import Figure, log, ratio
 from bench.inprocess import durable_url
 from bench.workload import plans
 
@@ -47,7 +49,7 @@ def build_log(url: str, events: int, episode_ids: list[str] | None = None) -> in
         db.dispose()
 
 
-def _verify_rate(url: str) -> tuple[float, int]:
+def _verify_rate(url: str, jobs: int = 1) -> tuple[float, int]:
     from service.auditor import Auditor
     from service.verify import verify
     from store import open_database
@@ -58,7 +60,7 @@ def _verify_rate(url: str) -> tuple[float, int]:
         auditor = Auditor(db)
         total = auditor.store.count_events()
         started = time.perf_counter()
-        summary = verify(auditor, EpisodeFilter())
+        summary = verify(auditor, EpisodeFilter(), jobs=jobs)
         seconds = time.perf_counter() - started
         if summary["inconsistent"]:
             raise AssertionError(f"verify found inconsistent episodes: {summary}")
@@ -105,21 +107,27 @@ def run(workdir: Path, quick: bool = False) -> list[Figure]:
     started = time.perf_counter()
     written = build_log(url, target_events)
     log(f"replay: wrote {written:,} events in {time.perf_counter() - started:.1f} s")
-    verify_runs, warm, cold = [], [], []
+    verify_runs, parallel_runs, warm, cold = [], [], [], []
     episodes = _load_all(url)
+    jobs = os.cpu_count() or 1
     for n in range(runs):
         rate, total = _verify_rate(url)
         verify_runs.append(rate)
+        parallel_runs.append(_verify_rate(url, jobs)[0])
         warm.append(_fold_rate(episodes, cold=False))
         cold.append(_fold_rate(episodes, cold=True))
-        log(f"  run {n + 1}: verify {rate:,.0f} events/s over {total:,}; fold + re-grade "
-            f"{warm[-1]:,.0f} (cold memos {cold[-1]:,.0f}) events/s")
+        log(f"  run {n + 1}: verify {rate:,.0f} events/s over {total:,} ({parallel_runs[-1]:,.0f} "
+            f"with {jobs} jobs); fold + re-grade {warm[-1]:,.0f} (cold memos {cold[-1]:,.0f}) events/s")
     for suffix in ("", "-wal", "-shm"):
         Path(url.removeprefix("sqlite:///") + suffix).unlink(missing_ok=True)
     size = f"{written:,} events"
+    one = Figure("replay.verify", f"replay: verify the whole log ({size}), one process", "events/s",
+                 verify_runs)
+    many = Figure("replay.verify_jobs", f"replay: verify the whole log ({size}), --jobs {jobs}",
+                  "events/s", parallel_runs, target=100_000)
+    gain = ratio("replay.jobs_gain", f"replay: --jobs {jobs} / one process", many, one)
     return [
-        Figure("replay.verify", f"replay: verify the whole log ({size})", "events/s", verify_runs,
-               target=100_000),
+        one, many, gain,
         Figure("replay.fold", f"replay: fold + re-grade + chain, events in memory ({size})",
                "events/s", warm),
         Figure("replay.fold_cold", "replay: the same, grading memos emptied per episode",
