@@ -53,10 +53,9 @@ def run_vector(service, plan_list: list[Plan], passes: int = 1, width: int = WID
             ids = [_ok(r).episode_id for r in opened]
             for k in range(max(len(p.actions) for p in batch)):
                 moves = [(ids[i], p.actions[k]) for i, p in enumerate(batch) if k < len(p.actions)]
-                results = service.step_many(moves)
-                steps += len(moves)
-                for (_, _), result in zip(moves, results, strict=True):
+                for result in service.step_many(moves):
                     _ok(result)
+                steps += len(moves)
             if not all(service.state(eid).done for eid in ids):
                 raise AssertionError("a vector episode did not end")
     return steps

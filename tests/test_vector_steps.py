@@ -167,4 +167,8 @@ def test_a_taken_id_in_a_create_batch_fails_alone(service: EnvironmentService) -
 def test_empty_and_single_batches(service: EnvironmentService, size: int) -> None:
     opened = service.reset_many([("task_easy_password", None)] * size)
     assert len(opened) == size
-    assert service.step_many([(r.episode_id, NOOP) for r in opened]) != [None]  # type: ignore[union-attr]
+    stepped = service.step_many([(r.episode_id, NOOP) for r in opened])  # type: ignore[union-attr]
+    assert len(stepped) == size
+    for result in stepped:
+        assert not isinstance(result, Exception), result
+        assert result.state.step_count == 1 and result.seq == service.head(result.episode_id)[0]
