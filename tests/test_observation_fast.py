@@ -1,0 +1,96 @@
+"""``observe`` builds its model without validation (``domain.observation._trusted``): it must give
+exactly what validation would, and share nothing mutable with the state.
+
+Every step of every task (expert play, plus invalid, repeated and rejected actions) is checked:
+the observation equals the same values validated by pydantic, field by field, in JSON and in
+``model_fields_set``; and changing the observation's lists and dicts changes neither the state nor
+the next observation.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from domain.observation import Observation, PublicTicket, observe
+from domain.tasks import default_catalog
+from service import EnvironmentService
+from store import open_database
+from tests.scripted import solution
+
+CATALOG = default_catalog()
+DETOURS: list[Any] = [
+    {"action_type": "add_tag", "tag": "billing"},
+    {"action_type": "add_tag", "tag": "billing"},  # repeated: no effect
+    {"action_type": "lookup_policy", "policy_id": "refund_policy"},
+    {"action_type": "resolve_ticket", "resolution_code": "refund_issued"},  # may be premature
+    {"action_type": "not_an_action"},  # invalid: recorded as an invalid step
+    {"action_type": "add_internal_note", "note": "checked the account history"},
+]
+
+
+@pytest.fixture(scope="module")
+def service():  # type: ignore[no-untyped-def]
+    db = open_database("sqlite://")
+    yield EnvironmentService(db, CATALOG)
+    db.dispose()
+
+
+def _play(service: EnvironmentService, task_id: str, seed: int | None) -> list[Any]:
+    """Every result of an episode: reset, a few detours, then the expert's actions to the end."""
+    result = service.reset(task_id, seed)
+    results = [result]
+    for action in [*DETOURS, *solution(CATALOG.instance(task_id, seed))]:
+        if result.done:
+            break
+        try:
+            result = service.step(result.episode_id, action)
+        except Exception:  # an action refused outright (422) records nothing: skip it
+            continue
+        results.append(result)
+    return results
+
+
+def _assert_same_as_validated(obs: Observation) -> None:
+    validated = Observation.model_validate(obs.model_dump())
+    assert type(obs) is Observation and type(obs.ticket) is PublicTicket
+    assert obs == validated
+    assert obs.model_dump_json() == validated.model_dump_json()
+    assert obs.model_fields_set == set(Observation.model_fields)
+    assert list(obs.__dict__) == list(Observation.model_fields)
+    assert obs.ticket == validated.ticket and obs.ticket.model_fields_set == set(PublicTicket.model_fields)
+
+
+@pytest.mark.parametrize("task_id", CATALOG.task_ids)
+@pytest.mark.parametrize("seed", [None, 3])
+def test_every_observation_equals_its_validated_form(service, task_id, seed) -> None:  # type: ignore[no-untyped-def]
+    results = _play(service, task_id, seed)
+    assert len(results) > 3 and results[-1].done
+    for result in results:
+        _assert_same_as_validated(result.observation)
+        assert result.observation == observe(result.state, CATALOG, result.reward)
+
+
+def test_observations_share_nothing_mutable(service) -> None:  # type: ignore[no-untyped-def]
+    task_id = CATALOG.task_ids[0]
+    results = _play(service, task_id, 1)
+    middle = results[len(results) // 2]
+    before = observe(middle.state, CATALOG, middle.reward).model_dump_json()
+    obs = middle.observation
+    assert obs.action_history and obs.last_action is not None
+    obs.tags.append("tampered")
+    obs.internal_notes.append("tampered")
+    obs.history.append("tampered")
+    obs.available_policies.clear()
+    obs.policies["tampered"] = "x"
+    obs.action_history[0]["action_type"] = "tampered"
+    obs.last_action["action_type"] = "tampered"
+    obs.ticket.facts["tampered"] = "x"
+    obs.ticket.subject = "tampered"
+    obs.reward = 99.0
+    assert "reward" in obs.model_fields_set
+    again = observe(middle.state, CATALOG, middle.reward)
+    assert again.model_dump_json() == before
+    assert "tampered" not in again.model_dump_json()
+    assert "tampered" not in service.observation(middle.episode_id).model_dump_json()
