@@ -8,16 +8,14 @@ an agent goes through :mod:`domain.observation`, which picks public fields only.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, fields
 from operator import attrgetter
-from typing import Any
+from typing import Any, NamedTuple
 
 from domain import events as ev
 from domain.tasks.spec import TaskInstance
 
 
-@dataclass(frozen=True, slots=True)
-class StepRecord:
+class StepRecord(NamedTuple):
     """What the log says about one step, for observations and reports."""
 
     step: int
@@ -29,8 +27,14 @@ class StepRecord:
     score: float | None = None
 
 
-@dataclass(frozen=True, slots=True)
-class EpisodeState:
+class EpisodeState(NamedTuple):
+    """An episode's state: immutable, built by folding its events (never stored).
+
+    A named tuple rather than a frozen dataclass: a state is built at least once per step and per
+    replayed step, and a frozen dataclass's ``__init__`` (one ``object.__setattr__`` per field, 22
+    fields) cost five times as much as building the tuple.
+    """
+
     episode_id: str = ""
     task: TaskInstance | None = None
     run_id: str | None = None
@@ -67,13 +71,14 @@ class EpisodeState:
 
 
 # --------------------------------------------------------------------------- applying events
-# Events are applied to a mutable working copy (a draft) and the frozen state is built once per
-# ``fold``: ``dataclasses.replace`` on a 22-field frozen dataclass, once or twice per event, was
-# the largest cost of a step and of replay. The draft has the state's attribute names, so rules
+# Events are applied to a mutable working copy (a draft) and the immutable state is built once per
+# ``fold``: copying the 22-field state once or twice per event was the largest cost of a step and
+# of replay. The draft has the state's attribute names, so rules
 # that read state (``domain.decide``) can read a draft too.
 
-FIELDS: tuple[str, ...] = tuple(f.name for f in fields(EpisodeState))
-STEP_FIELDS: tuple[str, ...] = tuple(f.name for f in fields(StepRecord))
+FIELDS: tuple[str, ...] = EpisodeState._fields
+STEP_FIELDS: tuple[str, ...] = StepRecord._fields
+_tuple_new = tuple.__new__
 _all_fields = attrgetter(*FIELDS)
 
 
@@ -97,18 +102,18 @@ class Draft:
         if self.pending is not None:
             self.steps = (*self.steps, StepRecord(**self.pending))
             self.pending = None
-        return EpisodeState(*_all_fields(self))
+        return _tuple_new(EpisodeState, _all_fields(self))
 
 
 def _thaw_source() -> str:
     """Source of ``thaw``: one plain attribute copy per field (generated so it cannot drift from
-    the dataclass; a loop of ``setattr`` costs eight times as much)."""
+    the state's fields; a loop of ``setattr`` costs eight times as much)."""
     body = "".join(f"    d.{name} = s.{name}\n" for name in FIELDS)
     return f"def thaw(s):\n    d = _new(Draft)\n{body}    d.pending = None\n    return d\n"
 
 
 _namespace: dict[str, Any] = {"_new": object.__new__, "Draft": Draft}
-exec(_thaw_source(), _namespace)  # generated from the dataclass's own field names
+exec(_thaw_source(), _namespace)  # generated from the state's own field names
 thaw: Callable[[EpisodeState], Draft] = _namespace["thaw"]
 thaw.__doc__ = "A :class:`Draft` holding the same values as ``state``."
 
