@@ -26,7 +26,7 @@ from domain.tasks.spec import TaskInstance
 from graders import GRADER_VERSION, StepGrade, grade_step
 from service.errors import BadRequest, EpisodeBusy, EpisodeEnded, EpisodeNotFound, ServiceError
 from store import Conflict, Database, NotFound, open_database
-from store.eventstore import Append, Create, EventStore, NewEvent, Projection, RecordedEvent
+from store.eventstore import Append, Create, EventStore, Projection, RecordedEvent
 
 EPISODE_ID = re.compile(r"^[A-Za-z0-9_.:-]{1,64}$")
 CACHE_SIZE = 4096
@@ -47,10 +47,6 @@ def check_episode_id(episode_id: str) -> str:
 
 def to_domain(recorded: RecordedEvent) -> ev.Event:
     return ev.upcast(recorded.type, recorded.version, recorded.data)
-
-
-def _new(events: list[ev.Event]) -> list[NewEvent]:
-    return [NewEvent(e.type, e.version, dict(e.data)) for e in events]
 
 
 @dataclass(frozen=True)
@@ -167,7 +163,7 @@ class EnvironmentService:
         episode_id = check_episode_id(episode_id) if episode_id is not None else new_episode_id()
         first = start(episode_id, task, digest, run_id=run_id, grader_version=GRADER_VERSION)
         return _Opening(evolve(EpisodeState(), first),
-                        Create(episode_id, task.task_id, seed, _new([first]),
+                        Create(episode_id, task.task_id, seed, (first,),
                                Projection("open", 0, 0.0), run_id))
 
     def _opened(self, opening: _Opening, recorded: list[RecordedEvent] | Conflict) -> StepResult:
@@ -249,7 +245,7 @@ class EnvironmentService:
         graded = grade.to_event()
         after = evolve(after, graded)
         projection = Projection("ended" if after.done else "open", after.step_count, after.score)
-        events = _new([*step_events, graded])
+        events = (*step_events, graded)
         return _Decided(after, grade, Append(episode_id, cached.seq, cached.head, events, projection))
 
     def _stepped(self, decided: _Decided, recorded: list[RecordedEvent] | Conflict) -> StepResult:

@@ -23,7 +23,7 @@ from service.auditor import Auditor
 from service.environment import check_episode_id, new_episode_id, to_domain
 from service.errors import BadRequest, EpisodeBusy
 from store import Conflict
-from store.eventstore import NewEvent, Projection, RecordedEvent
+from store.eventstore import Projection, RecordedEvent
 
 
 def _hash_at(recorded: list[RecordedEvent], at: int) -> str:
@@ -65,7 +65,7 @@ def fork(auditor: Auditor, episode_id: str, at: int, new_id: str | None = None) 
     try:
         written = auditor.store.create(
             fork_id, task.task_id, task.seed,
-            [NewEvent(e.type, e.version, dict(e.data)) for e in new_events],
+            new_events,
             Projection("open", state.step_count, state.score),
             forked_from=episode_id, fork_step=at)
     except Conflict as exc:

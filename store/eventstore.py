@@ -13,7 +13,7 @@ import datetime as dt
 from collections.abc import Sequence
 from contextlib import nullcontext
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple, Protocol
 
 from sqlalchemy import func, select
 
@@ -24,8 +24,21 @@ from store.errors import Conflict, NotFound
 from store.schema import episodes, events
 
 
-@dataclass(frozen=True, slots=True)
-class NewEvent:
+class Storable(Protocol):
+    """What :meth:`EventStore.append` takes: anything with a type, schema version and payload
+    (:class:`NewEvent`, or the domain's own events, passed as they are: no copy per event)."""
+
+    @property
+    def type(self) -> str: ...
+
+    @property
+    def version(self) -> int: ...
+
+    @property
+    def data(self) -> Any: ...
+
+
+class NewEvent(NamedTuple):
     """An event to append: type, schema version and payload."""
 
     type: str
@@ -33,9 +46,12 @@ class NewEvent:
     data: Any
 
 
-@dataclass(frozen=True, slots=True)
-class RecordedEvent:
-    """An event as stored: its position in the stream, chain link and timestamp."""
+class RecordedEvent(NamedTuple):
+    """An event as stored: its position in the stream, chain link and timestamp.
+
+    A named tuple, not a frozen dataclass: one is built per event written and per event read, and
+    a frozen dataclass's ``__init__`` cost four times as much.
+    """
 
     episode_id: str
     seq: int
@@ -68,7 +84,7 @@ class Append:
     episode_id: str
     expected_seq: int
     prev_hash: str
-    new: Sequence[NewEvent]
+    new: Sequence[Storable]
     projection: Projection
 
 
@@ -79,7 +95,7 @@ class Create:
     episode_id: str
     task_id: str
     seed: int | None
-    new: Sequence[NewEvent]
+    new: Sequence[Storable]
     projection: Projection
     run_id: str | None = None
     forked_from: str | None = None
@@ -112,7 +128,7 @@ def utcnow() -> dt.datetime:
     return dt.datetime.now(dt.UTC)
 
 
-def _chain(episode_id: str, after_seq: int, prev_hash: str, new: Sequence[NewEvent],
+def _chain(episode_id: str, after_seq: int, prev_hash: str, new: Sequence[Storable],
            now: dt.datetime) -> list[RecordedEvent]:
     out: list[RecordedEvent] = []
     for offset, item in enumerate(new, start=1):
@@ -218,7 +234,7 @@ class EventStore:
         self.db = db
         self._sql = _Sql(db.sqlite)
 
-    def create(self, episode_id: str, task_id: str, seed: int | None, new: Sequence[NewEvent],
+    def create(self, episode_id: str, task_id: str, seed: int | None, new: Sequence[Storable],
                projection: Projection, *, run_id: str | None = None,
                forked_from: str | None = None, fork_step: int | None = None) -> list[RecordedEvent]:
         """Open a new stream with its first events. :class:`Conflict` if the id is taken."""
@@ -264,7 +280,7 @@ class EventStore:
         return list(chains)
 
     def append(self, episode_id: str, expected_seq: int, prev_hash: str,
-               new: Sequence[NewEvent], projection: Projection) -> list[RecordedEvent]:
+               new: Sequence[Storable], projection: Projection) -> list[RecordedEvent]:
         """Append after ``expected_seq`` atomically, or raise :class:`Conflict` and write nothing.
 
         One transaction: move the episode's index row from ``expected_seq`` to the new head (a
