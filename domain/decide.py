@@ -13,6 +13,7 @@ from typing import Any
 from domain import actions as act
 from domain import events as ev
 from domain.state import EpisodeState, apply, thaw
+from domain.tasks.catalog import task_json
 from domain.tasks.spec import TaskInstance
 
 MAX_TAGS = 8
@@ -35,7 +36,7 @@ def start(episode_id: str, task: TaskInstance, digest: str, *, run_id: str | Non
         "task_id": task.task_id,
         "seed": task.seed,
         "task_digest": digest,
-        "task": task.model_dump(mode="json"),
+        "task": task_json(task),
         "run_id": run_id,
         "forked_from": forked_from,
         "grader_version": grader_version,

@@ -144,20 +144,20 @@ def _task(payload: Mapping[str, Any]) -> TaskInstance:
     Every fold of an episode reads its recorded task anew. Handing back an equal task seen before
     lets the memos keyed by task object (grader answer keys, rubric keys, observation fields) serve
     every episode of a variant, and skips validating the same payload again: a payload equal to
-    the JSON form of a task seen before validates to that task (checked once, when it is first
-    seen); anything else is validated and compared, never assumed.
+    one validated before validates to that task (episodes started in this process share one
+    payload object, ``task_json``, so the comparison is an identity check); anything else is
+    validated and compared, never assumed.
     """
     key = (payload.get("task_id"), payload.get("seed"), payload.get("case"))
     seen = _TASKS.get(key)
-    if seen is not None and seen[1] is not None and seen[1] == payload:
+    if seen is not None and seen[1] is not None and (seen[1] is payload or seen[1] == payload):
         return seen[0]
     task = TaskInstance.model_validate(payload)
     if seen is not None and seen[0] == task:
         return seen[0]
-    dump = task.model_dump(mode="json")
     if len(_TASKS) >= 4096:
         _TASKS.clear()
-    _TASKS[key] = (task, dump if TaskInstance.model_validate(dump) == task else None)
+    _TASKS[key] = (task, payload)  # an equal payload validates to an equal task
     return task
 
 

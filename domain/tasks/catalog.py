@@ -13,6 +13,7 @@ import json
 import random
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 from domain.tasks.spec import Case, Condition, Rubric, TaskInstance, TaskSpec, Ticket
 from domain.vocabulary import PolicyId
@@ -76,6 +77,25 @@ class Catalog:
 
 INSTANCE_CACHE_SIZE = 4096
 _DIGESTS: dict[int, tuple[TaskInstance, str]] = {}
+_JSON: dict[int, tuple[TaskInstance, dict[str, Any]]] = {}
+
+
+def task_json(task: TaskInstance) -> dict[str, Any]:
+    """The task as JSON data, as recorded in ``EpisodeStarted``: one shared, READ-ONLY dict per task
+    object (kept alive in the entry, so its id is not reused).
+
+    Every reset records the materialised task, and dumping the model anew cost a sixth of a reset.
+    Event payloads are never changed once decided (the log is append-only, and folds only read
+    them), so the events of every episode of a variant can share this one.
+    """
+    hit = _JSON.get(id(task))
+    if hit is not None and hit[0] is task:
+        return hit[1]
+    data = task.model_dump(mode="json")
+    if len(_JSON) >= INSTANCE_CACHE_SIZE:
+        _JSON.clear()
+    _JSON[id(task)] = (task, data)
+    return data
 
 
 def instance_digest(task: TaskInstance) -> str:
@@ -87,7 +107,7 @@ def instance_digest(task: TaskInstance) -> str:
     hit = _DIGESTS.get(id(task))
     if hit is not None and hit[0] is task:
         return hit[1]
-    blob = json.dumps(task.model_dump(mode="json"), sort_keys=True, separators=(",", ":"))
+    blob = json.dumps(task_json(task), sort_keys=True, separators=(",", ":"))
     digest = hashlib.sha256(blob.encode()).hexdigest()[:16]
     if len(_DIGESTS) >= INSTANCE_CACHE_SIZE:
         _DIGESTS.clear()
