@@ -8,7 +8,16 @@ import sys
 import time
 from pathlib import Path
 
-from bench.common import RESULTS_DIR, Figure, log, table, write_results
+from bench.common import (
+    RESULTS_DIR,
+    STEAL_WARNING,
+    Figure,
+    cpu_times,
+    log,
+    steal_percent,
+    table,
+    write_results,
+)
 
 SECTIONS = ("inprocess", "replay", "http", "growth", "postgres", "inference")
 EXTRA_SECTIONS = ("load",)
@@ -31,12 +40,23 @@ def main(argv: list[str] | None = None) -> int:
     args.workdir.mkdir(parents=True, exist_ok=True)
     figures: list[Figure] = []
     started = time.perf_counter()
+    steal: dict[str, float] = {}
     for name in args.only or SECTIONS:
         module = importlib.import_module(f"bench.{name}")
+        before = cpu_times()
         figures.extend(module.run(args.workdir, quick=args.quick))
+        taken = steal_percent(before, cpu_times())
+        if taken is not None:
+            steal[name] = taken
+            figures.append(Figure(f"host.steal.{name}", f"host: CPU steal during {name} (share of the "
+                                  "CPU time wanted that the hypervisor gave to other guests)", "%", [taken],
+                                  target=STEAL_WARNING, higher=False))
+            if taken > STEAL_WARNING:
+                log(f"warning: the hypervisor took {taken:.0f}% of the CPU time wanted during {name}: its "
+                    "figures measure the host's other guests as much as this code")
     command = "python -m bench" + (" --quick" if args.quick else "") + (
         " --only " + " ".join(args.only) if args.only else "")
-    path = write_results(figures, {"command": command, "quick": args.quick,
+    path = write_results(figures, {"command": command, "quick": args.quick, "steal_percent": steal,
                                    "seconds": round(time.perf_counter() - started, 1)}, args.out)
     print(table(figures))
     log(f"results: {path}")

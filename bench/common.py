@@ -143,6 +143,41 @@ def write_results(figures: list[Figure], meta: dict[str, Any], out_dir: Path = R
     return path
 
 
+PROC_STAT = Path("/proc/stat")
+STEAL_WARNING = 5.0
+"""Percent of CPU time taken by the hypervisor above which the figures are flagged."""
+
+
+def cpu_times(text: str | None = None) -> tuple[int, int] | None:
+    """(steal, wanted) CPU time of all cores, in clock ticks, from ``/proc/stat`` (Linux); None
+    where there is no such file. ``wanted`` is the time the guest ran or was ready to run (busy
+    plus steal, idle left out). ``text``: the file's contents (for tests)."""
+    if text is None:
+        try:
+            text = PROC_STAT.read_text()
+        except OSError:
+            return None
+    for line in text.splitlines():
+        parts = line.split()
+        if parts and parts[0] == "cpu":
+            ticks = [int(x) for x in parts[1:]] + [0] * 8
+            # user nice system idle iowait irq softirq steal (guest time is inside user and nice)
+            user, nice, system, _idle, _iowait, irq, softirq, steal = ticks[:8]
+            return steal, user + nice + system + irq + softirq + steal
+    return None
+
+
+def steal_percent(before: tuple[int, int] | None, after: tuple[int, int] | None) -> float | None:
+    """The share of the CPU time the guest wanted that the hypervisor gave to other guests.
+
+    On a shared virtual machine this is CPU the benchmark wanted and did not get: a run with
+    much of it measures the neighbours as much as the code, so the table says so.
+    """
+    if before is None or after is None or after[1] <= before[1]:
+        return None
+    return 100.0 * (after[0] - before[0]) / (after[1] - before[1])
+
+
 def log(message: str) -> None:
     """Progress goes to stderr so stdout holds only the table."""
     print(message, file=sys.stderr, flush=True)

@@ -35,3 +35,18 @@ def test_quick_bench_runs_every_section(tmp_path: Path) -> None:
     for figure in latest["figures"]:
         assert figure["runs"] and all(math.isfinite(v) and v >= 0 for v in figure["runs"]), figure
     assert not list((tmp_path / "work").glob("**/*.db")), "the bench left databases behind"
+
+
+PROC_STAT = """cpu  4705 150 1120 1644800 120 0 85 900 0 0
+cpu0 2352 75 560 822400 60 0 42 450 0 0
+intr 123
+"""
+
+
+def test_cpu_steal_is_read_from_proc_stat() -> None:
+    from bench.common import cpu_times, steal_percent
+
+    assert cpu_times(PROC_STAT) == (900, 4705 + 150 + 1120 + 0 + 85 + 900)  # idle left out
+    assert cpu_times("intr 1\n") is None
+    assert steal_percent((100, 1000), (350, 2000)) == 25.0
+    assert steal_percent(None, (1, 2)) is None and steal_percent((5, 10), (5, 10)) is None
