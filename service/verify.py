@@ -52,7 +52,7 @@ def verify_episode(row: EpisodeRow, recorded: list[RecordedEvent], auditor: Audi
     """Replay one episode and check its index row; the first problem found is named."""
     problems: list[dict[str, Any]] = []
     try:
-        report = audit.replay(recorded, auditor.catalog)
+        report = audit.replay(recorded, auditor.catalog, steps=False)
         problems += [d.to_json() for d in report.divergences]
     except (ValueError, KeyError) as exc:
         problems.append({"step": None, "seq": 1, "kind": "log", "message": f"cannot replay: {exc}"})

@@ -84,3 +84,22 @@ def test_replay_names_the_first_step_a_changed_grader_scores_differently(
     assert first["step"] == expected_step and first["kind"] == "reward"
     assert f"step {expected_step}" in first["message"]
     assert report["recomputed_score"] < report["recorded_score"]
+
+
+def test_replay_without_step_rows_finds_the_same_divergences(
+        service: EnvironmentService, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``steps=False`` (what ``verify`` uses) drops the per-step rows, never a divergence."""
+    episode_id = play(service, "task_easy_password")[0].episode_id
+    clean = replay(service.store.load(episode_id), service.catalog, steps=False)
+    assert clean.consistent and clean.steps == []
+    assert replay(service.store.load(episode_id), service.catalog).steps
+
+    def stingy_queue(state, task, weight):  # type: ignore[no-untyped-def]
+        return Component("queue", 0, weight, "queue: not counted", "queue: never counted")
+
+    monkeypatch.setitem(components.SCORERS, "queue", stingy_queue)
+    full = replay(service.store.load(episode_id), service.catalog)
+    lean = replay(service.store.load(episode_id), service.catalog, steps=False)
+    assert not lean.consistent and lean.steps == []
+    assert [d.to_json() for d in lean.divergences] == [d.to_json() for d in full.divergences]
+    assert (lean.recomputed_score, lean.recorded_score) == (full.recomputed_score, full.recorded_score)
