@@ -10,7 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 from operator import attrgetter
-from typing import Any
+from typing import Any, NamedTuple
 
 from domain.state import EpisodeState
 from domain.tasks.spec import COMPONENTS, TaskInstance
@@ -20,8 +20,7 @@ from graders.lexicon import foreign_groups
 UNITS = 10_000
 
 
-@dataclass(frozen=True, slots=True)
-class Component:
+class Component(NamedTuple):
     name: str
     earned: int
     weight: int

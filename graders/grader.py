@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from domain import events as ev
 from domain.state import EpisodeState, evolve, fold
@@ -28,8 +28,7 @@ def to_float(units: int) -> float:
     return units / UNITS
 
 
-@dataclass(frozen=True, slots=True)
-class StepGrade:
+class StepGrade(NamedTuple):
     step: int
     components: tuple[Component, ...]
     penalties: tuple[Penalty, ...]

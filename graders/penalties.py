@@ -7,7 +7,7 @@ nothing, flip-flopping triage). Amounts are in units (1 unit = 0.0001).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from domain import events as ev
 from domain.state import EpisodeState
@@ -19,8 +19,7 @@ NO_EFFECT = 200
 CHURN = 100
 
 
-@dataclass(frozen=True, slots=True)
-class Penalty:
+class Penalty(NamedTuple):
     rule: str
     units: int
     reason: str

@@ -9,8 +9,8 @@ so keyword stuffing does not pay.
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass
 from fractions import Fraction
+from typing import NamedTuple
 
 from domain.tasks.spec import Rubric
 from graders import text as tx
@@ -29,8 +29,7 @@ MIN_SUBSTANCE_DIVISOR = 3
 20-word reply; the tersest scripted reply has 10)."""
 
 
-@dataclass(frozen=True, slots=True)
-class RubricResult:
+class RubricResult(NamedTuple):
     """A fraction of the component earned, with public and audit explanations."""
 
     fraction: Fraction
