@@ -12,6 +12,7 @@ from operator import attrgetter
 from typing import Any, NamedTuple
 
 from domain import events as ev
+from domain.tasks.catalog import task_json
 from domain.tasks.spec import TaskInstance
 
 
@@ -144,20 +145,21 @@ def _task(payload: Mapping[str, Any]) -> TaskInstance:
     Every fold of an episode reads its recorded task anew. Handing back an equal task seen before
     lets the memos keyed by task object (grader answer keys, rubric keys, observation fields) serve
     every episode of a variant, and skips validating the same payload again: a payload equal to
-    one validated before validates to that task (episodes started in this process share one
-    payload object, ``task_json``, so the comparison is an identity check); anything else is
-    validated and compared, never assumed.
+    the JSON form of a task seen before validates to that task (checked once, when it is first
+    seen); anything else is validated and compared, never assumed. The memo compares with its own
+    copy (``task_json``), never with a caller's dict, which the caller could change afterwards.
     """
     key = (payload.get("task_id"), payload.get("seed"), payload.get("case"))
     seen = _TASKS.get(key)
-    if seen is not None and seen[1] is not None and (seen[1] is payload or seen[1] == payload):
+    if seen is not None and seen[1] is not None and seen[1] == payload:
         return seen[0]
     task = TaskInstance.model_validate(payload)
     if seen is not None and seen[0] == task:
         return seen[0]
+    dump = task_json(task)
     if len(_TASKS) >= 4096:
         _TASKS.clear()
-    _TASKS[key] = (task, payload)  # an equal payload validates to an equal task
+    _TASKS[key] = (task, dump if TaskInstance.model_validate(dump) == task else None)
     return task
 
 

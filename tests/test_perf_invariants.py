@@ -137,3 +137,15 @@ def test_every_scorer_reads_only_the_fields_its_memo_is_keyed_on(service) -> Non
                 state, task, weight)
         fresh = [components.SCORERS[n](state, task, w) for n, w in components._expected(task).weights]
         assert components.score_components(state) == fresh
+
+
+def test_task_memo_is_not_fooled_by_a_payload_changed_after_its_fold() -> None:
+    """The fold's task memo compares with its own copy of the task: a caller that folds a payload
+    and then changes its dict must not make the changed payload come back as the old task."""
+    task = default_catalog().instance("task_easy_password", 5)
+    payload = task.model_dump(mode="json")
+    started = {"episode_id": "ep_memo", "task": payload}
+    assert fold([ev.Event(ev.EPISODE_STARTED, started)]).task == task
+    payload["title"] = "a changed title"
+    again = fold([ev.Event(ev.EPISODE_STARTED, started)]).task
+    assert again is not None and again.title == "a changed title"

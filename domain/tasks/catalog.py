@@ -86,7 +86,8 @@ def task_json(task: TaskInstance) -> dict[str, Any]:
 
     Every reset records the materialised task, and dumping the model anew cost a sixth of a reset.
     Event payloads are never changed once decided (the log is append-only, and folds only read
-    them), so the events of every episode of a variant can share this one.
+    them), so the events of every episode of a variant can share this one; the fold's task memo
+    (``domain.state._task``) compares payloads with it.
     """
     hit = _JSON.get(id(task))
     if hit is not None and hit[0] is task:
