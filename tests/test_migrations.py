@@ -235,3 +235,55 @@ def test_upgrade_from_0001_with_data_keeps_every_event_and_hash(both_backends_ur
     finally:
         db.dispose()
     _assert_replays(url, [unfinished])
+
+
+# --------------------------------------------------------------------------- 0004
+
+
+def _episode_indexes(url: str) -> set[str]:
+    db = open_database(url, migrate_schema=False)
+    try:
+        return {i["name"] for i in inspect(db.engine).get_indexes("episodes")}
+    finally:
+        db.dispose()
+
+
+def test_0004_drops_the_run_index_that_run_created_covers_and_downgrades(both_backends_url: str) -> None:
+    """Head has no ``ix_episodes_run``; going down to 0003 brings it back, up again drops it."""
+    from alembic import command
+
+    from store.migrate import _config
+
+    url = both_backends_url
+    db = open_database(url)  # migrates to head
+    db.dispose()
+    expected = {"ix_episodes_task_created", "ix_episodes_created", "ix_episodes_run_created",
+                "ix_episodes_status_created"}
+    assert _episode_indexes(url) == expected
+    db = open_database(url, migrate_schema=False)
+    try:
+        with db.engine.begin() as conn:
+            command.downgrade(_config(conn), "0003")
+        assert current_revision(db.engine) == "0003"
+    finally:
+        db.dispose()
+    assert _episode_indexes(url) == expected | {"ix_episodes_run"}
+    db = open_database(url)
+    db.dispose()
+    assert _episode_indexes(url) == expected
+
+
+def test_run_listing_still_reads_an_index_after_0004(tmp_path: Any) -> None:
+    """A run's episodes are found through ``ix_episodes_run_created``, not by a table scan."""
+    db = open_database(f"sqlite:///{tmp_path / 'plan.db'}")
+    try:
+        with db.read() as conn:
+            plan = " ".join(str(row[-1]) for row in conn.execute(text(
+                "EXPLAIN QUERY PLAN SELECT episode_id FROM episodes WHERE run_id = 'r' "
+                "ORDER BY created_at DESC, episode_id DESC")))
+            counted = " ".join(str(row[-1]) for row in conn.execute(text(
+                "EXPLAIN QUERY PLAN SELECT count(*) FROM episodes WHERE run_id = 'r'")))
+    finally:
+        db.dispose()
+    assert "ix_episodes_run_created" in plan, plan
+    assert "ix_episodes_run_created" in counted, counted
