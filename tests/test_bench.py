@@ -31,7 +31,9 @@ def test_quick_bench_runs_every_section(tmp_path: Path) -> None:
     keys = {f["key"] for f in latest["figures"]}
     for section in SECTIONS:
         if section != "postgres":  # its figures are http.postgres-*; skipped if PG is unreachable
-            assert any(k.startswith(section + ".") for k in keys), section
+            own = {k for k in keys if not k.startswith("host.steal.")}  # every section has one
+            assert any(k.startswith(section + ".") for k in own), section
+    assert "host.speed" in keys
     for figure in latest["figures"]:
         assert figure["runs"] and all(math.isfinite(v) and v >= 0 for v in figure["runs"]), figure
     assert not list((tmp_path / "work").glob("**/*.db")), "the bench left databases behind"
@@ -50,3 +52,15 @@ def test_cpu_steal_is_read_from_proc_stat() -> None:
     assert cpu_times("intr 1\n") is None
     assert steal_percent((100, 1000), (350, 2000)) == 25.0
     assert steal_percent(None, (1, 2)) is None and steal_percent((5, 10), (5, 10)) is None
+
+
+def test_host_loops_count_what_they_wrote_and_clean_up(tmp_path: Path) -> None:
+    """The calibration loops check their own work (a row count, a fold) and leave no file."""
+    from bench.host import PAYLOAD, append_rate, read_fold_rate
+
+    assert len(PAYLOAD) == 300 and json.loads(PAYLOAD)["step"] == 3
+    path = tmp_path / "host.db"
+    assert append_rate(path, 0.05) > 0
+    assert append_rate(path, 0.05, batch=100) > 0
+    assert read_fold_rate(path, 1_005) > 0  # 101 streams, the last one short
+    assert not list(tmp_path.iterdir())
