@@ -64,3 +64,19 @@ def test_host_loops_count_what_they_wrote_and_clean_up(tmp_path: Path) -> None:
     assert append_rate(path, 0.05, batch=100) > 0
     assert read_fold_rate(path, 1_005) > 0  # 101 streams, the last one short
     assert not list(tmp_path.iterdir())
+
+
+def test_parts_play_the_whole_pipeline_and_refuse_an_unfinished_episode() -> None:
+    """Every part is timed on every step, and a plan that stops early is an error, not a figure."""
+    import dataclasses
+
+    from bench.parts import PARTS, play
+    from bench.workload import plans, steps_in
+
+    work = plans(seeds=(None,))[:3]
+    spent, steps = play(work)
+    assert steps == steps_in(work)
+    assert set(spent) == set(PARTS) and all(seconds > 0 for seconds in spent.values())
+    cut = dataclasses.replace(work[0], actions=work[0].actions[:-1])
+    with pytest.raises(AssertionError, match="did not end"):
+        play([cut])
