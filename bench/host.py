@@ -11,9 +11,9 @@ the one-event loop and the read loop. The batched loop is shown but left out: he
 the reference's figure while the other two run below theirs, so the reference's batched loop did
 more per event than this one (its code is not published).
 
-Machines of the same kind differ: sessions here ran the same code up to 3x apart, with no CPU steal
-to show for it. A bar's figure means little without this one: 0.5 says this machine runs the
-reference's loops at half the reference's speed.
+Machines of the same kind differ: sessions here ran the same code up to 3.5x apart, not always with
+CPU steal to show for it. A bar's figure means little without this one: 0.5 says this machine runs
+the reference's loops at half the reference's speed.
 """
 
 from __future__ import annotations
