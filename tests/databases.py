@@ -20,6 +20,13 @@ PG_URL = os.environ.get("TICKETLEDGER_PG_URL",
 BACKEND = os.environ.get("TICKETLEDGER_TEST_BACKEND", "sqlite")
 
 
+def sqlite_pass_only(why: str) -> pytest.MarkDecorator:
+    """Skip in the PostgreSQL pass a test that pass would repeat unchanged: one that needs no
+    database, or picks its backends itself (``why`` says which). CI runs the suite once per backend;
+    such a test gains nothing from the second run but its minutes."""
+    return pytest.mark.skipif(BACKEND == "postgres", reason=f"runs once, in the SQLite pass: {why}")
+
+
 def pg_admin():  # type: ignore[no-untyped-def]
     """An autocommit connection to the server's maintenance database (CREATE/DROP DATABASE)."""
     import psycopg

@@ -15,14 +15,14 @@ from pathlib import Path
 import pytest
 
 from bench.__main__ import SECTIONS
-from tests.databases import BACKEND
+from tests.databases import sqlite_pass_only
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
 @pytest.mark.slow
-@pytest.mark.skipif(BACKEND == "postgres", reason="runs once, in the SQLite pass: the bench picks "
-                    "its own databases (its postgres section uses TICKETLEDGER_PG_URL in both passes)")
+@sqlite_pass_only("the bench picks its own databases (its postgres section uses "
+                  "TICKETLEDGER_PG_URL in both passes)")
 def test_quick_bench_runs_every_section(tmp_path: Path) -> None:
     out = tmp_path / "results"
     done = subprocess.run([sys.executable, "-m", "bench", "--quick", "--out", str(out),

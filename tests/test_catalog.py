@@ -14,7 +14,10 @@ import pytest
 
 from domain.tasks import default_catalog
 from domain.tasks.catalog import DATA_DIR, POLICIES_FILE, load_catalog
+from tests.databases import sqlite_pass_only
 from tests.scripted import solution
+
+pytestmark = sqlite_pass_only("no database")
 
 CATALOG = default_catalog()
 

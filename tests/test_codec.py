@@ -14,6 +14,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from store.codec import canonical_json, parse_json
+from tests.databases import sqlite_pass_only
+
+pytestmark = sqlite_pass_only("no database")
 
 STDLIB = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
 

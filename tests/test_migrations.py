@@ -28,7 +28,10 @@ from store.chain import GENESIS, canonical_json, link
 from store.eventstore import EventStore
 from store.migrate import current_revision, head_revision, upgrade
 from store.schema import episodes, events, metadata
+from tests.databases import sqlite_pass_only
 from tests.scripted import solution
+
+pytestmark = sqlite_pass_only("every test names its backends (both_backends_url)")
 
 CATALOG = default_catalog()
 REPLY_TASK = "task_easy_password"  # a published variant whose solution drafts a reply

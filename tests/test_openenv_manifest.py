@@ -15,6 +15,7 @@ from packaging.requirements import Requirement
 from packaging.specifiers import SpecifierSet
 
 from domain.tasks import default_catalog
+from tests.databases import sqlite_pass_only
 from tests.servers import ROOT, LiveServer
 
 OPENENV = Path(sys.executable).with_name("openenv")
@@ -25,6 +26,7 @@ def run_openenv(*args: str) -> subprocess.CompletedProcess[str]:
                           timeout=120)
 
 
+@sqlite_pass_only("it reads the repository's files, not a database")
 def test_openenv_validate_passes_in_the_repository_root() -> None:
     result = run_openenv("validate", "--json")
     assert result.returncode == 0, result.stdout + result.stderr
@@ -92,6 +94,7 @@ def test_uv_lock_matches_pyproject() -> None:
     assert locked == wanted, "uv.lock is stale: run `uv lock` (pip install uv)"
 
 
+@sqlite_pass_only("it checks imports, not a database")
 def test_the_server_import_path_imports_neither_openenv_nor_gradio(tmp_path: Path) -> None:
     probe = (
         "import sys, server.app, cli.main\n"

@@ -21,9 +21,11 @@ from pathlib import Path
 import httpx
 import pytest
 
+from tests.databases import sqlite_pass_only
 from tests.servers import ROOT, free_port, wait_healthy
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow,
+              sqlite_pass_only("the Dockerfile sets its own DATABASE_URL, an SQLite file")]
 
 
 def instructions() -> list[tuple[str, str]]:

@@ -22,8 +22,11 @@ from service.audit import replay, verify_chain
 from store import Conflict, Database, open_database
 from store.chain import GENESIS, link
 from store.eventstore import EventStore, NewEvent, Projection
+from tests.databases import sqlite_pass_only
 from tests.play import module_url, play
 from tests.scripted import solution
+
+pytestmark = sqlite_pass_only("the backend fixture runs every test on both backends")
 
 OPEN = Projection("open", 0, 0.0)
 _IDS = itertools.count(1)

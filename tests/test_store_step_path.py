@@ -17,6 +17,9 @@ from store import Conflict, NotFound, open_database
 from store.chain import GENESIS
 from store.eventstore import EventStore, NewEvent, Projection
 from store.schema import episodes, events
+from tests.databases import sqlite_pass_only
+
+pytestmark = sqlite_pass_only("the store fixture runs every test on every backend")
 
 
 @pytest.fixture(params=["sqlite", "postgres", "memory"])

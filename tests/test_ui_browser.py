@@ -20,12 +20,10 @@ from service import EnvironmentService
 from store import open_database
 from store.runs import RunStore
 from tests.audit_helpers import live_server, play, play_weak, scratch_database
-from tests.databases import BACKEND
+from tests.databases import sqlite_pass_only
 
-pytestmark = pytest.mark.skipif(
-    BACKEND == "postgres",
-    reason="runs once, in the SQLite pass: the viewer is the same over either backend, and the "
-           "queries behind it run on PostgreSQL in test_audit_queries and test_audit_rest")
+pytestmark = sqlite_pass_only("the viewer is the same over either backend, and the queries "
+                              "behind it run on PostgreSQL in test_audit_queries and test_audit_rest")
 
 TOKEN = "ui-token-123"
 XSS = ("<script>document.title='pwned'</script><img src=x onerror=\"document.title='pwned'\"> "
