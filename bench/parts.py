@@ -9,7 +9,8 @@ over every step of every episode):
 * ``decide``: ``decide_step``, the rules (events and the state after them);
 * ``grade``: ``grade_step``; ``grade event``: ``StepGrade.to_event``; ``fold``: folding it;
 * ``observe``: the observation an agent gets;
-* ``chain``: the canonical JSON and SHA-256 link of every event, the reset's included.
+* ``chain``: the store's ``chain_events`` (canonical JSON and SHA-256 link of every event, the
+  reset's included), what every append computes before its SQL.
 
 The sum is the domain's ceiling: steps/s before any SQL, any commit or any server. Each part is
 reported in µs per step (the reset's spread over the steps), median of several rounds with the
@@ -19,6 +20,7 @@ invocation.
 
 from __future__ import annotations
 
+import datetime
 import time
 from pathlib import Path
 from typing import Any
@@ -26,23 +28,25 @@ from typing import Any
 from bench.common import Figure, log, summary
 from bench.workload import Plan, plans
 
+EPISODE_ID = "ep_bench_parts"
+_NOW = datetime.datetime(2026, 1, 1, tzinfo=datetime.UTC)  # the timestamp is not hashed
 PARTS = ("reset", "parse", "decide", "grade", "grade event", "fold", "observe", "chain")
 
 
-def _chain_cost(events: tuple[Any, ...], prev_hash: str, seq: int) -> tuple[float, str, int]:
-    """Seconds to encode and link ``events`` after ``(seq, prev_hash)``; the new head and seq."""
-    from store.chain import canonical_json, link
+def _chain_cost(episode_id: str, events: tuple[Any, ...], prev_hash: str,
+                seq: int) -> tuple[float, str, int]:
+    """Seconds the store's chaining of ``events`` takes after ``(seq, prev_hash)``; the new head and
+    seq."""
+    from store.eventstore import chain_events
 
-    clock = time.perf_counter
-    started = clock()
-    for event in events:
-        seq += 1
-        prev_hash = link(prev_hash, seq, event.type, event.version, canonical_json(event.data))
-    return clock() - started, prev_hash, seq
+    started = time.perf_counter()
+    recorded = chain_events(episode_id, seq, prev_hash, events, _NOW)
+    return time.perf_counter() - started, recorded[-1].hash, recorded[-1].seq
 
 
-def play(work: list[Plan]) -> tuple[dict[str, float], int]:
-    """Play every plan once; returns the seconds spent in each part and the steps taken."""
+def play(work: list[Plan]) -> tuple[dict[str, float], int, list[str]]:
+    """Play every plan once; returns the seconds spent in each part, the steps taken and each
+    episode's chain head (equal to the service's for the same plan and episode id: tested)."""
     from domain.actions import parse_action
     from domain.decide import decide_step, start
     from domain.observation import observe
@@ -56,13 +60,14 @@ def play(work: list[Plan]) -> tuple[dict[str, float], int]:
     spent = dict.fromkeys(PARTS, 0.0)
     clock = time.perf_counter
     steps = 0
+    heads: list[str] = []
     for plan in work:
         t0 = clock()
         task = catalog.instance(plan.task_id, plan.seed)
-        first = start("ep_bench_parts", task, instance_digest(task), grader_version=GRADER_VERSION)
+        first = start(EPISODE_ID, task, instance_digest(task), grader_version=GRADER_VERSION)
         state = evolve(EpisodeState(), first)
         spent["reset"] += clock() - t0
-        seconds, head, seq = _chain_cost((first,), GENESIS, 0)
+        seconds, head, seq = _chain_cost(EPISODE_ID, (first,), GENESIS, 0)
         spent["chain"] += seconds
         for action in plan.actions:
             t0 = clock()
@@ -84,13 +89,14 @@ def play(work: list[Plan]) -> tuple[dict[str, float], int]:
             spent["grade event"] += t4 - t3
             spent["fold"] += t5 - t4
             spent["observe"] += t6 - t5
-            seconds, head, seq = _chain_cost((*events, graded), head, seq)
+            seconds, head, seq = _chain_cost(EPISODE_ID, (*events, graded), head, seq)
             spent["chain"] += seconds
             state = after
             steps += 1
         if not state.done:
             raise AssertionError(f"{plan.task_id} seed {plan.seed} did not end")
-    return spent, steps
+        heads.append(head)
+    return spent, steps, heads
 
 
 def run(workdir: Path, quick: bool = False) -> list[Figure]:
@@ -101,7 +107,7 @@ def run(workdir: Path, quick: bool = False) -> list[Figure]:
     per_part: dict[str, list[float]] = {part: [] for part in PARTS}
     ceiling: list[float] = []
     for n in range(rounds):
-        spent, steps = play(work)
+        spent, steps, _heads = play(work)
         for part in PARTS:
             per_part[part].append(spent[part] / steps * 1e6)
         ceiling.append(steps / sum(spent.values()))

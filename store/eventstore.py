@@ -128,8 +128,10 @@ def utcnow() -> dt.datetime:
     return dt.datetime.now(dt.UTC)
 
 
-def _chain(episode_id: str, after_seq: int, prev_hash: str, new: Sequence[Storable],
-           now: dt.datetime) -> list[RecordedEvent]:
+def chain_events(episode_id: str, after_seq: int, prev_hash: str, new: Sequence[Storable],
+                 now: dt.datetime) -> list[RecordedEvent]:
+    """``new`` as they will be stored after ``(after_seq, prev_hash)``: canonical JSON text and
+    chain link each (what every append computes before its SQL; ``bench/parts.py`` times it)."""
     out: list[RecordedEvent] = []
     for offset, item in enumerate(new, start=1):
         seq = after_seq + offset
@@ -259,7 +261,7 @@ class EventStore:
                       raise_integrity: bool = False) -> list[list[RecordedEvent] | Conflict]:
         now = utcnow()
         stamp = self._sql.stamp(now)
-        chains = [_chain(c.episode_id, 0, GENESIS, c.new, now) for c in creates]
+        chains = [chain_events(c.episode_id, 0, GENESIS, c.new, now) for c in creates]
         rows = [(c.episode_id, c.task_id, c.seed, c.run_id, c.forked_from, c.fork_step, stamp,
                  c.projection.status, c.projection.step_count, c.projection.score, r[-1].seq,
                  r[-1].hash, stamp) for c, r in zip(creates, chains, strict=True)]
@@ -314,7 +316,8 @@ class EventStore:
                       raise_integrity: bool = False) -> list[list[RecordedEvent] | Conflict]:
         now = utcnow()
         stamp = self._sql.stamp(now)
-        chains = [_chain(a.episode_id, a.expected_seq, a.prev_hash, a.new, now) for a in appends]
+        chains = [chain_events(a.episode_id, a.expected_seq, a.prev_hash, a.new, now)
+                  for a in appends]
         results: list[list[RecordedEvent] | Conflict] = []
         try:
             if self.db.sqlite:

@@ -69,17 +69,35 @@ def test_host_loops_count_what_they_wrote_and_clean_up(tmp_path: Path) -> None:
     assert not list(tmp_path.iterdir())
 
 
-def test_parts_play_the_whole_pipeline_and_refuse_an_unfinished_episode() -> None:
-    """Every part is timed on every step, and a plan that stops early is an error, not a figure."""
+def _service_head(plan, episode_id: str) -> str:  # type: ignore[no-untyped-def]
+    """The chain head the service records for ``plan`` (a log of its own: one id per log)."""
+    from service import EnvironmentService
+    from store import open_database
+
+    db = open_database("sqlite://")
+    try:
+        service = EnvironmentService(db)
+        result = service.reset(plan.task_id, plan.seed, episode_id)
+        for action in plan.actions:
+            result = service.step(result.episode_id, action)
+        return result.head_hash
+    finally:
+        db.dispose()
+
+
+def test_parts_time_the_services_pipeline_and_refuse_an_unfinished_episode() -> None:
+    """The parts play exactly what the service records (the same chain head per episode, so the
+    same events byte for byte), every part is timed, and a plan that stops early is an error."""
     import dataclasses
 
-    from bench.parts import PARTS, play
+    from bench.parts import EPISODE_ID, PARTS, play
     from bench.workload import plans, steps_in
 
-    work = plans(seeds=(None,))[:3]
-    spent, steps = play(work)
+    work = plans(seeds=(None, 2))[::5]
+    spent, steps, heads = play(work)
     assert steps == steps_in(work)
     assert set(spent) == set(PARTS) and all(seconds > 0 for seconds in spent.values())
+    assert heads == [_service_head(plan, EPISODE_ID) for plan in work]
     cut = dataclasses.replace(work[0], actions=work[0].actions[:-1])
     with pytest.raises(AssertionError, match="did not end"):
         play([cut])
