@@ -14,7 +14,7 @@ import threading
 from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from domain import events as ev
 from domain.actions import ActionPlan, InvalidAction, parse_action
@@ -49,24 +49,22 @@ def to_domain(recorded: RecordedEvent) -> ev.Event:
     return ev.upcast(recorded.type, recorded.version, recorded.data)
 
 
-@dataclass(frozen=True)
-class _Cached:
+class _Cached(NamedTuple):
     state: EpisodeState
     seq: int
     head: str
 
 
-@dataclass(frozen=True, slots=True)
-class _Opening:
+class _Opening(NamedTuple):
     """A reset decided but not yet written: the opening state and the stream to create."""
 
     state: EpisodeState
     create: Create
 
 
-@dataclass(frozen=True, slots=True)
-class _Decided:
-    """A step decided and graded but not yet written."""
+class _Decided(NamedTuple):
+    """A step decided and graded but not yet written (named tuples, like the store's records: one
+    of these is built per step)."""
 
     state: EpisodeState
     grade: StepGrade

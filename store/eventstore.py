@@ -68,8 +68,7 @@ class RecordedEvent(NamedTuple):
         return parse_json(self.data_text)
 
 
-@dataclass(frozen=True, slots=True)
-class Projection:
+class Projection(NamedTuple):
     """The episode index row's derived fields after an append."""
 
     status: str
@@ -77,9 +76,11 @@ class Projection:
     score: float
 
 
-@dataclass(frozen=True, slots=True)
-class Append:
-    """One episode's part of :meth:`EventStore.append_many`: its events after ``expected_seq``."""
+class Append(NamedTuple):
+    """One episode's part of :meth:`EventStore.append_many`: its events after ``expected_seq``.
+
+    Projection, Append and Create are named tuples for the reason :class:`RecordedEvent` is: one of
+    each is built per step or reset."""
 
     episode_id: str
     expected_seq: int
@@ -88,8 +89,7 @@ class Append:
     projection: Projection
 
 
-@dataclass(frozen=True, slots=True)
-class Create:
+class Create(NamedTuple):
     """One new stream of :meth:`EventStore.create_many`: the episode's index row and first events."""
 
     episode_id: str
