@@ -9,8 +9,7 @@ it is read, so logs written by earlier releases still fold and grade.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 EPISODE_STARTED = "EpisodeStarted"
 ACTION_RECEIVED = "ActionReceived"
@@ -53,19 +52,28 @@ STATE_CHANGES = frozenset({
 """Event types that change the ticket (as opposed to bookkeeping about the step)."""
 
 
-@dataclass(frozen=True, slots=True)
-class Event:
-    """A domain event as decided; the store turns it into a recorded, hash-chained row."""
-
+class _EventFields(NamedTuple):
     type: str
-    data: Mapping[str, Any] = field(default_factory=dict)
-    version: int = 0
+    data: Mapping[str, Any]
+    version: int
 
-    def __post_init__(self) -> None:
-        if self.type not in CURRENT_VERSION:
-            raise ValueError(f"unknown event type {self.type!r}")
-        if self.version == 0:
-            object.__setattr__(self, "version", CURRENT_VERSION[self.type])
+
+class Event(_EventFields):
+    """A domain event as decided; the store turns it into a recorded, hash-chained row.
+
+    An immutable named tuple with a checked constructor: ``Event(type, data={}, version=0)``, where
+    version 0 means the type's current version. Not a frozen dataclass: several are built per step
+    and per replayed step, and a frozen dataclass's ``__init__`` (one ``object.__setattr__`` per
+    field, then ``__post_init__``) cost about three times as much.
+    """
+
+    __slots__ = ()
+
+    def __new__(cls, type: str, data: Mapping[str, Any] | None = None, version: int = 0) -> Event:
+        current = CURRENT_VERSION.get(type)
+        if current is None:
+            raise ValueError(f"unknown event type {type!r}")
+        return tuple.__new__(cls, (type, {} if data is None else data, version or current))
 
 
 def _reply_v1_to_v2(data: Mapping[str, Any]) -> dict[str, Any]:

@@ -107,11 +107,12 @@ def replay(recorded: list[RecordedEvent], catalog: Catalog, *, steps: bool = Tru
     """
     if not recorded or recorded[0].type != ev.EPISODE_STARTED:
         raise ValueError("an episode log starts with EpisodeStarted")
+    first = recorded[0]
     try:
-        started = recorded[0].data
-        started = started if isinstance(started, dict) else {}
+        opening = first.data  # parsed once: the largest payload of an episode (the task)
     except ValueError:  # a tampered first event need not be JSON any more: the chain says where
-        started = {}
+        opening = None
+    started = opening if isinstance(opening, dict) else {}
     report = ReplayReport(str(started.get("episode_id", recorded[0].episode_id)),
                           str(started.get("task_id", "")), started.get("seed"), len(recorded),
                           recorded_grader_version=started.get("grader_version"))
@@ -122,7 +123,9 @@ def replay(recorded: list[RecordedEvent], catalog: Catalog, *, steps: bool = Tru
         report.divergences.append(broken)
     report.head_hash = recorded[-1].hash
     try:
-        domain_events = [ev.upcast(r.type, r.version, r.data) for r in recorded]
+        domain_events = [ev.upcast(first.type, first.version,
+                                   first.data if opening is None else opening)]
+        domain_events += [ev.upcast(r.type, r.version, r.data) for r in recorded[1:]]
         grade = grade_episode(domain_events)
     except (ValueError, KeyError, TypeError) as exc:
         report.divergences.append(Divergence(None, None, "upcast", f"cannot read the log: {exc!r}"))

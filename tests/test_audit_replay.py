@@ -103,3 +103,17 @@ def test_replay_without_step_rows_finds_the_same_divergences(
     assert not lean.consistent and lean.steps == []
     assert [d.to_json() for d in lean.divergences] == [d.to_json() for d in full.divergences]
     assert (lean.recomputed_score, lean.recorded_score) == (full.recomputed_score, full.recorded_score)
+
+
+def test_an_unreadable_first_event_is_reported_not_raised(service: EnvironmentService) -> None:
+    """The opening event (the task) parsed once in replay: when it is no longer JSON, the chain
+    and the log divergences name it, and the replay still returns."""
+    episode_id = play(service, "task_easy_password")[0].episode_id
+    _drop_immutability(service.db)
+    _flip_one_byte(service.db, episode_id, 1, '{"episode_id"', 'x"episode_id"')
+
+    report = replay(service.store.load(episode_id), service.catalog)
+    assert not report.consistent and not report.chain_ok
+    assert [(d.kind, d.seq) for d in report.divergences][:1] == [("chain", 1)]
+    assert any(d.kind == "upcast" and "cannot read the log" in d.message for d in report.divergences)
+    assert report.task_id == ""  # nothing is taken from a payload that does not parse
