@@ -80,3 +80,25 @@ def test_big_integers_read_back_exactly() -> None:
     text = canonical_json({"seed": 2**63 - 1, "big": 10**30, "neg": -(10**25)})
     assert parse_json(text) == {"seed": 2**63 - 1, "big": 10**30, "neg": -(10**25)}
     assert type(parse_json(text)["big"]) is int
+
+
+def test_orjson_writes_repr_in_the_range_the_codec_trusts_it() -> None:
+    """The codec sends a payload to orjson only when every float is 0 or has 1e-4 <= |x| < 1e16;
+    the premise, on random bit patterns of that range and on its edges, for the orjson installed."""
+    import math
+    import random
+    import struct
+
+    import orjson
+
+    rng = random.Random(6)
+    edges = [1e-4, -1e-4, math.nextafter(1e16, 0), 0.0, -0.0, 0.1, 123456789012345.6]
+    samples = edges + [struct.unpack("d", struct.pack("Q", rng.getrandbits(64)))[0]
+                       for _ in range(100_000)]
+    samples += [rng.choice((1, -1)) * 10 ** rng.uniform(-4, 16) for _ in range(100_000)]
+    trusted = [x for x in samples if x == 0.0 or 1e-4 <= abs(x) < 1e16]
+    assert len(trusted) > 10_000
+    assert [x for x in trusted if orjson.dumps(x) != repr(x).encode()] == []
+    outside = [math.nextafter(1e-4, 0), 1e16, 5e-324, 1e300, 2.5e-07, float("nan"), float("-inf")]
+    for x in outside:  # the walk sends these to json, which writes repr or refuses
+        assert _fast([x]) == _stdlib([x])
