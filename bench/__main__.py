@@ -20,9 +20,9 @@ from bench.common import (
 )
 
 SECTIONS = ("host", "parts", "inprocess", "replay", "http", "growth", "postgres", "inference")
-EXTRA_SECTIONS = ("load",)
+EXTRA_SECTIONS = ("load", "instructions")
 """Run only when named with --only: bench/load.py (issue 5's integrity load run) overlaps the
-HTTP figures and takes minutes."""
+HTTP figures and takes minutes; bench/instructions.py needs valgrind and takes minutes."""
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import json
 import math
+import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -101,3 +103,23 @@ def test_parts_time_the_services_pipeline_and_refuse_an_unfinished_episode() -> 
     cut = dataclasses.replace(work[0], actions=work[0].actions[:-1])
     with pytest.raises(AssertionError, match="did not end"):
         play([cut])
+
+
+@pytest.mark.slow
+@sqlite_pass_only("no database: the domain's pipeline in a child process under valgrind")
+def test_instruction_counts_leave_out_start_up_and_need_valgrind(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The difference of two callgrind runs is the measured passes alone: one pass of the parts
+    workload (~200 steps) costs ~0.5M instructions a step here, while the child's start-up and
+    warm-up are over a billion; a figure that let those in would be millions a step."""
+    from bench import instructions
+
+    if shutil.which("valgrind") is None:
+        if os.environ.get("CI"):
+            pytest.fail("valgrind is missing: .ci/run installs it")
+        pytest.skip("valgrind is not installed (Debian: apt-get install valgrind)")
+    per_step = instructions.per_unit("parts", 1)
+    assert 100_000 < per_step < 3_000_000, per_step
+    monkeypatch.setattr(instructions.shutil, "which", lambda name: None)
+    with pytest.raises(instructions.Unavailable, match="valgrind"):
+        instructions.count("parts", 1)
+    assert instructions.run(Path("."), quick=True) == []  # the section skips itself, with a log line

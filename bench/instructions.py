@@ -1,0 +1,154 @@
+"""Instructions per step and per replayed event, counted by callgrind: the code's cost, not the machine's.
+
+On the shared virtual machines this project runs on, wall-clock figures of the same code move 2x
+from minute to minute (README, Performance). Valgrind's callgrind counts the instructions a process
+executes instead: for the same code, inputs and interpreter it repeats to about 1%, whatever else
+the machine is doing, so a change to the code can be measured on any machine, alone.
+
+Each figure runs its workload in a child Python under ``valgrind --tool=callgrind`` twice, both
+with the same warm-up pass: once with no measured pass and once with ``passes`` of them. The
+difference, divided by the steps (or events) of the measured passes, is the cost of one: start-up,
+imports and warm-up cancel out. Both children run at once (one per core) with ``PYTHONHASHSEED``
+fixed. Workloads:
+
+* ``step``: ``EnvironmentService.step_many``, 16 episodes side by side, log in memory
+  (``sqlite://``), resets included: what ``inprocess.memory_vector`` times;
+* ``parts``: the domain's pure pipeline alone (``bench.parts.play``): what ``parts.ceiling`` times;
+* ``replay``: fold, re-grade and chain check of stored episodes, events in memory (``audit.replay``).
+
+Kernel work (a durable commit's writes) is not counted: callgrind sees user space only.
+
+Run only when named (``python -m bench --only instructions``): it needs valgrind (Debian's
+package, which ``.ci/run`` installs) and takes a few minutes.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+from bench.common import Figure, log
+
+WORKLOADS = ("step", "parts", "replay")
+_REFS = re.compile(r"I\s+refs:\s+([\d,]+)")
+_UNITS = re.compile(r"^units (\d+)$", re.MULTILINE)
+CHILD_TIMEOUT_S = 600
+
+
+class Unavailable(RuntimeError):
+    """valgrind is not installed."""
+
+
+def _play(workload: str, passes: int) -> int:
+    """In the child: one warm-up pass, then ``passes`` measured ones; returns the units measured."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+    from bench.workload import plans
+
+    work = plans()
+    if workload == "parts":
+        from bench.parts import play
+
+        play(work)
+        return sum(play(work)[1] for _ in range(passes))
+    if workload == "step":
+        from bench.inprocess import run_vector
+        from service import EnvironmentService
+        from store import open_database
+
+        service = EnvironmentService(open_database("sqlite://"))
+        run_vector(service, work, 1)
+        return sum(run_vector(service, work, 1) for _ in range(passes))
+    if workload == "replay":
+        from domain.tasks import default_catalog
+        from service import EnvironmentService
+        from service.audit import replay
+        from store import open_database
+
+        service = EnvironmentService(open_database("sqlite://"))
+        episodes = [service.load_events(eid) for eid in _fill(service, work)]
+        catalog = default_catalog()
+        for recorded in episodes:
+            replay(recorded, catalog, steps=False)
+        events = 0
+        for _ in range(passes):
+            for recorded in episodes:
+                replay(recorded, catalog, steps=False)
+                events += len(recorded)
+        return events
+    raise ValueError(f"unknown workload {workload!r}; one of {', '.join(WORKLOADS)}")
+
+
+def _fill(service, work) -> list[str]:  # type: ignore[no-untyped-def]
+    """Record every plan's episode (the scripted episodes the replay section stores); their ids."""
+    ids = []
+    for plan in work:
+        result = service.reset(plan.task_id, plan.seed)
+        for action in plan.actions:
+            result = service.step(result.episode_id, action)
+        ids.append(result.episode_id)
+    return ids
+
+
+def count(workload: str, passes: int) -> tuple[int, int]:
+    """Instructions callgrind counted for a child playing ``workload`` with ``passes`` measured
+    passes after the warm-up, and the units (steps or events) those passes held."""
+    valgrind = shutil.which("valgrind")
+    if valgrind is None:
+        raise Unavailable("valgrind is not installed (Debian: apt-get install valgrind)")
+    env = {**os.environ, "PYTHONHASHSEED": "0"}
+    done = subprocess.run(
+        [valgrind, "--tool=callgrind", "--callgrind-out-file=/dev/null", sys.executable, "-m",
+         "bench.instructions", workload, str(passes)],
+        capture_output=True, text=True, env=env, timeout=CHILD_TIMEOUT_S,
+        cwd=Path(__file__).resolve().parent.parent, check=False)
+    refs, units = _REFS.search(done.stderr), _UNITS.search(done.stdout)
+    if done.returncode != 0 or refs is None or units is None:
+        raise RuntimeError(f"callgrind run of {workload} failed ({done.returncode}): "
+                           f"{done.stderr[-2000:]}")
+    return int(refs.group(1).replace(",", "")), int(units.group(1))
+
+
+def per_unit(workload: str, passes: int) -> float:
+    """Instructions per step (or event) of ``workload``: ``passes`` measured passes against none,
+    both children run side by side."""
+    with ThreadPoolExecutor(2) as pool:
+        base, measured = pool.map(lambda n: count(workload, n), (0, passes))
+    if measured[1] <= 0:
+        raise RuntimeError(f"{workload}: the measured passes held no steps")
+    return (measured[0] - base[0]) / measured[1]
+
+
+_LABELS = {
+    "step": ("instructions: a step, log in memory, 16 side by side (resets included)",
+             "instructions/step"),
+    "parts": ("instructions: the domain's pure pipeline of a step (the parts section)",
+              "instructions/step"),
+    "replay": ("instructions: a replayed event (fold, re-grade, chain check; events in memory)",
+               "instructions/event"),
+}
+
+
+def run(workdir: Path, quick: bool = False) -> list[Figure]:
+    del workdir  # nothing is written
+    runs, passes = (1, 1) if quick else (2, 2)
+    figures = []
+    for workload in WORKLOADS:
+        try:
+            values = [per_unit(workload, passes) for _ in range(runs)]
+        except Unavailable as exc:
+            log(f"instructions: skipped: {exc}")
+            return []
+        log(f"instructions {workload}: " + ", ".join(f"{v:,.0f}" for v in values))
+        label, unit = _LABELS[workload]
+        figures.append(Figure(f"instructions.{workload}", label, unit, values, higher=False,
+                              detail="callgrind; the same code repeats to ~1% on any machine"))
+    return figures
+
+
+if __name__ == "__main__":
+    print(f"units {_play(sys.argv[1], int(sys.argv[2]))}")
