@@ -142,9 +142,7 @@ def observe(state: EpisodeState, catalog: Catalog, reward: float | None = None) 
     assert task is not None, "observe() needs a started episode"
     static = _static(task)
     last = state.last_step
-    action_history: list[dict[str, Any]] = []
-    for record in state.steps:
-        action_history.extend(dict(a) for a in record.actions or _INVALID)
+    action_history = [dict(a) for record in state.steps for a in record.actions or _INVALID]
     ticket = dict(static["ticket"])
     ticket["facts"] = dict(ticket["facts"])
     return _trusted(Observation, {

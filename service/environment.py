@@ -233,7 +233,8 @@ class EnvironmentService:
                 head: tuple[int, str] | None = None) -> _Decided:
         """Everything of a step but the write: the events, the grade and the state after them.
         ``head``: the episode's stored head if the caller has just read it (``_UNKNOWN``: absent)."""
-        raw = action.model_dump(mode="json") if hasattr(action, "model_dump") else action
+        raw = action if type(action) is dict else (
+            action.model_dump(mode="json") if hasattr(action, "model_dump") else action)
         cached = self._current(episode_id, head)
         try:
             step_events, after = decide_step(cached.state, plan, raw)
