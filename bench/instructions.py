@@ -146,7 +146,7 @@ def run(workdir: Path, quick: bool = False) -> list[Figure]:
         log(f"instructions {workload}: " + ", ".join(f"{v:,.0f}" for v in values))
         label, unit = _LABELS[workload]
         figures.append(Figure(f"instructions.{workload}", label, unit, values, higher=False,
-                              detail="callgrind; the same code repeats to ~1% on any machine"))
+                              detail="callgrind: repeats to ~1% on one machine, whatever its load"))
     return figures
 
 
