@@ -38,6 +38,8 @@ WORKLOADS = ("step", "parts", "replay")
 _REFS = re.compile(r"I\s+refs:\s+([\d,]+)")
 _UNITS = re.compile(r"^units (\d+)$", re.MULTILINE)
 CHILD_TIMEOUT_S = 600
+REPLAY_EVENTS = 700
+"""Events the replay workload stores: about one pass of the scripted plans."""
 
 
 class Unavailable(RuntimeError):
@@ -64,13 +66,16 @@ def _play(workload: str, passes: int) -> int:
         run_vector(service, work, 1)
         return sum(run_vector(service, work, 1) for _ in range(passes))
     if workload == "replay":
-        from domain.tasks import default_catalog
-        from service import EnvironmentService
-        from service.audit import replay
-        from store import open_database
+        import tempfile
 
-        service = EnvironmentService(open_database("sqlite://"))
-        episodes = [service.load_events(eid) for eid in _fill(service, work)]
+        from bench.replay import build_log, load_all
+        from domain.tasks import default_catalog
+        from service.audit import replay
+
+        with tempfile.TemporaryDirectory() as tmp:  # the replay section's episodes, about one pass
+            url = f"sqlite:///{Path(tmp) / 'replay.db'}"
+            build_log(url, REPLAY_EVENTS)
+            episodes = load_all(url)
         catalog = default_catalog()
         for recorded in episodes:
             replay(recorded, catalog, steps=False)
@@ -81,17 +86,6 @@ def _play(workload: str, passes: int) -> int:
                 events += len(recorded)
         return events
     raise ValueError(f"unknown workload {workload!r}; one of {', '.join(WORKLOADS)}")
-
-
-def _fill(service, work) -> list[str]:  # type: ignore[no-untyped-def]
-    """Record every plan's episode (the scripted episodes the replay section stores); their ids."""
-    ids = []
-    for plan in work:
-        result = service.reset(plan.task_id, plan.seed)
-        for action in plan.actions:
-            result = service.step(result.episode_id, action)
-        ids.append(result.episode_id)
-    return ids
 
 
 def count(workload: str, passes: int) -> tuple[int, int]:

@@ -69,7 +69,8 @@ def _verify_rate(url: str, jobs: int = 1) -> tuple[float, int]:
         db.dispose()
 
 
-def _load_all(url: str) -> list[list]:  # type: ignore[type-arg]
+def load_all(url: str) -> list[list]:  # type: ignore[type-arg]
+    """Every stored episode's events, a list per episode (read a page of episodes at a time)."""
     from service.auditor import Auditor
     from store import open_database
     from store.queries import EpisodeFilter
@@ -108,7 +109,7 @@ def run(workdir: Path, quick: bool = False) -> list[Figure]:
     written = build_log(url, target_events)
     log(f"replay: wrote {written:,} events in {time.perf_counter() - started:.1f} s")
     verify_runs, parallel_runs, warm, cold = [], [], [], []
-    episodes = _load_all(url)
+    episodes = load_all(url)
     jobs = os.cpu_count() or 1
     for n in range(runs):
         rate, total = _verify_rate(url)

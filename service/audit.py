@@ -113,7 +113,7 @@ def replay(recorded: list[RecordedEvent], catalog: Catalog, *, steps: bool = Tru
     except ValueError:  # a tampered first event need not be JSON any more: the chain says where
         opening = None
     started = opening if isinstance(opening, dict) else {}
-    report = ReplayReport(str(started.get("episode_id", recorded[0].episode_id)),
+    report = ReplayReport(str(started.get("episode_id", first.episode_id)),
                           str(started.get("task_id", "")), started.get("seed"), len(recorded),
                           recorded_grader_version=started.get("grader_version"))
     broken = verify_chain(recorded)
