@@ -10,7 +10,7 @@ say which of today's behaviours are kept. The recorder refuses to overwrite an e
 
 It writes, into ``tests/golden/<version>/``:
 
-* ``episodes.jsonl``: one episode per line (see ``tests/golden/episodes.py`` for the shape), played
+* ``episodes-<player>.jsonl``: one episode per line (see ``tests/golden/episodes.py`` for the shape), played
   in-process through the environment service: every task over ``scenarios.SEEDS`` by the
   built-in policy and by the scripted expert, and the odd sequences of ``scenarios.ODD``;
 * ``log.sql``: the episodes of ``scenarios.DUMP_SEEDS`` (and the odd ones) written into a real,
@@ -116,9 +116,11 @@ def main(argv: list[str] | None = None) -> int:
         full = by_name[r["name"]]
         assert r["reset"] == full["reset"] and r["steps"] == full["steps"][:len(r["steps"])], r["name"]
     target.mkdir()
-    with (target / "episodes.jsonl").open("w", encoding="utf-8") as out:
-        for r in played:
-            out.write(json.dumps(r, ensure_ascii=False, separators=(",", ":")) + "\n")
+    for player in sorted({r["player"] for r in played}):  # one file per player, each under 2 MiB
+        with (target / f"episodes-{player}.jsonl").open("w", encoding="utf-8") as out:
+            for r in played:
+                if r["player"] == player:
+                    out.write(json.dumps(r, ensure_ascii=False, separators=(",", ":")) + "\n")
     (target / "log.sql").write_text(sql, encoding="utf-8")
     (target / "wire.json").write_text(json.dumps(conversations, ensure_ascii=False, indent=1) + "\n",
                                       encoding="utf-8")

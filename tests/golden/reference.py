@@ -26,8 +26,12 @@ class Recorded:
 
     @cached_property
     def episodes(self) -> list[dict[str, Any]]:
-        with (self.path / "episodes.jsonl").open(encoding="utf-8") as lines:
-            return [json.loads(line) for line in lines if line.strip()]
+        """Every recorded episode; the files are split by player (each stays well under 2 MiB)."""
+        out: list[dict[str, Any]] = []
+        for path in sorted(self.path.glob("episodes-*.jsonl")):
+            with path.open(encoding="utf-8") as lines:
+                out.extend(json.loads(line) for line in lines if line.strip())
+        return out
 
     def episode(self, name: str) -> dict[str, Any]:
         return next(e for e in self.episodes if e["name"] == name)
