@@ -1,6 +1,6 @@
 """The work every section replays: full episodes of the scripted expert over every task.
 
-The actions come from ``tests/scripted.py`` (the proof that every variant can score 1.0), so an
+The actions come from ``bench/scripted.py`` (the proof that every variant can score 1.0), so an
 episode exercises every action type, the rubric and the terminal grade, and ends by itself.
 """
 
@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from bench.scripted import solution
 from domain.tasks.catalog import Catalog, default_catalog
 
 
@@ -21,8 +22,6 @@ class Plan:
 
 def plans(seeds: tuple[int | None, ...] = (None, 1, 2, 3), catalog: Catalog | None = None) -> list[Plan]:
     """One plan per (task, seed): the published variant and a few seeded ones by default."""
-    from tests.scripted import solution
-
     catalog = catalog or default_catalog()
     return [Plan(task_id, seed, tuple(solution(catalog.instance(task_id, seed))))
             for seed in seeds for task_id in catalog.task_ids]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from bench.scripted import solution
 from domain import events as ev
 from domain.actions import (
     MAX_NOTE_CHARS,
@@ -20,7 +21,6 @@ from domain.vocabulary import ActionType, Priority, Queue, ResolutionCode, Tag
 from graders import UNITS
 from graders.penalties import CHURN, REJECTED
 from tests.play import module_database_url, module_service, play  # noqa: F401 (fixtures, see below)
-from tests.scripted import solution
 
 SUPPORTOPS_FIELDS = ("priority", "queue", "reply_text", "note", "resolution_code")
 REPLY = ("Hi Tomas, I am truly sorry that you have had to write to us three times about this. I have "

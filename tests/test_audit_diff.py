@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import pytest
 
+from bench.scripted import solution
 from service import EnvironmentService
 from service.auditor import Auditor
 from tests.audit_helpers import play, play_weak
-from tests.scripted import solution
 
 
 @pytest.mark.parametrize("task_id", ["task_easy_password", "task_hard_refund_policy_denial"])

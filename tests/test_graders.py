@@ -6,6 +6,7 @@ from fractions import Fraction
 
 import pytest
 
+from bench.scripted import solution
 from domain.tasks import default_catalog
 from graders import UNITS, grade_episode
 from graders import text as tx
@@ -13,7 +14,6 @@ from graders.lexicon import foreign_groups
 from graders.rubric import evaluate
 from service.environment import to_domain
 from tests.play import module_database_url, module_service, play  # noqa: F401 (fixtures, see below)
-from tests.scripted import solution
 
 CATALOG = default_catalog()
 

@@ -19,6 +19,7 @@ import pytest
 from sqlalchemy import insert, inspect, text
 from sqlalchemy.exc import DBAPIError
 
+from bench.scripted import solution
 from domain import events as ev
 from domain.tasks import default_catalog
 from service import EnvironmentService
@@ -29,7 +30,6 @@ from store.eventstore import EventStore
 from store.migrate import current_revision, head_revision, upgrade
 from store.schema import episodes, events, metadata
 from tests.databases import sqlite_pass_only
-from tests.scripted import solution
 
 pytestmark = sqlite_pass_only("every test names its backends (both_backends_url)")
 

@@ -13,11 +13,11 @@ from typing import Any
 
 import pytest
 
+from bench.scripted import solution
 from domain.observation import Observation, PublicTicket, observe
 from domain.tasks import default_catalog
 from service import EnvironmentService
 from store import open_database
-from tests.scripted import solution
 
 CATALOG = default_catalog()
 DETOURS: list[Any] = [

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import pytest
 
+from bench.scripted import solution
 from domain import actions as act
 from domain import events as ev
 from domain.actions import InvalidAction, parse_action
@@ -16,7 +17,6 @@ from domain.state import EpisodeState, evolve, fold
 from domain.tasks.catalog import default_catalog
 from domain.tasks.spec import TaskInstance
 from graders import rubric
-from tests.scripted import solution
 
 
 def test_memoised_parse_equals_fresh_parse_and_hands_out_fresh_dicts() -> None:

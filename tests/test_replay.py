@@ -6,11 +6,11 @@ from typing import Any
 
 import pytest
 
+from bench.scripted import solution
 from domain.tasks import default_catalog
 from graders import UNITS, components, penalties
 from service.audit import diff, replay, state_at
 from tests.play import module_database_url, module_service, play  # noqa: F401 (fixtures, see below)
-from tests.scripted import solution
 
 CATALOG = default_catalog()
 NOOP = {"action_type": "noop"}

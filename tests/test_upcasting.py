@@ -10,6 +10,7 @@ import itertools
 
 import pytest
 
+from bench.scripted import solution
 from domain import events as ev
 from domain.tasks import default_catalog
 from graders import grade_episode
@@ -17,7 +18,6 @@ from service import EnvironmentService
 from service.audit import public_fields, replay
 from store.eventstore import NewEvent, Projection, RecordedEvent
 from tests.play import module_database_url, module_service, play  # noqa: F401 (fixtures, see below)
-from tests.scripted import solution
 
 CATALOG = default_catalog()
 _IDS = itertools.count(1)
