@@ -1,115 +1,115 @@
-"""HTTP and ``/ws`` figures against a real server (``python -m server.app``) on 127.0.0.1.
+"""Stateful HTTP, sequential: TicketLedger against the yardstick, the SupportOps seed's server.
 
-For each configuration (durable SQLite file with one worker; PostgreSQL with one and with four
-workers) and each transport: steps/s and p50/p99 step latency with one sequential keep-alive
-client, then 16 and 64 concurrent clients. Every client plays whole scripted episodes (reset,
-then steps); steps/s counts steps over the wall time including the resets, latency is per step.
-Client and server share the machine's cores, as they would on a single training box.
+Both servers run at once on 127.0.0.1: TicketLedger (``python -m server.app``) on a fresh SQLite
+file in the work directory (durable, its default), and ``bench/seed_server.py`` (in memory, the
+seed's routes, shapes and work). A plain ``httpx.Client`` per server, one request at a time
+(keep-alive; cookies kept, so TicketLedger routes the steps by the cookie its ``/reset`` set),
+plays the seed's own flow over its six tasks in turn: ``POST /reset {"task_id"}``, then four
+``POST /step`` with the seed's flat action body (``bench.workload.seed_episodes``), identical bytes
+to both servers. Every answer must be 200 and every episode must end.
+
+Rounds alternate between the servers, and which goes first alternates too, so a slow moment of a
+shared machine hits both alike. A round's figure is steps/s: 4 steps per episode over the wall
+time of its whole episodes, resets included. The ratio TicketLedger / yardstick is taken round by
+round; the table shows its median and spread (the issue's goal: 1.2; it must not fall).
+
+Client and server share the machine's cores, as on a single training box: the client's own CPU
+time is in both servers' figures.
 """
 
 from __future__ import annotations
 
-import asyncio
-import secrets
-from collections.abc import Callable
+import time
+from collections.abc import Sequence
+from contextlib import ExitStack
 from pathlib import Path
-from typing import TypeVar
+from typing import Any
 
-from bench.clients import load
-from bench.common import Figure, log, percentile, summary
-from bench.workload import plans
+import httpx
 
-T = TypeVar("T")
-CLIENT_COUNTS = (1, 16, 64)
-TRANSPORTS = ("http", "ws")
-TARGETS = {("sqlite", "http", 1): 1_200.0, ("sqlite", "ws", 1): 3_000.0}
-"""Issue 6's bars: stateful HTTP, one worker, durable SQLite, sequential; and ``/ws`` sequential."""
+from bench import servers
+from bench.common import Figure, log, ratio
+from bench.workload import Plan, seed_episodes
 
-
-def _steps(clients: int, quick: bool) -> int:
-    if quick:
-        return 60 if clients == 1 else 4 * clients
-    return {1: 2_000, 16: 4_000, 64: 6_400}[clients]
+REQUEST_TIMEOUT_S = 30.0
+GOAL = 1.2
+"""Issue 14's goal for TicketLedger on durable SQLite / yardstick (it must not fall either)."""
 
 
-def measure_server(base: str, name: str, *, quick: bool, transports: tuple[str, ...] = TRANSPORTS,
-                   runs: int | None = None) -> list[Figure]:
-    """Every (transport, client count) against the server at ``base``; runs interleaved."""
-    work = plans()
-    runs = runs or (1 if quick else 3)
-    results: dict[tuple[str, int], list] = {}
-    asyncio.run(load(base, "http", 1, 20, work))  # warm the server (imports, caches, page cache)
-    for n in range(runs):
-        for transport in transports:
-            for clients in CLIENT_COUNTS:
-                run = asyncio.run(load(base, transport, clients, _steps(clients, quick), work))
-                results.setdefault((transport, clients), []).append(run)
-                log(f"  {name} run {n + 1}: {transport} x{clients}: {run.rate:,.0f} steps/s, "
-                    f"p50 {percentile(run.latencies, 50) * 1000:.2f} ms, "
-                    f"p99 {percentile(run.latencies, 99) * 1000:.2f} ms")
-    figures = []
-    for (transport, clients), found in results.items():
-        what = "sequential client" if clients == 1 else f"{clients} concurrent clients"
-        key = f"http.{name}.{transport}.c{clients}"
-        label = f"{'HTTP' if transport == 'http' else '/ws'}, {name}, {what}"
-        base_key = name.split("-")[0]
-        p50 = Figure(f"{key}.p50", f"{label}, p50 step latency", "ms",
-                     [percentile(r.latencies, 50) * 1000 for r in found], higher=False, show=False)
-        p99 = Figure(f"{key}.p99", f"{label}, p99 step latency", "ms",
-                     [percentile(r.latencies, 99) * 1000 for r in found], higher=False, show=False)
-        figures.append(Figure(f"{key}.rate", label, "steps/s", [r.rate for r in found],
-                              target=TARGETS.get((base_key, transport, clients)) if
-                              name == "sqlite-1-worker" else None,
-                              detail=f"p50 {summary(p50)}, p99 {summary(p99)}"))
-        figures += [p50, p99]
-    return figures
+def post(client: httpx.Client, path: str, body: object) -> dict[str, Any]:
+    """POST JSON, insist on 200, return the JSON answer."""
+    response = client.post(path, json=body)
+    if response.status_code != 200:
+        raise RuntimeError(f"POST {path} answered {response.status_code}: {response.text[:300]}")
+    answer: dict[str, Any] = response.json()
+    return answer
 
 
-def with_server(database_url: str, workers: int, fn: Callable[[str], T]) -> T:
-    """Run ``fn(base_url)`` against a fresh ``python -m server.app`` on ``database_url``."""
-    from tests.servers import launch
+def play(client: httpx.Client, work: Sequence[Plan], episodes: int, start: int = 0) -> int:
+    """Play ``episodes`` episodes of ``work`` in turn from ``start``; returns the steps taken."""
+    steps = 0
+    for n in range(start, start + episodes):
+        plan = work[n % len(work)]
+        post(client, "/reset", {"task_id": plan.task_id})
+        answer: dict[str, Any] = {}
+        for action in plan.actions:
+            answer = post(client, "/step", action)
+        if answer.get("done") is not True:
+            raise RuntimeError(f"{plan.task_id}: the episode did not end after {len(plan.actions)} steps")
+        steps += len(plan.actions)
+    return steps
 
-    server = launch(database_url, args=["--workers", str(workers)] if workers > 1 else [])
-    try:
-        return fn(server.url)
-    finally:
-        server.stop()
+
+def rate(client: httpx.Client, work: Sequence[Plan], episodes: int, start: int = 0) -> float:
+    """Steps/s of ``episodes`` whole episodes, resets included."""
+    started = time.perf_counter()
+    steps = play(client, work, episodes, start)
+    return steps / (time.perf_counter() - started)
 
 
-def sqlite_path(workdir: Path, stem: str) -> tuple[str, Callable[[], None]]:
-    path = workdir / f"{stem}-{secrets.token_hex(4)}.db"
+def compare(ticketledger_url: str, yardstick_url: str, key: str, name: str, *, rounds: int,
+            episodes: int) -> list[Figure]:
+    """Interleaved rounds against both servers; steps/s of each and their ratio, round by round.
+    ``key`` names the figures (``http.<key>.*``), ``name`` TicketLedger's configuration."""
+    work = seed_episodes()
+    found: dict[str, list[float]] = {"ticketledger": [], "yardstick": []}
+    with ExitStack() as stack:
+        clients = {server: stack.enter_context(httpx.Client(base_url=url, timeout=REQUEST_TIMEOUT_S))
+                   for server, url in (("ticketledger", ticketledger_url),
+                                       ("yardstick", yardstick_url))}
+        for client in clients.values():
+            play(client, work, 2 * len(work))  # warm both: imports, first-use paths, page cache
+        for n in range(rounds):
+            order = ("ticketledger", "yardstick") if n % 2 == 0 else ("yardstick", "ticketledger")
+            for server in order:
+                found[server].append(rate(clients[server], work, episodes, start=n * episodes))
+            log(f"  {name} round {n + 1}: TicketLedger {found['ticketledger'][-1]:,.0f}, yardstick "
+                f"{found['yardstick'][-1]:,.0f} steps/s: "
+                f"{found['ticketledger'][-1] / found['yardstick'][-1]:.2f}x")
+    what = f"reset + 4 steps, one sequential httpx client, {episodes} episodes a round"
+    ticketledger = Figure(f"http.{key}.ticketledger", f"HTTP: TicketLedger, {name}", "steps/s",
+                          found["ticketledger"], detail=what)
+    yardstick = Figure(f"http.{key}.yardstick", "HTTP: yardstick (SupportOps seed's work, in memory)",
+                       "steps/s", found["yardstick"], detail=what)
+    share = ratio(f"http.{key}.ratio", f"HTTP: TicketLedger ({name}) / yardstick", ticketledger,
+                  yardstick, target=GOAL if key == "sqlite" else None,
+                  note="goal 1.2, must not fall" if key == "sqlite" else "")
+    share.detail = "rounds interleaved, a ratio per round"
+    return [ticketledger, yardstick, share]
 
-    def drop() -> None:
-        for suffix in ("", "-wal", "-shm"):
-            Path(f"{path}{suffix}").unlink(missing_ok=True)
 
-    return f"sqlite:///{path}", drop
+def measure(database_url: str, key: str, name: str, *, quick: bool,
+            workers: int = 1) -> list[Figure]:
+    """Start TicketLedger on ``database_url`` and the yardstick, compare them, stop both."""
+    rounds, episodes = (2, 12) if quick else (9, 60)
+    log(f"http: TicketLedger ({name}) against the yardstick, {rounds} rounds of {episodes} episodes")
+    with servers.ticketledger(database_url, workers) as ticketledger, servers.yardstick() as yardstick:
+        return compare(ticketledger.url, yardstick.url, key, name, rounds=rounds, episodes=episodes)
 
 
 def run(workdir: Path, quick: bool = False) -> list[Figure]:
-    log("http: SQLite file, 1 worker")
-    url, drop = sqlite_path(workdir, "http")
+    url, drop = servers.sqlite_file(workdir, "http")
     try:
-        return with_server(url, 1, lambda base: measure_server(base, "sqlite-1-worker", quick=quick))
+        return measure(url, "sqlite", "durable SQLite", quick=quick)
     finally:
         drop()
-
-
-def run_postgres(workdir: Path, quick: bool = False) -> list[Figure]:
-    """The same figures on PostgreSQL with 1 and 4 server workers (skipped if unreachable)."""
-    from bench.load import _pg_database
-
-    figures: list[Figure] = []
-    for workers in (1, 4):
-        found = _pg_database()
-        if found is None:
-            return figures
-        url, drop = found
-        name = f"postgres-{workers}-worker{'s' if workers > 1 else ''}"
-        log(f"http: PostgreSQL, {workers} worker(s)")
-        try:
-            figures += with_server(url, workers, lambda base, n=name: measure_server(
-                base, n, quick=quick))
-        finally:
-            drop()
-    return figures
