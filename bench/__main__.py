@@ -19,7 +19,7 @@ from bench.common import (
     write_results,
 )
 
-SECTIONS = ("host", "parts", "inprocess", "replay", "http", "growth", "postgres", "inference")
+SECTIONS = ("host", "parts", "inprocess", "replay", "http", "ws", "growth", "postgres", "inference")
 EXTRA_SECTIONS = ("load", "instructions")
 """Run only when named with --only: bench/load.py (issue 5's integrity load run) overlaps the
 HTTP figures and takes minutes; bench/instructions.py needs valgrind and takes minutes."""
