@@ -18,10 +18,14 @@ from __future__ import annotations
 import os
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from bench.common import Figure, log, ratio
 from bench.inprocess import durable_url
 from bench.workload import plans
+
+if TYPE_CHECKING:
+    from store.eventstore import RecordedEvent
 
 
 def build_log(url: str, events: int, episode_ids: list[str] | None = None) -> int:
@@ -69,7 +73,7 @@ def _verify_rate(url: str, jobs: int = 1) -> tuple[float, int]:
         db.dispose()
 
 
-def load_all(url: str) -> list[list]:  # type: ignore[type-arg]
+def load_all(url: str) -> list[list[RecordedEvent]]:
     """Every stored episode's events, a list per episode (read a page of episodes at a time)."""
     from service.auditor import Auditor
     from store import open_database
@@ -82,7 +86,7 @@ def load_all(url: str) -> list[list]:  # type: ignore[type-arg]
         db.dispose()
 
 
-def _fold_rate(episodes: list[list], *, cold: bool) -> float:  # type: ignore[type-arg]
+def _fold_rate(episodes: list[list[RecordedEvent]], *, cold: bool) -> float:
     from domain.tasks import default_catalog
     from graders import components, rubric
     from service.audit import replay
