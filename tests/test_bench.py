@@ -126,3 +126,46 @@ def test_instruction_counts_leave_out_start_up_and_need_valgrind(monkeypatch: py
     with pytest.raises(instructions.Unavailable, match="valgrind"):
         instructions.count("parts", 1)
     assert instructions.run(Path("."), quick=True) == []  # the section skips itself, with a log line
+
+
+def test_the_bench_imports_nothing_from_tests() -> None:
+    """The bench is a tool users run; the test suite is not part of what it needs."""
+    import ast
+
+    for path in sorted((ROOT / "bench").glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(), str(path))):
+            names = ([alias.name for alias in node.names] if isinstance(node, ast.Import) else
+                     [node.module or ""] if isinstance(node, ast.ImportFrom) else [])
+            assert not [n for n in names if n == "tests" or n.startswith("tests.")], path.name
+
+
+def test_the_yardstick_plays_the_seeds_flow_and_penalties() -> None:
+    """The yardstick does the seed's work: its four-step flow scores 1.0 on every task, rewards add
+    up to the score, and a no-op, a missing field or an early resolve earns nothing."""
+    import httpx
+
+    from bench import servers
+    from bench.http import play, post
+    from bench.workload import flat, seed_episodes
+
+    work = seed_episodes()
+    assert len(work) == 6 and all(len(plan.actions) == 4 for plan in work)
+    with servers.yardstick() as server, httpx.Client(base_url=server.url, timeout=30) as client:
+        assert play(client, work, len(work)) == 4 * len(work)
+        for plan in work:
+            post(client, "/reset", {"task_id": plan.task_id})
+            answers = [post(client, "/step", action) for action in plan.actions]
+            rewards = [a["reward"]["score"] for a in answers]
+            assert answers[-1]["info"] == {"task_score": 1.0, "step_count": 4}, plan.task_id
+            assert round(sum(rewards), 4) == 1.0 and answers[-1]["done"] is True
+        post(client, "/reset", {"task_id": "task_easy_password"})
+        for action in (flat("noop"), flat("classify_priority"),
+                       flat("resolve_ticket", resolution_code="awaiting_customer_confirmation")):
+            answer = post(client, "/step", action)
+            assert answer["reward"]["score"] == 0.0 and answer["reward"]["reason"] != "progress"
+            assert answer["done"] is False
+        state = client.get("/state").json()
+        assert state["step_count"] == 3 and state["action_history"] == [
+            "noop", "classify_priority", "resolve_ticket"]
+        assert client.post("/step", json={"action_type": "shout"}).status_code == 422
+        assert client.post("/reset", json={"task_id": "nope"}).status_code == 404
