@@ -8,10 +8,11 @@ plays the seed's own flow over its six tasks in turn: ``POST /reset {"task_id"}`
 ``POST /step`` with the seed's flat action body (``bench.workload.seed_episodes``), identical bytes
 to both servers. Every answer must be 200 and every episode must end.
 
-Rounds alternate between the servers, and which goes first alternates too, so a slow moment of a
-shared machine hits both alike. A round's figure is steps/s: 4 steps per episode over the wall
-time of its whole episodes, resets included. The ratio TicketLedger / yardstick is taken round by
-round; the table shows its median and spread (the issue's goal: 1.2; it must not fall).
+The servers take turns episode by episode (which goes first alternates), so a slow moment of a
+shared machine hits both alike. A round is ``episodes`` episodes on each; its figure per server is
+steps/s: 4 steps per episode over the wall time of those whole episodes, resets included. The
+ratio TicketLedger / yardstick is taken round by round; the table shows its median and spread
+(the issue's goal: 1.2; it must not fall).
 
 Client and server share the machine's cores, as on a single training box: the client's own CPU
 time is in both servers' figures.
@@ -60,29 +61,30 @@ def play(client: httpx.Client, work: Sequence[Plan], episodes: int, start: int =
     return steps
 
 
-def rate(client: httpx.Client, work: Sequence[Plan], episodes: int, start: int = 0) -> float:
-    """Steps/s of ``episodes`` whole episodes, resets included."""
-    started = time.perf_counter()
-    steps = play(client, work, episodes, start)
-    return steps / (time.perf_counter() - started)
+SERVERS = ("ticketledger", "yardstick")
 
 
 def compare(ticketledger_url: str, yardstick_url: str, key: str, name: str, *, rounds: int,
             episodes: int) -> list[Figure]:
-    """Interleaved rounds against both servers; steps/s of each and their ratio, round by round.
+    """Both servers episode by episode; steps/s of each and their ratio, round by round.
     ``key`` names the figures (``http.<key>.*``), ``name`` TicketLedger's configuration."""
     work = seed_episodes()
-    found: dict[str, list[float]] = {"ticketledger": [], "yardstick": []}
+    found: dict[str, list[float]] = {server: [] for server in SERVERS}
     with ExitStack() as stack:
         clients = {server: stack.enter_context(httpx.Client(base_url=url, timeout=REQUEST_TIMEOUT_S))
-                   for server, url in (("ticketledger", ticketledger_url),
-                                       ("yardstick", yardstick_url))}
+                   for server, url in zip(SERVERS, (ticketledger_url, yardstick_url), strict=True)}
         for client in clients.values():
             play(client, work, 2 * len(work))  # warm both: imports, first-use paths, page cache
         for n in range(rounds):
-            order = ("ticketledger", "yardstick") if n % 2 == 0 else ("yardstick", "ticketledger")
-            for server in order:
-                found[server].append(rate(clients[server], work, episodes, start=n * episodes))
+            steps = dict.fromkeys(SERVERS, 0)
+            seconds = dict.fromkeys(SERVERS, 0.0)
+            for k in range(n * episodes, (n + 1) * episodes):
+                for server in SERVERS if k % 2 == 0 else SERVERS[::-1]:
+                    started = time.perf_counter()
+                    steps[server] += play(clients[server], work, 1, start=k)
+                    seconds[server] += time.perf_counter() - started
+            for server in SERVERS:
+                found[server].append(steps[server] / seconds[server])
             log(f"  {name} round {n + 1}: TicketLedger {found['ticketledger'][-1]:,.0f}, yardstick "
                 f"{found['yardstick'][-1]:,.0f} steps/s: "
                 f"{found['ticketledger'][-1] / found['yardstick'][-1]:.2f}x")
@@ -94,14 +96,14 @@ def compare(ticketledger_url: str, yardstick_url: str, key: str, name: str, *, r
     share = ratio(f"http.{key}.ratio", f"HTTP: TicketLedger ({name}) / yardstick", ticketledger,
                   yardstick, target=GOAL if key == "sqlite" else None,
                   note="goal 1.2, must not fall" if key == "sqlite" else "")
-    share.detail = "rounds interleaved, a ratio per round"
+    share.detail = "episodes interleaved, a ratio per round"
     return [ticketledger, yardstick, share]
 
 
 def measure(database_url: str, key: str, name: str, *, quick: bool,
             workers: int = 1) -> list[Figure]:
     """Start TicketLedger on ``database_url`` and the yardstick, compare them, stop both."""
-    rounds, episodes = (2, 12) if quick else (9, 60)
+    rounds, episodes = (2, 12) if quick else (25, 24)
     log(f"http: TicketLedger ({name}) against the yardstick, {rounds} rounds of {episodes} episodes")
     with servers.ticketledger(database_url, workers) as ticketledger, servers.yardstick() as yardstick:
         return compare(ticketledger.url, yardstick.url, key, name, rounds=rounds, episodes=episodes)
