@@ -36,6 +36,7 @@ from typing import Any, Literal
 from fastapi import Body, FastAPI, HTTPException
 from pydantic import BaseModel
 
+Tier = Literal["free", "pro", "enterprise"]
 Priority = Literal["low", "medium", "high", "urgent"]
 Queue = Literal["billing", "technical", "account", "trust_and_safety", "general"]
 ActionType = Literal["classify_priority", "assign_queue", "draft_reply", "add_internal_note",
@@ -48,7 +49,7 @@ PENALTY = 0.05
 class Ticket(BaseModel):
     ticket_id: str
     customer_name: str
-    customer_tier: Literal["free", "pro", "enterprise"]
+    customer_tier: Tier
     subject: str
     message: str
     product_area: str
@@ -67,11 +68,12 @@ class Task:
     keywords: tuple[str, ...]
 
 
-def _task(task_id: str, difficulty: str, title: str, objective: str, ticket: tuple[str, ...],
-          target: tuple[Priority, Queue, str], keywords: tuple[str, ...]) -> Task:
+def _task(task_id: str, difficulty: str, title: str, objective: str,
+          ticket: tuple[str, str, Tier, str, str, str], target: tuple[Priority, Queue, str],
+          keywords: tuple[str, ...]) -> Task:
     ticket_id, name, tier, subject, message, area = ticket
     return Task(task_id, difficulty, title, objective,
-                Ticket(ticket_id=ticket_id, customer_name=name, customer_tier=tier,  # type: ignore[arg-type]
+                Ticket(ticket_id=ticket_id, customer_name=name, customer_tier=tier,
                        subject=subject, message=message, product_area=area),
                 target[0], target[1], target[2], keywords)
 

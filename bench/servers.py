@@ -5,7 +5,8 @@
   seed's server (``bench/seed_server.py``).
 
 Both listen on a free port of 127.0.0.1 only, log to a file (shown if the server dies before it
-answers ``/health``) and are stopped by :meth:`Server.stop` (or on leaving the ``with`` block).
+answers ``/health``, deleted when it stops) and are stopped by :meth:`Server.stop` (or on leaving
+the ``with`` block).
 The databases under them: :func:`sqlite_file` and :func:`postgres_database`, each with its dropper.
 """
 
@@ -13,6 +14,7 @@ from __future__ import annotations
 
 import os
 import secrets
+import shutil
 import socket
 import subprocess
 import sys
@@ -44,6 +46,7 @@ class Server:
         return self.log_path.read_text(errors="replace")
 
     def stop(self) -> None:
+        """Stop the process and delete its log."""
         if self.process.poll() is None:
             self.process.terminate()
             try:
@@ -51,6 +54,7 @@ class Server:
             except subprocess.TimeoutExpired:
                 self.process.kill()
                 self.process.wait(timeout=STOP_TIMEOUT_S)
+        shutil.rmtree(self.log_path.parent, ignore_errors=True)
 
     def __enter__(self) -> Server:
         return self
