@@ -61,57 +61,80 @@ def play(client: httpx.Client, work: Sequence[Plan], episodes: int, start: int =
     return steps
 
 
-SERVERS = ("ticketledger", "yardstick")
-
-
-def compare(ticketledger_url: str, yardstick_url: str, key: str, name: str, *, rounds: int,
+def compare(urls: dict[str, str], key: str, name: str, *, rounds: int,
             episodes: int) -> list[Figure]:
-    """Both servers episode by episode; steps/s of each and their ratio, round by round.
-    ``key`` names the figures (``http.<key>.*``), ``name`` TicketLedger's configuration."""
+    """The servers at ``urls`` (``ticketledger``, ``yardstick`` and perhaps ``baseline``) episode by
+    episode; steps/s of each and their ratios, round by round. ``key`` names the figures
+    (``http.<key>.*``), ``name`` TicketLedger's configuration."""
     work = seed_episodes()
-    found: dict[str, list[float]] = {server: [] for server in SERVERS}
+    order = list(urls)
+    found: dict[str, list[float]] = {server: [] for server in order}
     with ExitStack() as stack:
         clients = {server: stack.enter_context(httpx.Client(base_url=url, timeout=REQUEST_TIMEOUT_S))
-                   for server, url in zip(SERVERS, (ticketledger_url, yardstick_url), strict=True)}
+                   for server, url in urls.items()}
         for client in clients.values():
-            play(client, work, 2 * len(work))  # warm both: imports, first-use paths, page cache
+            play(client, work, 2 * len(work))  # warm each: imports, first-use paths, page cache
         for n in range(rounds):
-            steps = dict.fromkeys(SERVERS, 0)
-            seconds = dict.fromkeys(SERVERS, 0.0)
+            steps = dict.fromkeys(order, 0)
+            seconds = dict.fromkeys(order, 0.0)
             for k in range(n * episodes, (n + 1) * episodes):
-                for server in SERVERS if k % 2 == 0 else SERVERS[::-1]:
+                for server in order if k % 2 == 0 else order[::-1]:
                     started = time.perf_counter()
                     steps[server] += play(clients[server], work, 1, start=k)
                     seconds[server] += time.perf_counter() - started
-            for server in SERVERS:
+            for server in order:
                 found[server].append(steps[server] / seconds[server])
-            log(f"  {name} round {n + 1}: TicketLedger {found['ticketledger'][-1]:,.0f}, yardstick "
-                f"{found['yardstick'][-1]:,.0f} steps/s: "
-                f"{found['ticketledger'][-1] / found['yardstick'][-1]:.2f}x")
+            log(f"  {name} round {n + 1}: " + ", ".join(
+                f"{server} {found[server][-1]:,.0f}" for server in order) + " steps/s: "
+                f"{found['ticketledger'][-1] / found['yardstick'][-1]:.2f}x the yardstick")
     what = f"reset + 4 steps, one sequential httpx client, {episodes} episodes a round"
-    ticketledger = Figure(f"http.{key}.ticketledger", f"HTTP: TicketLedger, {name}", "steps/s",
-                          found["ticketledger"], detail=what)
-    yardstick = Figure(f"http.{key}.yardstick", "HTTP: yardstick (SupportOps seed's work, in memory)",
-                       "steps/s", found["yardstick"], detail=what)
-    share = ratio(f"http.{key}.ratio", f"HTTP: TicketLedger ({name}) / yardstick", ticketledger,
-                  yardstick, target=GOAL if key == "sqlite" else None,
+    rates = {server: Figure(f"http.{key}.{server}", f"HTTP: {LABELS[server]}"
+                            + (f", {name}" if server != "yardstick" else ""), "steps/s",
+                            found[server], detail=what) for server in order}
+    share = ratio(f"http.{key}.ratio", f"HTTP: TicketLedger ({name}) / yardstick",
+                  rates["ticketledger"], rates["yardstick"], target=GOAL if key == "sqlite" else None,
                   note="goal 1.2, must not fall" if key == "sqlite" else "")
-    share.detail = "episodes interleaved, a ratio per round"
-    return [ticketledger, yardstick, share]
+    figures = [*rates.values(), share]
+    if "baseline" in rates:
+        figures += [
+            ratio(f"http.{key}.baseline_ratio", f"HTTP: baseline ({name}) / yardstick",
+                  rates["baseline"], rates["yardstick"]),
+            ratio(f"http.{key}.vs_baseline", f"HTTP: TicketLedger / baseline ({name})",
+                  rates["ticketledger"], rates["baseline"], note="after / before"),
+        ]
+    for figure in figures[len(rates):]:
+        figure.detail = "episodes interleaved, a ratio per round"
+    return figures
 
 
-def measure(database_url: str, key: str, name: str, *, quick: bool,
-            workers: int = 1) -> list[Figure]:
-    """Start TicketLedger on ``database_url`` and the yardstick, compare them, stop both."""
+LABELS = {"ticketledger": "TicketLedger", "baseline": "TicketLedger baseline (--baseline)",
+          "yardstick": "yardstick (SupportOps seed's work, in memory)"}
+
+
+def measure(database_url: str, key: str, name: str, *, quick: bool, workers: int = 1,
+            baseline: tuple[Path, str] | None = None) -> list[Figure]:
+    """Start TicketLedger on ``database_url`` and the yardstick (and, given ``baseline``, the code
+    at its root on its database), compare them, stop them."""
     rounds, episodes = (2, 12) if quick else (25, 24)
-    log(f"http: TicketLedger ({name}) against the yardstick, {rounds} rounds of {episodes} episodes")
-    with servers.ticketledger(database_url, workers) as ticketledger, servers.yardstick() as yardstick:
-        return compare(ticketledger.url, yardstick.url, key, name, rounds=rounds, episodes=episodes)
+    log(f"http: TicketLedger ({name}) against the yardstick, {rounds} rounds of {episodes} episodes"
+        + (f", and the baseline at {baseline[0]}" if baseline else ""))
+    with ExitStack() as stack:
+        urls = {"ticketledger": stack.enter_context(servers.ticketledger(database_url, workers)).url}
+        if baseline is not None:
+            root, url = baseline
+            urls["baseline"] = stack.enter_context(servers.ticketledger(url, workers, root=root)).url
+        urls["yardstick"] = stack.enter_context(servers.yardstick()).url
+        return compare(urls, key, name, rounds=rounds, episodes=episodes)
 
 
-def run(workdir: Path, quick: bool = False) -> list[Figure]:
-    url, drop = servers.sqlite_file(workdir, "http")
-    try:
-        return measure(url, "sqlite", "durable SQLite", quick=quick)
-    finally:
-        drop()
+def run(workdir: Path, quick: bool = False, baseline: Path | None = None) -> list[Figure]:
+    """``baseline``: the root of a checkout of other TicketLedger code, measured alongside."""
+    with ExitStack() as stack:
+        url, drop = servers.sqlite_file(workdir, "http")
+        stack.callback(drop)
+        other = None
+        if baseline is not None:
+            other_url, other_drop = servers.sqlite_file(workdir, "http-baseline")
+            stack.callback(other_drop)
+            other = (baseline, other_url)
+        return measure(url, "sqlite", "durable SQLite", quick=quick, baseline=other)

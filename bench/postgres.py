@@ -27,7 +27,8 @@ def run(workdir: Path, quick: bool = False) -> list[Figure]:
             figures += http.measure(url, key, name, quick=quick, workers=workers)
             log(f"ws: TicketLedger on {name}")
             with servers.ticketledger(url, workers) as server:
-                figures += ws.measure(server.url, key, name, quick=quick, think=False)
+                figures += ws.measure({"ticketledger": server.url}, key, name, quick=quick,
+                                      think=False)
         finally:
             drop()
     return figures

@@ -86,15 +86,16 @@ def _wait_healthy(server: Server, timeout: float = START_TIMEOUT_S) -> None:
     raise RuntimeError(f"the server at {server.url} was not healthy after {timeout} s:\n{server.log()}")
 
 
-def launch(module: str, args: Sequence[str] = (), env: Mapping[str, str] | None = None) -> Server:
-    """``python -m <module> --host 127.0.0.1 --port <free> --log-level warning <args>``, once
-    ``/health`` answers."""
+def launch(module: str, args: Sequence[str] = (), env: Mapping[str, str] | None = None,
+           root: Path = ROOT) -> Server:
+    """``python -m <module> --host 127.0.0.1 --port <free> --log-level warning <args>`` in ``root``
+    (whose packages then come first on the path), once ``/health`` answers."""
     port = free_port()
     log_path = Path(tempfile.mkdtemp(prefix="tl_bench_")) / f"{module}-{port}.log"
     command = [sys.executable, "-m", module, "--host", "127.0.0.1", "--port", str(port),
                "--log-level", "warning", *args]
     with log_path.open("wb") as log:
-        process = subprocess.Popen(command, cwd=ROOT, env={**os.environ, **(env or {})},
+        process = subprocess.Popen(command, cwd=root, env={**os.environ, **(env or {})},
                                    stdout=log, stderr=subprocess.STDOUT)
     server = Server(f"http://127.0.0.1:{port}", process, log_path)
     try:
@@ -105,10 +106,14 @@ def launch(module: str, args: Sequence[str] = (), env: Mapping[str, str] | None 
     return server
 
 
-def ticketledger(database_url: str, workers: int = 1, env: Mapping[str, str] | None = None) -> Server:
-    """TicketLedger's server (``python -m server.app``) with its event log at ``database_url``."""
+def ticketledger(database_url: str, workers: int = 1, env: Mapping[str, str] | None = None,
+                 root: Path = ROOT) -> Server:
+    """TicketLedger's server (``python -m server.app``) with its event log at ``database_url``;
+    ``root``: the checkout whose code runs (another one measures other code side by side)."""
+    if not (root / "server" / "app.py").is_file():
+        raise SystemExit(f"{root} is not a TicketLedger checkout (no server/app.py)")
     return launch("server.app", ["--workers", str(workers)] if workers > 1 else [],
-                  {**(env or {}), "DATABASE_URL": database_url})
+                  {**(env or {}), "DATABASE_URL": database_url}, root)
 
 
 def yardstick() -> Server:

@@ -28,12 +28,13 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Sequence
+from contextlib import ExitStack
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from bench import servers
-from bench.common import Figure, log, percentile, summary
+from bench.common import Figure, log, percentile, ratio, summary
 from bench.workload import Plan, plans
 
 if TYPE_CHECKING:  # imported when a phase runs: openenv.core pulls in gradio (seconds)
@@ -152,32 +153,61 @@ def figures(key: str, name: str, sessions: int, fast: list[Phase],
     return out
 
 
-def measure(base: str, key: str, name: str, *, quick: bool, think: bool = True) -> list[Figure]:
-    """Back-to-back rounds, then (unless ``think`` is False) thinking rounds, against ``base``."""
+def measure(bases: dict[str, str], key: str, name: str, *, quick: bool,
+            think: bool = True) -> list[Figure]:
+    """Back-to-back rounds, then (unless ``think`` is False) thinking rounds, against the servers
+    at ``bases``: ``ticketledger`` and perhaps ``baseline`` (other code), taking turns round by
+    round, with their ratios."""
     sessions, rounds, fast_steps, slow_steps = (64, 1, 8, 4) if quick else (SESSIONS, 3, 48, 16)
-    fast: list[Phase] = []
-    slow: list[Phase] = []
+    order = list(bases)
+    fast: dict[str, list[Phase]] = {server: [] for server in order}
+    slow: dict[str, list[Phase]] = {server: [] for server in order}
     for n in range(rounds):
-        phase = back_to_back(base, sessions, fast_steps)
-        fast.append(phase)
-        log(f"  {name} round {n + 1}: {sessions} sessions back to back: {phase.steps:,} steps in "
-            f"{phase.seconds:.1f} s, {phase.steps / phase.seconds:,.0f} steps/s, p99 "
-            f"{phase.p(99):.0f} ms, {len(phase.errors)} errors")
+        for server in order if n % 2 == 0 else order[::-1]:
+            phase = back_to_back(bases[server], sessions, fast_steps)
+            fast[server].append(phase)
+            log(f"  {name}, {server}, round {n + 1}: {sessions} sessions back to back: "
+                f"{phase.steps:,} steps in {phase.seconds:.1f} s, {phase.steps / phase.seconds:,.0f} "
+                f"steps/s, p99 {phase.p(99):.0f} ms, {len(phase.errors)} errors")
     for n in range(rounds if think else 0):
-        phase = thinking(base, sessions, slow_steps)
-        slow.append(phase)
-        log(f"  {name} round {n + 1}: {sessions} sessions, {THINK_S:g} s thinking: {phase.steps:,} "
-            f"steps, p50 {phase.p(50):.1f} ms, p99 {phase.p(99):.1f} ms, {len(phase.errors)} errors")
-    for error in [e for phase in fast + slow for e in phase.errors][:5]:
+        for server in order if n % 2 == 0 else order[::-1]:
+            phase = thinking(bases[server], sessions, slow_steps)
+            slow[server].append(phase)
+            log(f"  {name}, {server}, round {n + 1}: {sessions} sessions, {THINK_S:g} s thinking: "
+                f"{phase.steps:,} steps, p50 {phase.p(50):.1f} ms, p99 {phase.p(99):.1f} ms, "
+                f"{len(phase.errors)} errors")
+    for error in [e for server in order for phase in fast[server] + slow[server]
+                  for e in phase.errors][:5]:
         log(f"  error: {error}")
-    return figures(key, name, sessions, fast, slow)
+    out = figures(key, name, sessions, fast["ticketledger"], slow["ticketledger"])
+    if "baseline" not in bases:
+        return out
+    other = figures(f"{key}_baseline", f"{name}, baseline (--baseline)", sessions,
+                    fast["baseline"], slow["baseline"])
+    mine = {f.key.removeprefix(f"ws.{key}."): f for f in out}
+    theirs = {f.key.removeprefix(f"ws.{key}_baseline."): f for f in other}
+    out += [*other, ratio(f"ws.{key}.vs_baseline", f"/ws back to back: TicketLedger / baseline "
+                          f"({name})", mine["throughput"], theirs["throughput"],
+                          note="after / before")]
+    if think:
+        out.append(ratio(f"ws.{key}.thinking_p99_vs_baseline", f"/ws thinking p99: TicketLedger / "
+                         f"baseline ({name})", mine["thinking_p99"], theirs["thinking_p99"],
+                         higher=False, note="after / before"))
+    for figure in out[-2 if think else -1:]:
+        figure.detail = "the servers take turns round by round, a ratio per round"
+    return out
 
 
-def run(workdir: Path, quick: bool = False) -> list[Figure]:
-    url, drop = servers.sqlite_file(workdir, "ws")
-    log("ws: TicketLedger on durable SQLite, concurrent OpenEnv sessions")
-    try:
-        with servers.ticketledger(url) as server:
-            return measure(server.url, "sqlite", "durable SQLite", quick=quick)
-    finally:
-        drop()
+def run(workdir: Path, quick: bool = False, baseline: Path | None = None) -> list[Figure]:
+    """``baseline``: the root of a checkout of other TicketLedger code, measured alongside."""
+    log("ws: TicketLedger on durable SQLite, concurrent OpenEnv sessions"
+        + (f", and the baseline at {baseline}" if baseline else ""))
+    with ExitStack() as stack:
+        url, drop = servers.sqlite_file(workdir, "ws")
+        stack.callback(drop)
+        bases = {"ticketledger": stack.enter_context(servers.ticketledger(url)).url}
+        if baseline is not None:
+            other_url, other_drop = servers.sqlite_file(workdir, "ws-baseline")
+            stack.callback(other_drop)
+            bases["baseline"] = stack.enter_context(servers.ticketledger(other_url, root=baseline)).url
+        return measure(bases, "sqlite", "durable SQLite", quick=quick)

@@ -28,8 +28,8 @@ ROOT = Path(__file__).resolve().parent.parent
 def test_quick_bench_runs_every_section(tmp_path: Path) -> None:
     out = tmp_path / "results"
     done = subprocess.run([sys.executable, "-m", "bench", "--quick", "--out", str(out),
-                           "--workdir", str(tmp_path / "work")], cwd=ROOT, capture_output=True,
-                          text=True, timeout=600)
+                           "--workdir", str(tmp_path / "work"), "--baseline", str(ROOT)], cwd=ROOT,
+                          capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stderr[-3000:]
     latest = json.loads((out / "latest.json").read_text())
     assert latest["meta"]["quick"] is True and latest["table"] in done.stdout
@@ -39,6 +39,7 @@ def test_quick_bench_runs_every_section(tmp_path: Path) -> None:
         if section != "postgres":  # its figures are http.postgres-*; skipped if PG is unreachable
             assert any(k.startswith(section + ".") for k in own), section
     assert "host.speed" in keys
+    assert {"http.sqlite.vs_baseline", "ws.sqlite.vs_baseline"} <= keys  # this code against itself
     for figure in latest["figures"]:
         assert figure["runs"] and all(math.isfinite(v) and v >= 0 for v in figure["runs"]), figure
     assert not list((tmp_path / "work").glob("**/*.db")), "the bench left databases behind"
