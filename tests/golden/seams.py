@@ -99,7 +99,7 @@ def policy_action(observation: JSONDict) -> JSONDict:
 def scripted_actions(task_id: str, seed: int | None) -> list[JSONDict]:
     """The expert's solution for a task variant (it reads the answer key). Recorder only."""
     from domain.tasks import default_catalog
-    from tests.scripted import solution
+    from bench.scripted import solution
 
     return solution(default_catalog().instance(task_id, seed))
 
