@@ -10,7 +10,9 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 import json
+import operator
 import random
+from collections.abc import Callable
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -120,16 +122,16 @@ def _draw(spec: TaskSpec, seed: int | None) -> dict[str, int | str]:
     rng = random.Random(f"{spec.task_id}:{seed}")
     drawn: dict[str, int | str] = {}
     for name, var in sorted(spec.variables.items()):
-        if var.choices is not None and var.choices and isinstance(var.choices[0], dict):
-            index = int(var.published) if seed is None else rng.randrange(len(var.choices))
-            drawn.update(var.choices[index])  # type: ignore[arg-type]
-        elif seed is None:
-            drawn[name] = var.published
-        elif var.choices is not None:
-            drawn[name] = rng.choice(var.choices)  # type: ignore[arg-type]
+        choices = var.choices or []
+        if var.range is not None:
+            low, high = var.range
+            drawn[name] = var.published if seed is None else rng.randint(low, high)
+        elif choices and isinstance(choices[0], dict):  # a bundle: its keys are drawn together
+            bundles = [c for c in choices if isinstance(c, dict)]
+            drawn.update(bundles[int(var.published) if seed is None else rng.randrange(len(bundles))])
         else:
-            low, high = var.range  # type: ignore[misc]
-            drawn[name] = rng.randint(low, high)
+            values = [c for c in choices if isinstance(c, str)]
+            drawn[name] = var.published if seed is None else rng.choice(values)
     return drawn
 
 
@@ -154,14 +156,17 @@ def _holds(cond: Condition | None, values: dict[str, int | str]) -> bool:
         return True
     left = values[cond.variable]
     right = cond.value
-    return {
-        "lt": lambda: left < right,  # type: ignore[operator]
-        "le": lambda: left <= right,  # type: ignore[operator]
-        "gt": lambda: left > right,  # type: ignore[operator]
-        "ge": lambda: left >= right,  # type: ignore[operator]
-        "eq": lambda: left == right,
-        "ne": lambda: left != right,
-    }[cond.op]()
+    if cond.op == "eq":
+        return left == right
+    if cond.op == "ne":
+        return left != right
+    if type(left) is not type(right):
+        raise ValueError(f"cannot order {cond.variable}={left!r} against {right!r}")
+    return _ORDER[cond.op](left, right)
+
+
+_ORDER: dict[str, Callable[[int | str, int | str], bool]] = {
+    "lt": operator.lt, "le": operator.le, "gt": operator.gt, "ge": operator.ge}
 
 
 def _fill(text: str, values: dict[str, int | str]) -> str:
