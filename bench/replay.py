@@ -84,7 +84,7 @@ def load_all(url: str) -> list[list]:  # type: ignore[type-arg]
 
 def _fold_rate(episodes: list[list], *, cold: bool) -> float:  # type: ignore[type-arg]
     from domain.tasks import default_catalog
-    from graders import components, rubric
+    from graders import rubric
     from service.audit import replay
 
     catalog = default_catalog()
@@ -92,8 +92,7 @@ def _fold_rate(episodes: list[list], *, cold: bool) -> float:  # type: ignore[ty
     started = time.perf_counter()
     for recorded in episodes:
         if cold:
-            rubric._CACHE.clear()
-            components._MEMO.clear()
+            rubric._evaluate_text.cache_clear()
         if not replay(recorded, catalog).consistent:
             raise AssertionError(f"replay diverged on {recorded[0].episode_id}")
     return total / (time.perf_counter() - started)
