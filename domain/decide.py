@@ -29,7 +29,7 @@ from domain.events import (
     TicketClosed,
     TicketResolved,
 )
-from domain.state import EpisodeState, evolve
+from domain.state import EpisodeState, fold
 from domain.tasks.variant import TaskVariant
 from domain.vocabulary import Priority, Queue
 
@@ -139,10 +139,12 @@ def _effects(state: EpisodeState, action: act.Action) -> list[Event]:
 
 
 def decide(state: EpisodeState, action: act.ActionPlan) -> list[Event]:
-    """The events one step produces: ``ActionReceived``, the effects of each part of the action
-    against the state as the earlier parts left it, and ``EpisodeEnded`` when the episode is over.
+    """The events one step produces: ``ActionReceived``, the effects of each part of the action,
+    and ``EpisodeEnded`` when the ticket was resolved or closed or the step budget ran out.
 
-    Raises :class:`EpisodeNotStarted` before a reset and :class:`EpisodeFinished` after the end.
+    Each part of a combined action acts on the ticket as the earlier parts left it; the first
+    acts on ``state`` (``ActionReceived`` changes nothing the rules read). Raises
+    :class:`EpisodeNotStarted` before a reset and :class:`EpisodeFinished` after the end.
     """
     if not state.started:
         raise EpisodeNotStarted("the episode has not been reset")
@@ -153,17 +155,20 @@ def decide(state: EpisodeState, action: act.ActionPlan) -> list[Event]:
     assert state.task is not None
     step = state.step_count + 1
     out: list[Event] = [ActionReceived(step, action.raw, action.actions, action.dialect)]
-    current = evolve(state, out[0])  # later parts of a combined action see the earlier ones
     if action.rejection is not None:
         code, reason = action.rejection
         out.append(ActionRejected(code, reason))
     else:
-        for part in action.actions:
-            for event in _effects(current, part):
-                out.append(event)
-                current = evolve(current, event)
-            if current.done:
+        for index, part in enumerate(action.actions):
+            current = fold(out, state) if index else state
+            effects = _effects(current, part)
+            out += effects
+            if _ends(effects):
                 break
-    if not current.done and step >= state.task.max_steps:
+    if not _ends(out) and step >= state.task.max_steps:
         out.append(EpisodeEnded("max_steps"))
     return out
+
+
+def _ends(events: list[Event]) -> bool:
+    return any(isinstance(e, EpisodeEnded) for e in events)

@@ -60,6 +60,9 @@ class Observation(BaseModel):
     reward: float | None = None
 
 
+_POLICY_IDS = tuple(PolicyId.allowed())
+
+
 def _history_line(record: StepRecord) -> str:
     kinds = "+".join(a.action_type for a in record.actions) or "invalid action"
     outcome = "; ".join(record.changes) if record.changes else "no change"
@@ -105,7 +108,7 @@ def observe(state: EpisodeState, catalog: Catalog, reward: float | None = None) 
         internal_notes=list(state.notes),
         status=state.status,
         resolution_code=state.resolution_code,
-        available_policies=PolicyId.allowed(),
+        available_policies=list(_POLICY_IDS),
         policies={p: catalog.policy_text(PolicyId(p)) for p, _ in state.policies_viewed},
         history=[_history_line(r) for r in state.steps],
         action_history=_action_history(state.steps),

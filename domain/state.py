@@ -99,15 +99,15 @@ class EpisodeState:
 EMPTY = EpisodeState()
 
 
-def _with_last(state: EpisodeState, record: StepRecord) -> EpisodeState:
-    """``state`` with ``record`` in place of its last step's record."""
-    return replace(state, steps=(*state.steps[:-1], record))
-
-
-def _changed(state: EpisodeState, change: str) -> EpisodeState:
-    """``state`` with ``change`` noted on its last step."""
+def _last_noted(state: EpisodeState, change: str) -> tuple[StepRecord, ...]:
+    """The state's step records, the last one with ``change`` noted (what the step did)."""
     last = state.steps[-1]
-    return _with_last(state, replace(last, changes=(*last.changes, change)))
+    return (*state.steps[:-1], replace(last, changes=(*last.changes, change)))
+
+
+def _last_replaced(state: EpisodeState, record: StepRecord) -> tuple[StepRecord, ...]:
+    """The state's step records, ``record`` in place of the last one."""
+    return (*state.steps[:-1], record)
 
 
 def evolve(state: EpisodeState, event: Event) -> EpisodeState:
@@ -121,51 +121,52 @@ def evolve(state: EpisodeState, event: Event) -> EpisodeState:
             return replace(state, step_count=event.step, steps=(*state.steps, record))
         case PriorityClassified():
             value = event.priority.value
-            return _changed(replace(state, priority=value), f"priority set to {value}")
+            return replace(state, priority=value, steps=_last_noted(state, f"priority set to {value}"))
         case QueueAssigned():
             value = event.queue.value
-            return _changed(replace(state, queue=value), f"queue set to {value}")
+            return replace(state, queue=value, steps=_last_noted(state, f"queue set to {value}"))
         case TagAdded():
             tag = event.tag.value
             first = state.first_tag_step if state.first_tag_step is not None else state.step_count
-            tagged = replace(state, tags=(*state.tags, tag), first_tag_step=first)
-            return _changed(tagged, f"tag {tag} added")
+            return replace(state, tags=(*state.tags, tag), first_tag_step=first,
+                           steps=_last_noted(state, f"tag {tag} added"))
         case TagRemoved():
             tag = event.tag.value
-            untagged = replace(state, tags=tuple(t for t in state.tags if t != tag))
-            return _changed(untagged, f"tag {tag} removed")
+            return replace(state, tags=tuple(t for t in state.tags if t != tag),
+                           steps=_last_noted(state, f"tag {tag} removed"))
         case ReplyDrafted():
             first = state.first_reply_step if state.first_reply_step is not None else state.step_count
-            drafted = replace(state, reply_draft=event.text, first_reply_step=first)
-            return _changed(drafted, "reply drafted")
+            return replace(state, reply_draft=event.text, first_reply_step=first,
+                           steps=_last_noted(state, "reply drafted"))
         case InternalNoteAdded():
-            return _changed(replace(state, notes=(*state.notes, event.note)), "internal note added")
+            return replace(state, notes=(*state.notes, event.note),
+                           steps=_last_noted(state, "internal note added"))
         case PolicyLookedUp():
             policy = event.policy_id.value
-            viewed = (*state.policies_viewed, (policy, state.step_count))
-            return _changed(replace(state, policies_viewed=viewed), f"policy {policy} looked up")
+            return replace(state, policies_viewed=(*state.policies_viewed, (policy, state.step_count)),
+                           steps=_last_noted(state, f"policy {policy} looked up"))
         case TicketResolved():
             code = event.resolution_code.value
-            resolved = replace(state, status="resolved", resolution_code=code)
-            return _changed(resolved, f"ticket resolved ({code})")
+            return replace(state, status="resolved", resolution_code=code,
+                           steps=_last_noted(state, f"ticket resolved ({code})"))
         case TicketClosed():
-            closed_code = event.resolution_code.value if event.resolution_code is not None else None
-            closed = replace(state, status="closed", resolution_code=closed_code)
-            return _changed(closed, "ticket closed" + (f" ({closed_code})" if closed_code else ""))
+            closed = event.resolution_code.value if event.resolution_code is not None else None
+            return replace(state, status="closed", resolution_code=closed,
+                           steps=_last_noted(state, "ticket closed" + (f" ({closed})" if closed else "")))
         case ActionRejected():  # a refusal replaces any earlier error of the step
-            return _with_last(state, replace(state.steps[-1], error=event.reason))
+            last = state.steps[-1]
+            return replace(state, steps=_last_replaced(state, replace(last, error=event.reason)))
         case ActionHadNoEffect():
             last = state.steps[-1]
             error = event.reason if last.error is None else f"{last.error}; {event.reason}"
-            return _with_last(state, replace(last, error=error))
+            return replace(state, steps=_last_replaced(state, replace(last, error=error)))
         case EpisodeEnded():
             return replace(state, done=True, end_reason=event.reason)
         case StepGraded():
-            graded = replace(state, score=event.score, raw_units=event.raw_units,
-                             penalty_units=event.penalty_units,
-                             rewards=(*state.rewards, event.reward))
-            return _with_last(graded, replace(state.steps[-1], reward=event.reward,
-                                              score=event.score))
+            graded = replace(state.steps[-1], reward=event.reward, score=event.score)
+            return replace(state, score=event.score, raw_units=event.raw_units,
+                           penalty_units=event.penalty_units, rewards=(*state.rewards, event.reward),
+                           steps=_last_replaced(state, graded))
         case _:
             assert_never(event)
 

@@ -159,7 +159,8 @@ def _materialise(spec: TaskSpec, seed: int | None) -> TaskInstance:
     case: Case = next(c for c in spec.cases if _holds(c.when, values))
     template = spec.ticket.model_dump()
     facts = {k: _fill(v, values) for k, v in template.pop("facts").items()}
-    ticket = Ticket(**{k: _fill(v, values) for k, v in template.items()}, facts=facts)
+    ticket = Ticket.model_validate({**{k: _fill(v, values) for k, v in template.items()},
+                                    "facts": facts})
     return TaskInstance(
         task_id=spec.task_id,
         title=spec.title,
