@@ -23,7 +23,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
-from domain.jsontext import JsonText
+from domain.jsontext import JsonObject, JsonText
 from domain.vocabulary import ActionType, PolicyId, Priority, Queue, ResolutionCode, Tag, Vocabulary
 
 MAX_REPLY_CHARS = 4000
@@ -176,15 +176,16 @@ class ActionPlan:
     dialect: str
     rejection: tuple[str, str] | None = None
 
-    def to_json(self) -> list[dict[str, Any]]:
+    def to_json(self) -> list[JsonObject]:
         """The normalised actions as JSON objects (fresh on every call)."""
         return [action_json(a) for a in self.actions]
 
 
-def action_json(action: Action) -> dict[str, Any]:
+def action_json(action: Action) -> JsonObject:
     """A normalised action as JSON, as the log records it and observations show it: its type and
     the fields it sets (an unset optional field is left out)."""
-    return action.model_dump(mode="json", exclude_none=True)
+    data: JsonObject = action.model_dump(mode="json", exclude_none=True)
+    return data
 
 
 def _present(value: Any) -> bool:

@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from domain.jsontext import JsonObject
 from domain.tasks.spec import COMPONENTS, TaskInstance, Ticket
 
 
@@ -71,9 +72,9 @@ class TaskVariant:
         """The variant recorded in a log (validated: a log is data, not code)."""
         return cls.of(TaskInstance.model_validate(data))
 
-    def json_form(self) -> dict[str, Any]:
+    def json_form(self) -> JsonObject:
         """The task as JSON data: a fresh dict on every call, the caller's to keep or change."""
-        data: dict[str, Any] = json.loads(self.json_text)
+        data: JsonObject = json.loads(self.json_text)
         return data
 
 
