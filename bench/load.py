@@ -268,7 +268,7 @@ def audit(database_url: str, episodes: Sequence[EpisodeLog], *, crashed: bool = 
             recorded = store.load(episode.episode_id)
             problems = _episode_problems(episode, recorded, crashed, catalog, replay, ev)
             report.problems += [f"{episode.episode_id}: {p}" for p in problems]
-            steps = sum(1 for r in recorded if r.type == ev.ACTION_RECEIVED)
+            steps = sum(1 for r in recorded if r.type == ev.ActionReceived.type)
             report.recorded_steps += steps
             report.in_flight_recorded += max(0, steps - len(episode.acked))
             if recorded:
@@ -279,7 +279,7 @@ def audit(database_url: str, episodes: Sequence[EpisodeLog], *, crashed: bool = 
         if whole_log:
             with db.read() as conn:
                 total = conn.execute(select(func.count()).select_from(events)
-                                     .where(events.c.type == ev.ACTION_RECEIVED)).scalar_one()
+                                     .where(events.c.type == ev.ActionReceived.type)).scalar_one()
             if total != report.recorded_steps:
                 report.problems.append(f"the log holds {total} steps, the clients' episodes "
                                        f"{report.recorded_steps}: steps landed elsewhere")
@@ -295,19 +295,19 @@ def _episode_problems(episode: EpisodeLog, recorded: list[Any], crashed: bool, c
     problems = []
     if [r.seq for r in recorded] != list(range(1, len(recorded) + 1)):
         problems.append("sequence numbers have gaps or duplicates")
-    if recorded[0].type != ev.EPISODE_STARTED:
+    if recorded[0].type != ev.EpisodeStarted.type:
         problems.append("does not start with EpisodeStarted")
     groups: list[list[Any]] = []
     for r in recorded[1:]:
-        if r.type == ev.ACTION_RECEIVED:
+        if r.type == ev.ActionReceived.type:
             groups.append([r])
         elif groups:
             groups[-1].append(r)
         else:
             problems.append(f"event {r.seq} ({r.type}) before any action")
     for number, group in enumerate(groups, start=1):
-        if group[-1].type != ev.STEP_GRADED or group[0].data.get("step") != number or sum(
-                1 for r in group if r.type == ev.STEP_GRADED) != 1:
+        if group[-1].type != ev.StepGraded.type or group[0].data.get("step") != number or sum(
+                1 for r in group if r.type == ev.StepGraded.type) != 1:
             problems.append(f"step {number} is not whole (ActionReceived ... StepGraded)")
     raws = [g[0].data["raw"] for g in groups]
     if raws[:len(episode.acked)] != episode.acked:

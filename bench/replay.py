@@ -88,7 +88,7 @@ def load_all(url: str) -> list[list[RecordedEvent]]:
 
 def _fold_rate(episodes: list[list[RecordedEvent]], *, cold: bool) -> float:
     from domain.tasks import default_catalog
-    from graders import components, rubric
+    from graders import rubric
     from service.audit import replay
 
     catalog = default_catalog()
@@ -96,8 +96,7 @@ def _fold_rate(episodes: list[list[RecordedEvent]], *, cold: bool) -> float:
     started = time.perf_counter()
     for recorded in episodes:
         if cold:
-            rubric._CACHE.clear()
-            components._MEMO.clear()
+            rubric._evaluate_text.cache_clear()
         if not replay(recorded, catalog).consistent:
             raise AssertionError(f"replay diverged on {recorded[0].episode_id}")
     return total / (time.perf_counter() - started)

@@ -208,7 +208,7 @@ def _audit_details(database_url: str, episode_id: str) -> list[str]:
     """The grader's audit-only strings for this episode, as the log recorded them."""
     details = []
     for r in episode_events(database_url, episode_id):
-        if r.type == ev.STEP_GRADED:
+        if r.type == ev.StepGraded.type:
             for component in r.data["components"].values():
                 if component["detail"] != component["public"]:
                     details.append(component["detail"])
