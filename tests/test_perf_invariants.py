@@ -78,26 +78,6 @@ def test_integer_rounding_matches_fraction_rounding() -> None:
                 assert _round_ratio(weight * num, den) == expected == _units(weight, Fraction(num, den))
 
 
-def test_head_revision_read_from_files_equals_alembics() -> None:
-    from store import migrate
-
-    assert migrate.head_revision() == migrate.alembic_head_revision()
-
-
-def test_a_current_database_opens_without_importing_alembic(tmp_path) -> None:  # type: ignore[no-untyped-def]
-    import subprocess
-    import sys
-    from pathlib import Path
-
-    url = f"sqlite:///{tmp_path / 'current.db'}"
-    code = ("import sys; from store import open_database; open_database(sys.argv[1]).dispose(); "
-            "print('alembic' in sys.modules)")
-    root = str(Path(__file__).resolve().parent.parent)
-    runs = [subprocess.run([sys.executable, "-c", code, url], capture_output=True, text=True, cwd=root,
-                           check=True).stdout.strip() for _ in range(2)]
-    assert runs == ["True", "False"]  # the first open migrates; the second finds nothing pending
-
-
 def test_equal_recorded_tasks_fold_to_one_shared_object_and_tampered_ones_do_not() -> None:
     task = default_catalog().instance("task_medium_double_charge", 3)
     payload = task.model_dump(mode="json")
