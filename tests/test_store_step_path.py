@@ -1,8 +1,9 @@
-"""The store's step path (pre-built SQL on pooled DBAPI connections) against the engine's view.
+"""The store's step path (head read, append, load) on every kind of database it runs on.
 
-The head read and the append bypass SQLAlchemy's compiler; these tests pin that they write exactly
-what Core reads (timestamps included), keep optimistic concurrency, and leave nothing behind when
-an append loses: on an SQLite file, on PostgreSQL and on in-memory SQLite (one shared connection).
+These tests pin that an append writes exactly what a plain Core query of the tables reads
+(timestamps included), keeps optimistic concurrency, leaves nothing behind when it
+loses, and that connections come from one bounded pool: on an SQLite file, on PostgreSQL and on
+in-memory SQLite (one shared connection).
 """
 
 from __future__ import annotations
@@ -150,32 +151,36 @@ def test_load_many_equals_loading_each_episode(store: EventStore) -> None:
     assert many["ep_missing"] == [] and store.load_many([]) == {}
 
 
-def test_hot_connections_are_capped_and_threads_beyond_the_cap_wait(store: EventStore) -> None:
-    from store.database import HOT_MAX
+def test_connections_are_capped_and_threads_beyond_the_cap_wait(store: EventStore) -> None:
+    from store.database import POOL_SIZE
 
     _open(store)
     db = store.db
     holding = threading.Semaphore(0)
     release = threading.Event()
+    inside = [0]
     peak: list[int] = []
     errors: list[BaseException] = []
+    lock = threading.Lock()
 
     def worker() -> None:
         try:
-            with db.hot() as conn:
-                peak.append(db._open_count)
+            with db.read() as conn:
+                with lock:
+                    inside[0] += 1
+                    peak.append(inside[0])
                 holding.release()
                 release.wait(10)
-                cur = conn.cursor()
-                cur.execute("SELECT 1")
-                cur.close()
+                conn.execute(select(episodes.c.last_seq)).all()
+                with lock:
+                    inside[0] -= 1
         except BaseException as exc:
             errors.append(exc)
 
-    threads = [threading.Thread(target=worker) for _ in range(HOT_MAX + 8)]
+    threads = [threading.Thread(target=worker) for _ in range(POOL_SIZE + 8)]
     for t in threads:
         t.start()
-    in_use = 1 if db.in_memory else HOT_MAX
+    in_use = 1 if db.in_memory else POOL_SIZE
     for _ in range(in_use):
         assert holding.acquire(timeout=10)
     assert not holding.acquire(timeout=0.3)  # the others wait for a connection to come back
@@ -183,5 +188,5 @@ def test_hot_connections_are_capped_and_threads_beyond_the_cap_wait(store: Event
     for t in threads:
         t.join(10)
     assert not errors and len(peak) == len(threads)
-    assert max(peak) <= HOT_MAX
+    assert max(peak) == in_use
     assert store.head("ep_a")[0] == 1
