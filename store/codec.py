@@ -1,9 +1,9 @@
-"""The JSON text events are stored and hashed as.
+"""The JSON text events are stored and hashed as in chain format 1 (see ``store.chain``).
 
 Sorted keys, no spaces, UTF-8 as it is (``ensure_ascii=False``), finite numbers only: exactly
 ``json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False)``,
-the chain's text from the first release. The chain hashes it, so it may never change: every
-existing chain head would.
+the chain's text from the first release. The chain hashes it, so it may never change: a different
+text would be a new chain format, recorded per episode beside this one.
 """
 
 from __future__ import annotations

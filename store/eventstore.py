@@ -21,7 +21,7 @@ from typing import Any, NamedTuple, Protocol
 from sqlalchemy import BindParameter, Connection, bindparam, func, select, update
 from sqlalchemy.exc import IntegrityError
 
-from store.chain import GENESIS, canonical_json, link
+from store.chain import CHAIN_FORMAT, GENESIS, canonical_json, link
 from store.codec import parse_json
 from store.database import Database
 from store.errors import Conflict, NotFound
@@ -51,7 +51,8 @@ class NewEvent(NamedTuple):
 
 
 class RecordedEvent(NamedTuple):
-    """An event as stored: its position in the stream, chain link and timestamp."""
+    """An event as stored: its position in the stream, chain link and timestamp, and the chain
+    format of its episode (which says how ``hash`` is checked; see ``store.chain``)."""
 
     episode_id: str
     seq: int
@@ -61,6 +62,7 @@ class RecordedEvent(NamedTuple):
     prev_hash: str
     hash: str
     recorded_at: dt.datetime
+    chain_format: int
     position: int | None = None
 
     @property
@@ -114,6 +116,7 @@ class EpisodeRow:
     last_seq: int
     head_hash: str
     updated_at: dt.datetime
+    chain_format: int
 
 
 def utcnow() -> dt.datetime:
@@ -123,14 +126,14 @@ def utcnow() -> dt.datetime:
 def chain_events(episode_id: str, after_seq: int, prev_hash: str, new: Sequence[Storable],
                  now: dt.datetime) -> list[RecordedEvent]:
     """``new`` as they will be stored after ``(after_seq, prev_hash)``: canonical JSON text and
-    chain link each."""
+    chain link each, in the current chain format."""
     out: list[RecordedEvent] = []
     for offset, item in enumerate(new, start=1):
         seq = after_seq + offset
         text = canonical_json(item.data)
-        digest = link(prev_hash, seq, item.type, item.version, text)
+        digest = link(prev_hash, seq, item.type, item.version, text, CHAIN_FORMAT)
         out.append(RecordedEvent(episode_id, seq, item.type, item.version, text, prev_hash,
-                                 digest, now))
+                                 digest, now, CHAIN_FORMAT))
         prev_hash = digest
     return out
 
@@ -145,10 +148,11 @@ _HEADS = (select(episodes.c.episode_id, episodes.c.last_seq, episodes.c.head_has
 _EPISODE = select(episodes).where(episodes.c.episode_id == bindparam("eid"))
 _COUNT_EVENTS = select(func.count()).select_from(events)
 
-RECORDED_EVENTS = select(events.c.episode_id, events.c.seq, events.c.type, events.c.version,
-                         events.c.data, events.c.prev_hash, events.c.hash, events.c.recorded_at,
-                         events.c.position)
-"""Events in :class:`RecordedEvent`'s field order."""
+RECORDED_EVENTS = (select(events.c.episode_id, events.c.seq, events.c.type, events.c.version,
+                          events.c.data, events.c.prev_hash, events.c.hash, events.c.recorded_at,
+                          episodes.c.chain_format, events.c.position)
+                   .join_from(events, episodes, events.c.episode_id == episodes.c.episode_id))
+"""Events with their episode's chain format, in :class:`RecordedEvent`'s field order."""
 _LOAD = (RECORDED_EVENTS.where(events.c.episode_id == bindparam("eid"),
                                events.c.seq > bindparam("after"), events.c.seq <= bindparam("upto"))
          .order_by(events.c.seq))
@@ -191,7 +195,7 @@ def _index_row(c: Create, recorded: Sequence[RecordedEvent], now: dt.datetime) -
             "forked_from": c.forked_from, "fork_step": c.fork_step, "created_at": now,
             "status": c.projection.status, "step_count": c.projection.step_count,
             "score": c.projection.score, "last_seq": recorded[-1].seq,
-            "head_hash": recorded[-1].hash, "updated_at": now}
+            "head_hash": recorded[-1].hash, "updated_at": now, "chain_format": CHAIN_FORMAT}
 
 
 def _move(conn: Connection, a: Append, recorded: Sequence[RecordedEvent], now: dt.datetime) -> bool:

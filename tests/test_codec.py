@@ -1,9 +1,9 @@
-"""The chain's stored text (store/codec.py) and link (store/chain.py) never change.
+"""Chain format 1's stored text (store/codec.py) and link (store/chain.py) never change.
 
 The chain hashes the stored text, so one differing byte would change every head from that event
 on and make existing logs fail verification. The text must be exactly the standard library's
 ``json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False)``,
-and a known event must hash to the value it has always had.
+and a known event must hash to the value format 1 has always given it.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from store.chain import GENESIS, link
+from store.chain import CHAIN_FORMAT, GENESIS, UnknownChainFormat, link
 from store.codec import canonical_json, parse_json
 from tests.databases import sqlite_pass_only
 
@@ -72,7 +72,7 @@ def test_big_integers_read_back_exactly() -> None:
     assert type(parse_json(text)["big"]) is int
 
 
-# Recorded from the chain as written by the code before this module's orjson path was removed
+# Recorded from chain format 1 as written by the code before this module's orjson path was removed
 # (commit 736990b): the text of this payload and the hashes of two events linked from GENESIS. If
 # either changes, existing logs no longer verify.
 KNOWN_PAYLOAD = {"task_id": "task_easy_password", "seed": 7, "note": "Zoë — naïve café ✓ 日本語 \u2028",
@@ -88,8 +88,14 @@ KNOWN_SECOND = "72a792648d30df7812340a12342413116ca1850b0da15b6ebf66a6d78f16ed1e
 
 
 def test_a_known_event_hashes_as_format_1_always_did() -> None:
+    assert CHAIN_FORMAT == 1
     assert canonical_json(KNOWN_PAYLOAD) == KNOWN_TEXT
-    first = link(GENESIS, 1, "EpisodeStarted", 1, KNOWN_TEXT)
+    first = link(GENESIS, 1, "EpisodeStarted", 1, KNOWN_TEXT, 1)
     second = link(first, 2, "ActionReceived", 2,
-                  canonical_json({"step": 1, "action": {"action_type": "noop"}}))
+                  canonical_json({"step": 1, "action": {"action_type": "noop"}}), 1)
     assert (first, second) == (KNOWN_FIRST, KNOWN_SECOND)
+
+
+def test_an_unknown_chain_format_is_refused_by_name() -> None:
+    with pytest.raises(UnknownChainFormat, match="format 2, which this version of TicketLedger cannot"):
+        link(GENESIS, 1, "EpisodeStarted", 1, KNOWN_TEXT, 2)

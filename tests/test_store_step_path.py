@@ -1,7 +1,7 @@
 """The store's step path (head read, append, load) on every kind of database it runs on.
 
 These tests pin that an append writes exactly what a plain Core query of the tables reads
-(timestamps included), keeps optimistic concurrency, leaves nothing behind when it
+(timestamps and chain format included), keeps optimistic concurrency, leaves nothing behind when it
 loses, and that connections come from one bounded pool: on an SQLite file, on PostgreSQL and on
 in-memory SQLite (one shared connection).
 """
@@ -15,7 +15,7 @@ import pytest
 from sqlalchemy import select
 
 from store import Conflict, NotFound, open_database
-from store.chain import GENESIS
+from store.chain import CHAIN_FORMAT, GENESIS
 from store.eventstore import EventStore, NewEvent, Projection
 from store.schema import episodes, events
 from tests.databases import sqlite_pass_only
@@ -51,6 +51,7 @@ def test_step_path_writes_what_core_reads(store: EventStore) -> None:
     assert [r.seq for r in loaded] == [1, 2, 3]
     assert [(r.seq, r.type, r.data, r.hash, r.prev_hash, r.recorded_at) for r in core_rows] == [
         (r.seq, r.type, r.data_text, r.hash, r.prev_hash, r.recorded_at) for r in loaded]
+    assert {r.chain_format for r in loaded} == {index.chain_format} == {CHAIN_FORMAT}
     assert [r.position for r in loaded] == [r.position for r in core_rows]
     assert loaded[1:] and loaded[-1].hash == appended[-1].hash
     # The timestamp read back is the one written (to the microsecond).
