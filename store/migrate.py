@@ -15,6 +15,8 @@ from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
 from sqlalchemy import Connection, Engine, text
 
+from store.engine import READ_ONLY
+
 MIGRATIONS_DIR = Path(__file__).resolve().parent.parent / "migrations"
 
 
@@ -40,25 +42,24 @@ def head_revision() -> str:
 def current_revision(engine: Engine) -> str | None:
     """The revision the database is at (None: never migrated)."""
     with engine.connect() as conn:
+        conn.execution_options(**{READ_ONLY: True})
         return MigrationContext.configure(conn).get_current_revision()
 
 
 def upgrade(engine: Engine, revision: str = "head") -> str:
     """Bring the database to ``revision``; returns the revision it ends at.
 
-    Several processes may start at once on a fresh database, so the migration runs in a write
-    transaction: ``BEGIN IMMEDIATE`` on SQLite (a deferred one would fail at once with "database is
-    locked" when another process migrates too), an advisory lock on PostgreSQL. The loser waits,
-    then finds the schema at head and does nothing; if it gave up waiting, it carries on as long
-    as the winner brought the schema to head.
+    Several processes may start at once on a fresh database, so the migration takes the write lock
+    before it reads the current revision: SQLite's ``BEGIN IMMEDIATE`` (the engine's default for
+    anything but reads), an advisory lock on PostgreSQL. The loser waits, then finds the schema at
+    head and does nothing; if it gave up waiting, it carries on as long as the winner brought the
+    schema to head.
     """
     try:
-        with engine.connect() as conn:
-            conn.execution_options(write=True)
-            with conn.begin():
-                if conn.dialect.name == "postgresql":
-                    conn.execute(text("SELECT pg_advisory_xact_lock(7357424)"))
-                command.upgrade(_config(conn), revision)
+        with engine.begin() as conn:
+            if conn.dialect.name == "postgresql":
+                conn.execute(text("SELECT pg_advisory_xact_lock(7357424)"))
+            command.upgrade(_config(conn), revision)
     except Exception:
         if current_revision(engine) != head_revision():
             raise

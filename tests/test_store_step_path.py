@@ -153,7 +153,7 @@ def test_load_many_equals_loading_each_episode(store: EventStore) -> None:
 
 
 def test_connections_are_capped_and_threads_beyond_the_cap_wait(store: EventStore) -> None:
-    from store.database import POOL_SIZE
+    from store.engine import POOL_SIZE
 
     _open(store)
     db = store.db
@@ -191,3 +191,60 @@ def test_connections_are_capped_and_threads_beyond_the_cap_wait(store: EventStor
     assert not errors and len(peak) == len(threads)
     assert max(peak) == in_use
     assert store.head("ep_a")[0] == 1
+
+
+def test_sqlite_transactions_wait_for_the_writer_unless_declared_reads(sqlite_url: str) -> None:
+    """A transaction that reads and then writes (what Alembic, or a script on the engine, does)
+    while another connection holds the write lock waits for it instead of failing with "database is
+    locked": only ``Database.read`` starts deferred, and a read never waits for a writer."""
+    from sqlalchemy import func, insert
+
+    from store.eventstore import utcnow
+    from store.schema import runs
+
+    db = open_database(sqlite_url)
+    holding, release = threading.Event(), threading.Event()
+    outcomes: dict[str, object] = {}
+
+    def run_row(run_id: str) -> dict[str, object]:
+        return {"run_id": run_id, "started_at": utcnow(), "agent": "test", "status": "running",
+                "config": "{}"}
+
+    def writer() -> None:
+        with db.write() as conn:
+            conn.execute(insert(runs).values(run_row("r_writer")))
+            holding.set()
+            release.wait(10)
+
+    def reader() -> None:
+        with db.read() as conn:
+            outcomes["read"] = conn.execute(select(func.count()).select_from(runs)).scalar_one()
+
+    def read_then_write() -> None:
+        try:
+            with db.engine.begin() as conn:
+                before = conn.execute(select(func.count()).select_from(runs)).scalar_one()
+                conn.execute(insert(runs).values(run_row("r_second")))
+            outcomes["read_then_write"] = before
+        except Exception as exc:
+            outcomes["read_then_write"] = exc
+
+    try:
+        first = threading.Thread(target=writer)
+        first.start()
+        assert holding.wait(10)
+        read = threading.Thread(target=reader)
+        read.start()
+        read.join(5)
+        assert outcomes.get("read") == 0  # done while the writer still holds the lock
+        second = threading.Thread(target=read_then_write)
+        second.start()
+        second.join(0.3)
+        assert second.is_alive(), outcomes  # waiting for the write lock, not failed
+        release.set()
+        first.join(10)
+        second.join(10)
+        assert outcomes["read_then_write"] == 1  # it began after the writer's commit
+    finally:
+        release.set()
+        db.dispose()
