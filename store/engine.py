@@ -62,7 +62,11 @@ def _sqlite_begin(conn: Connection) -> None:
     connection with the :data:`READ_ONLY` option) starts deferred; anything else that reaches the
     engine (Alembic, a maintenance script) is safe without knowing about this."""
     mode = "DEFERRED" if conn.get_execution_options().get(READ_ONLY) else "IMMEDIATE"
-    conn.exec_driver_sql(f"BEGIN {mode}")
+    # Straight to the driver (SQLAlchemy's recipe goes through exec_driver_sql): a fixed statement
+    # with no parameters and no result needs nothing of SQLAlchemy's execution machinery.
+    driver = conn.connection.driver_connection
+    assert driver is not None  # a connection in use always has one
+    driver.execute(f"BEGIN {mode}")
 
 
 def make_engine(url: str) -> Engine:
