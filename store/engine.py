@@ -18,7 +18,7 @@ import weakref
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import Connection, Engine, create_engine, event
+from sqlalchemy import Connection, Engine, create_engine, event, text
 from sqlalchemy.engine import make_url
 from sqlalchemy.pool import StaticPool
 
@@ -100,3 +100,15 @@ def _drop_pool_in_forked_children(engine: Engine) -> None:
             forked.dispose(close=False)
 
     os.register_at_fork(after_in_child=forget)
+
+
+_MIGRATION_LOCK = 7357424
+"""PostgreSQL advisory lock key held by a migration transaction."""
+
+
+def serialise_migration(conn: Connection) -> None:
+    """Make ``conn``'s transaction the only migration running against the database, so processes
+    starting together on a fresh one migrate one after the other. On SQLite its ``BEGIN IMMEDIATE``
+    already holds the write lock; PostgreSQL takes an advisory lock until the transaction ends."""
+    if conn.dialect.name == "postgresql":
+        conn.execute(text(f"SELECT pg_advisory_xact_lock({_MIGRATION_LOCK})"))

@@ -13,9 +13,9 @@ from alembic import command
 from alembic.config import Config
 from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
-from sqlalchemy import Connection, Engine, text
+from sqlalchemy import Connection, Engine
 
-from store.engine import READ_ONLY
+from store.engine import READ_ONLY, serialise_migration
 
 MIGRATIONS_DIR = Path(__file__).resolve().parent.parent / "migrations"
 
@@ -49,16 +49,14 @@ def current_revision(engine: Engine) -> str | None:
 def upgrade(engine: Engine, revision: str = "head") -> str:
     """Bring the database to ``revision``; returns the revision it ends at.
 
-    Several processes may start at once on a fresh database, so the migration takes the write lock
-    before it reads the current revision: SQLite's ``BEGIN IMMEDIATE`` (the engine's default for
-    anything but reads), an advisory lock on PostgreSQL. The loser waits, then finds the schema at
-    head and does nothing; if it gave up waiting, it carries on as long as the winner brought the
-    schema to head.
+    Several processes may start at once on a fresh database, so the migration holds a lock before
+    it reads the current revision (``store.engine.serialise_migration``). The loser waits, then
+    finds the schema at head and does nothing; if it gave up waiting, it carries on as long as the
+    winner brought the schema to head.
     """
     try:
         with engine.begin() as conn:
-            if conn.dialect.name == "postgresql":
-                conn.execute(text("SELECT pg_advisory_xact_lock(7357424)"))
+            serialise_migration(conn)
             command.upgrade(_config(conn), revision)
     except Exception:
         if current_revision(engine) != head_revision():
