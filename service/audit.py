@@ -16,7 +16,7 @@ from domain.state import EpisodeState, fold
 from domain.tasks.catalog import Catalog
 from graders import GRADER_VERSION, grade_episode, to_float
 from graders.grader import split_steps
-from store.chain import GENESIS, link
+from store.chain import GENESIS, UnknownChainFormat, link
 from store.eventstore import RecordedEvent
 
 
@@ -73,7 +73,8 @@ class ReplayReport:
 
 
 def verify_chain(recorded: list[RecordedEvent]) -> Divergence | None:
-    """Walk every link; name the first event whose stored bytes or link do not check out."""
+    """Walk every link in the episode's chain format; name the first event whose stored bytes or
+    link do not check out (or the format, when this code cannot check it)."""
     prev = GENESIS
     for index, r in enumerate(recorded, start=1):
         if r.seq != index:
@@ -81,7 +82,10 @@ def verify_chain(recorded: list[RecordedEvent]) -> Divergence | None:
         if r.prev_hash != prev:
             return Divergence(None, r.seq, "chain", f"event {r.seq} does not link to event {r.seq - 1}",
                               r.prev_hash, prev)
-        digest = link(prev, r.seq, r.type, r.version, r.data_text)
+        try:
+            digest = link(prev, r.seq, r.type, r.version, r.data_text, r.chain_format)
+        except UnknownChainFormat as exc:
+            return Divergence(None, r.seq, "chain", str(exc), r.chain_format)
         if digest != r.hash:
             return Divergence(None, r.seq, "chain",
                               f"event {r.seq} ({r.type}) was altered after it was written",

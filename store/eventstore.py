@@ -5,19 +5,23 @@ projection: status, step count, score and chain head). The append states the seq
 expects to follow; if another writer got there first, the conditional index update touches no row
 or the unique (episode, seq) key fires, the transaction rolls back, and :class:`Conflict` is raised.
 Nothing of a failed append is ever visible.
+
+Every statement is SQLAlchemy Core, built once below with bound parameters (SQLAlchemy compiles
+each once per engine and reuses it), and runs on a :class:`~store.database.Database` transaction;
+nothing here depends on the backend.
 """
 
 from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Sequence
-from contextlib import nullcontext
 from dataclasses import dataclass
 from typing import Any, NamedTuple, Protocol
 
-from sqlalchemy import func, select
+from sqlalchemy import BindParameter, Connection, bindparam, func, select, update
+from sqlalchemy.exc import IntegrityError
 
-from store.chain import GENESIS, canonical_json, link
+from store.chain import CHAIN_FORMAT, GENESIS, canonical_json, link
 from store.codec import parse_json
 from store.database import Database
 from store.errors import Conflict, NotFound
@@ -26,7 +30,7 @@ from store.schema import episodes, events
 
 class Storable(Protocol):
     """What :meth:`EventStore.append` takes: anything with a type, schema version and payload
-    (:class:`NewEvent`, or the domain's own events, passed as they are: no copy per event)."""
+    (:class:`NewEvent`, or the domain's own events, passed as they are)."""
 
     @property
     def type(self) -> str: ...
@@ -47,11 +51,8 @@ class NewEvent(NamedTuple):
 
 
 class RecordedEvent(NamedTuple):
-    """An event as stored: its position in the stream, chain link and timestamp.
-
-    A named tuple, not a frozen dataclass: one is built per event written and per event read, and
-    a frozen dataclass's ``__init__`` cost four times as much.
-    """
+    """An event as stored: its position in the stream, chain link and timestamp, and the chain
+    format of its episode (which says how ``hash`` is checked; see ``store.chain``)."""
 
     episode_id: str
     seq: int
@@ -61,6 +62,7 @@ class RecordedEvent(NamedTuple):
     prev_hash: str
     hash: str
     recorded_at: dt.datetime
+    chain_format: int
     position: int | None = None
 
     @property
@@ -77,10 +79,7 @@ class Projection(NamedTuple):
 
 
 class Append(NamedTuple):
-    """One episode's part of :meth:`EventStore.append_many`: its events after ``expected_seq``.
-
-    Projection, Append and Create are named tuples for the reason :class:`RecordedEvent` is: one of
-    each is built per step or reset."""
+    """One episode's part of :meth:`EventStore.append_many`: its events after ``expected_seq``."""
 
     episode_id: str
     expected_seq: int
@@ -102,11 +101,6 @@ class Create(NamedTuple):
     fork_step: int | None = None
 
 
-def _moved(a: Append) -> Conflict:
-    return Conflict(f"episode {a.episode_id} moved on past event {a.expected_seq} (another step was "
-                    "recorded first); fetch the state and retry")
-
-
 @dataclass(frozen=True, slots=True)
 class EpisodeRow:
     episode_id: str
@@ -122,6 +116,7 @@ class EpisodeRow:
     last_seq: int
     head_hash: str
     updated_at: dt.datetime
+    chain_format: int
 
 
 def utcnow() -> dt.datetime:
@@ -131,110 +126,95 @@ def utcnow() -> dt.datetime:
 def chain_events(episode_id: str, after_seq: int, prev_hash: str, new: Sequence[Storable],
                  now: dt.datetime) -> list[RecordedEvent]:
     """``new`` as they will be stored after ``(after_seq, prev_hash)``: canonical JSON text and
-    chain link each (what every append computes before its SQL; ``bench/parts.py`` times it)."""
+    chain link each, in the current chain format."""
     out: list[RecordedEvent] = []
     for offset, item in enumerate(new, start=1):
         seq = after_seq + offset
         text = canonical_json(item.data)
-        digest = link(prev_hash, seq, item.type, item.version, text)
+        digest = link(prev_hash, seq, item.type, item.version, text, CHAIN_FORMAT)
         out.append(RecordedEvent(episode_id, seq, item.type, item.version, text, prev_hash,
-                                 digest, now))
+                                 digest, now, CHAIN_FORMAT))
         prev_hash = digest
     return out
 
 
-# The step path's SQL, written once: ``?`` placeholders, turned into ``%s`` for psycopg.
-_HEAD = "SELECT last_seq, head_hash FROM episodes WHERE episode_id = ?"
-_CREATE = ("INSERT INTO episodes (episode_id, task_id, seed, run_id, forked_from, fork_step, "
-           "created_at, status, step_count, score, last_seq, head_hash, updated_at) "
-           "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
-# Moving the head: most steps leave the status as it is, and naming ``status`` in SET makes the
-# database rewrite its index entry (ix_episodes_status_created) even for an equal value: one more
-# page per commit. So the common case matches the status in WHERE instead, and only when that
-# touches no row does the full form run (the status changes, or another writer moved the head).
-_MOVE_SAME_STATUS = ("UPDATE episodes SET last_seq = ?, head_hash = ?, step_count = ?, score = ?, "
-                     "updated_at = ? WHERE episode_id = ? AND last_seq = ? AND status = ?")
-_MOVE = ("UPDATE episodes SET last_seq = ?, head_hash = ?, status = ?, step_count = ?, score = ?, "
-         "updated_at = ? WHERE episode_id = ? AND last_seq = ?")
-_INSERT = ("INSERT INTO events (episode_id, seq, type, version, data, prev_hash, hash, recorded_at) "
-           "VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
-_LOAD = ("SELECT position, episode_id, seq, type, version, data, prev_hash, hash, recorded_at "
-         "FROM events WHERE episode_id = ? AND seq > ? AND seq <= ? ORDER BY seq")
+# ---------------------------------------------------------------------------- statements
 _NO_LIMIT = 2**31 - 1
 
-# PostgreSQL: every statement is a network round trip (and BEGIN/COMMIT two more), so create and
-# append are each ONE statement in autocommit: a data-modifying CTE moves (or inserts) the index
-# row and the events are inserted from arrays only if it did. One statement is one transaction:
-# all of it is written or none. A lost race touches no index row, so no event is inserted
-# (rowcount 0), or hits the unique (episode, seq) key (IntegrityError): Conflict either way.
-_EVENT_ROWS = ("SELECT {source}.episode_id, v.seq, v.type, v.version, v.data, v.prev_hash, "
-               "v.hash, %s FROM {source}, unnest(%s::int[], %s::text[], %s::smallint[], "
-               "%s::text[], %s::text[], %s::text[]) AS v(seq, type, version, data, prev_hash, hash) "
-               "ORDER BY v.seq")
-_EVENT_COLUMNS = "episode_id, seq, type, version, data, prev_hash, hash, recorded_at"
-_PG_APPEND = (
-    "WITH moved AS (UPDATE episodes SET last_seq = %s, head_hash = %s, status = %s, "
-    "step_count = %s, score = %s, updated_at = %s WHERE episode_id = %s AND last_seq = %s "
-    f"RETURNING episode_id) INSERT INTO events ({_EVENT_COLUMNS}) "
-    + _EVENT_ROWS.format(source="moved"))
-_PG_CREATE = (
-    "WITH opened AS (INSERT INTO episodes (episode_id, task_id, seed, run_id, forked_from, "
-    "fork_step, created_at, status, step_count, score, last_seq, head_hash, updated_at) "
-    "VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s) RETURNING episode_id) "
-    f"INSERT INTO events ({_EVENT_COLUMNS}) " + _EVENT_ROWS.format(source="opened"))
+_HEAD = (select(episodes.c.last_seq, episodes.c.head_hash)
+         .where(episodes.c.episode_id == bindparam("eid")))
+_HEADS = (select(episodes.c.episode_id, episodes.c.last_seq, episodes.c.head_hash)
+          .where(episodes.c.episode_id.in_(bindparam("eids", expanding=True))))
+_EPISODE = select(episodes).where(episodes.c.episode_id == bindparam("eid"))
+_COUNT_EVENTS = select(func.count()).select_from(events)
+
+RECORDED_EVENTS = (select(events.c.episode_id, events.c.seq, events.c.type, events.c.version,
+                          events.c.data, events.c.prev_hash, events.c.hash, events.c.recorded_at,
+                          episodes.c.chain_format, events.c.position)
+                   .join_from(events, episodes, events.c.episode_id == episodes.c.episode_id))
+"""Events with their episode's chain format, in :class:`RecordedEvent`'s field order."""
+_LOAD = (RECORDED_EVENTS.where(events.c.episode_id == bindparam("eid"),
+                               events.c.seq > bindparam("after"), events.c.seq <= bindparam("upto"))
+         .order_by(events.c.seq))
+_LOAD_MANY = (RECORDED_EVENTS.where(events.c.episode_id.in_(bindparam("eids", expanding=True)))
+              .order_by(events.c.episode_id, events.c.seq))
+
+_CREATE = episodes.insert()
+_INSERT = events.insert()
+
+_MOVE_VALUES: dict[str, BindParameter[Any]] = {
+    "last_seq": bindparam("new_seq"), "head_hash": bindparam("new_hash"),
+    "step_count": bindparam("step_count_"), "score": bindparam("score_"), "updated_at": bindparam("now")}
+_MOVE_KEEPING_STATUS = (update(episodes)
+                        .where(episodes.c.episode_id == bindparam("eid"),
+                               episodes.c.last_seq == bindparam("expected"),
+                               episodes.c.status == bindparam("status_"))
+                        .values(_MOVE_VALUES))
+"""Moves the head of an episode whose status stays as it was (most steps). Naming ``status`` in
+SET would make SQLite rewrite its index entry (``ix_episodes_status_created``) even for an equal
+value, so this form matches the status in WHERE instead; :data:`_MOVE` is the one that changes it."""
+_MOVE = (update(episodes)
+         .where(episodes.c.episode_id == bindparam("eid"),
+                episodes.c.last_seq == bindparam("expected"))
+         .values({**_MOVE_VALUES, "status": bindparam("status_")}))
 
 
-def _arrays(recorded: Sequence[RecordedEvent]) -> tuple[list[Any], ...]:
-    """The events as column arrays, in ``_EVENT_ROWS``' order (for PostgreSQL's unnest)."""
-    return ([r.seq for r in recorded], [r.type for r in recorded], [r.version for r in recorded],
-            [r.data_text for r in recorded], [r.prev_hash for r in recorded],
-            [r.hash for r in recorded])
-_COLUMNS = "position, episode_id, seq, type, version, data, prev_hash, hash, recorded_at"
-_HEADS = "SELECT episode_id, last_seq, head_hash FROM episodes WHERE episode_id IN ({marks})"
-_HEADS_PG = "SELECT episode_id, last_seq, head_hash FROM episodes WHERE episode_id = ANY(%s)"
-_LOAD_MANY = f"SELECT {_COLUMNS} FROM events WHERE episode_id IN ({{marks}}) ORDER BY episode_id, seq"
-_LOAD_MANY_PG = f"SELECT {_COLUMNS} FROM events WHERE episode_id = ANY(%s) ORDER BY episode_id, seq"
+def _moved(a: Append) -> Conflict:
+    return Conflict(f"episode {a.episode_id} moved on past event {a.expected_seq} (another step was "
+                    "recorded first); fetch the state and retry")
 
 
-class _Sql:
-    """The statements in one dialect's placeholder style, and how it stores timestamps."""
-
-    def __init__(self, sqlite: bool):
-        def fix(sql: str) -> str:
-            return sql if sqlite else sql.replace("?", "%s")
-
-        self.head, self.create, self.move = fix(_HEAD), fix(_CREATE), fix(_MOVE)
-        self.move_same_status = fix(_MOVE_SAME_STATUS)
-        self.insert, self.load = fix(_INSERT), fix(_LOAD)
-        # SQLite has no timestamp type: store the text SQLAlchemy's DateTime stores (naive UTC)
-        # and read it back the same way, so Core queries and this path see identical values.
-        self.stamp = _sqlite_stamp if sqlite else _same
-        self.unstamp = _sqlite_unstamp if sqlite else _same
+def _event_rows(recorded: Sequence[RecordedEvent]) -> list[dict[str, Any]]:
+    return [{"episode_id": r.episode_id, "seq": r.seq, "type": r.type, "version": r.version,
+             "data": r.data_text, "prev_hash": r.prev_hash, "hash": r.hash,
+             "recorded_at": r.recorded_at} for r in recorded]
 
 
-def _same(value: Any) -> Any:
-    return value
+def _index_row(c: Create, recorded: Sequence[RecordedEvent], now: dt.datetime) -> dict[str, Any]:
+    return {"episode_id": c.episode_id, "task_id": c.task_id, "seed": c.seed, "run_id": c.run_id,
+            "forked_from": c.forked_from, "fork_step": c.fork_step, "created_at": now,
+            "status": c.projection.status, "step_count": c.projection.step_count,
+            "score": c.projection.score, "last_seq": recorded[-1].seq,
+            "head_hash": recorded[-1].hash, "updated_at": now, "chain_format": CHAIN_FORMAT}
 
 
-def _sqlite_stamp(value: dt.datetime) -> str:
-    return (f"{value.year:04d}-{value.month:02d}-{value.day:02d} {value.hour:02d}:"
-            f"{value.minute:02d}:{value.second:02d}.{value.microsecond:06d}")
-
-
-def _sqlite_unstamp(value: str) -> dt.datetime:
-    return dt.datetime.fromisoformat(value)
-
-
-def _rows(recorded: Sequence[RecordedEvent], at: Any) -> list[tuple[Any, ...]]:
-    """Insert parameters; ``at`` is the stored form of the batch's one timestamp."""
-    return [(r.episode_id, r.seq, r.type, r.version, r.data_text, r.prev_hash, r.hash, at)
-            for r in recorded]
+def _move(conn: Connection, a: Append, recorded: Sequence[RecordedEvent], now: dt.datetime) -> bool:
+    """Move the episode's index row from ``a.expected_seq`` to the new head and insert the events;
+    False (nothing written) if the row is not at ``a.expected_seq`` (or does not exist)."""
+    p = a.projection
+    params = {"eid": a.episode_id, "expected": a.expected_seq, "status_": p.status,
+              "new_seq": recorded[-1].seq, "new_hash": recorded[-1].hash,
+              "step_count_": p.step_count, "score_": p.score, "now": now}
+    if conn.execute(_MOVE_KEEPING_STATUS, params).rowcount != 1 \
+            and conn.execute(_MOVE, params).rowcount != 1:
+        return False
+    conn.execute(_INSERT, _event_rows(recorded))
+    return True
 
 
 class EventStore:
     def __init__(self, db: Database):
         self.db = db
-        self._sql = _Sql(db.sqlite)
 
     def create(self, episode_id: str, task_id: str, seed: int | None, new: Sequence[Storable],
                projection: Projection, *, run_id: str | None = None,
@@ -254,28 +234,21 @@ class EventStore:
             return self._create_batch(creates)
         try:
             return self._create_batch(creates, raise_integrity=True)
-        except self.db.integrity_error:
+        except IntegrityError:
             return [self._create_batch([c])[0] for c in creates]
 
     def _create_batch(self, creates: Sequence[Create], *,
                       raise_integrity: bool = False) -> list[list[RecordedEvent] | Conflict]:
+        if not creates:
+            return []
         now = utcnow()
-        stamp = self._sql.stamp(now)
         chains = [chain_events(c.episode_id, 0, GENESIS, c.new, now) for c in creates]
-        rows = [(c.episode_id, c.task_id, c.seed, c.run_id, c.forked_from, c.fork_step, stamp,
-                 c.projection.status, c.projection.step_count, c.projection.score, r[-1].seq,
-                 r[-1].hash, stamp) for c, r in zip(creates, chains, strict=True)]
         try:
-            if self.db.sqlite:
-                with self.db.hot_write() as cur:
-                    cur.executemany(self._sql.create, rows)
-                    cur.executemany(self._sql.insert,
-                                    [row for recorded in chains for row in _rows(recorded, stamp)])
-            else:
-                with self.db.hot() as conn, (conn.transaction() if len(creates) > 1 else nullcontext()):
-                    for index, recorded in zip(rows, chains, strict=True):
-                        conn.execute(_PG_CREATE, (*index, stamp, *_arrays(recorded)))
-        except self.db.integrity_error:
+            with self.db.write() as conn:
+                conn.execute(_CREATE, [_index_row(c, recorded, now)
+                                       for c, recorded in zip(creates, chains, strict=True)])
+                conn.execute(_INSERT, [row for recorded in chains for row in _event_rows(recorded)])
+        except IntegrityError:
             if raise_integrity:
                 raise
             return [Conflict(f"episode id {creates[0].episode_id!r} is already in use")]
@@ -299,9 +272,9 @@ class EventStore:
         """Several episodes' appends in ONE transaction: one commit for all of them.
 
         This is the group commit behind ``EnvironmentService.step_many`` (a vector of episodes
-        stepped together, as RL trainers do): on SQLite the commit, not the Python, is the floor
-        of a durable step. Each append is conditional on its own expected sequence number exactly
-        as in :meth:`append`; one that lost its race comes back as a :class:`Conflict` and writes
+        stepped together, as RL trainers do): on SQLite the commit is the floor of a durable step.
+        Each append is conditional on its own expected sequence number exactly as in
+        :meth:`append`; one that lost its race comes back as a :class:`Conflict` and writes
         nothing, the others are written. If the database refuses the batch as a whole (an integrity
         error), nothing of it is written and every append is retried in a transaction of its own.
         """
@@ -309,63 +282,31 @@ class EventStore:
             return self._append_batch(appends)
         try:
             return self._append_batch(appends, raise_integrity=True)
-        except self.db.integrity_error:
+        except IntegrityError:
             return [self._append_batch([a])[0] for a in appends]
 
     def _append_batch(self, appends: Sequence[Append], *,
                       raise_integrity: bool = False) -> list[list[RecordedEvent] | Conflict]:
+        if not appends:
+            return []
         now = utcnow()
-        stamp = self._sql.stamp(now)
         chains = [chain_events(a.episode_id, a.expected_seq, a.prev_hash, a.new, now)
                   for a in appends]
-        results: list[list[RecordedEvent] | Conflict] = []
         try:
-            if self.db.sqlite:
-                with self.db.hot_write() as cur:
-                    results = [recorded if self._append_sqlite(cur, a, recorded, stamp) else _moved(a)
-                               for a, recorded in zip(appends, chains, strict=True)]
-            else:
-                with self.db.hot() as conn, (conn.transaction() if len(appends) > 1 else nullcontext()):
-                    results = [recorded if self._append_pg(conn, a, recorded, stamp) else _moved(a)
-                               for a, recorded in zip(appends, chains, strict=True)]
-        except self.db.integrity_error:
+            with self.db.write() as conn:
+                return [recorded if _move(conn, a, recorded, now) else _moved(a)
+                        for a, recorded in zip(appends, chains, strict=True)]
+        except IntegrityError:
             if raise_integrity:
                 raise
             return [_moved(appends[0])]
-        return results
-
-    def _append_sqlite(self, cur: Any, a: Append, recorded: list[RecordedEvent], stamp: Any) -> bool:
-        """Move the index row and insert the events; False (nothing written) if the row moved."""
-        sql, last, p = self._sql, recorded[-1], a.projection
-        cur.execute(sql.move_same_status, (last.seq, last.hash, p.step_count, p.score, stamp,
-                                           a.episode_id, a.expected_seq, p.status))
-        if cur.rowcount != 1:
-            cur.execute(sql.move, (last.seq, last.hash, p.status, p.step_count, p.score, stamp,
-                                   a.episode_id, a.expected_seq))
-            if cur.rowcount != 1:
-                return False
-        cur.executemany(sql.insert, _rows(recorded, stamp))
-        return True
-
-    @staticmethod
-    def _append_pg(conn: Any, a: Append, recorded: list[RecordedEvent], stamp: Any) -> bool:
-        last, p = recorded[-1], a.projection
-        moved = conn.execute(_PG_APPEND, (last.seq, last.hash, p.status, p.step_count, p.score,
-                                          stamp, a.episode_id, a.expected_seq, stamp,
-                                          *_arrays(recorded)))
-        return bool(moved.rowcount == len(recorded))
 
     def load(self, episode_id: str, after_seq: int = 0, upto_seq: int | None = None) -> list[RecordedEvent]:
         """Events of one stream in order (optionally only those after ``after_seq``)."""
-        sql = self._sql
-        with self.db.hot() as conn:
-            cur = conn.cursor()
-            cur.execute(sql.load, (episode_id, after_seq, _NO_LIMIT if upto_seq is None else upto_seq))
-            rows = cur.fetchall()
-            cur.close()
-        unstamp = sql.unstamp
-        return [RecordedEvent(eid, seq, type_, version, data, prev, digest, unstamp(at), position)
-                for position, eid, seq, type_, version, data, prev, digest, at in rows]
+        params = {"eid": episode_id, "after": after_seq,
+                  "upto": _NO_LIMIT if upto_seq is None else upto_seq}
+        with self.db.read() as conn:
+            return [RecordedEvent._make(row) for row in conn.execute(_LOAD, params)]
 
     def load_many(self, episode_ids: Sequence[str]) -> dict[str, list[RecordedEvent]]:
         """All events of several episodes in one query, grouped per episode in sequence order
@@ -373,36 +314,21 @@ class EventStore:
         out: dict[str, list[RecordedEvent]] = {eid: [] for eid in episode_ids}
         if not out:
             return out
-        ids = list(out)
-        if self.db.sqlite:
-            sql, params = _LOAD_MANY.format(marks=", ".join("?" * len(ids))), ids
-        else:
-            sql, params = _LOAD_MANY_PG, [ids]
-        with self.db.hot() as conn:
-            cur = conn.cursor()
-            cur.execute(sql, params)
-            rows = cur.fetchall()
-            cur.close()
-        unstamp = self._sql.unstamp
-        for position, eid, seq, type_, version, data, prev, digest, at in rows:
-            out[eid].append(RecordedEvent(eid, seq, type_, version, data, prev, digest, unstamp(at),
-                                          position))
+        with self.db.read() as conn:
+            for row in conn.execute(_LOAD_MANY, {"eids": list(out)}):
+                recorded = RecordedEvent._make(row)
+                out[recorded.episode_id].append(recorded)
         return out
 
     def head(self, episode_id: str) -> tuple[int, str]:
         """(last sequence number, its hash) from the index row; :class:`NotFound` if absent.
 
-        This is the per-step freshness check (several processes may step one episode), so it is
-        one primary-key read on a pooled connection with pre-built SQL.
-        """
-        with self.db.hot() as conn:
-            cur = conn.cursor()
-            cur.execute(self._sql.head, (episode_id,))
-            row = cur.fetchone()
-            cur.close()
+        This is the per-step freshness check: several processes may step one episode."""
+        with self.db.read() as conn:
+            row = conn.execute(_HEAD, {"eid": episode_id}).first()
         if row is None:
             raise NotFound(f"no episode {episode_id!r}")
-        return row[0], row[1]
+        return row.last_seq, row.head_hash
 
     def heads(self, episode_ids: Sequence[str]) -> dict[str, tuple[int, str]]:
         """:meth:`head` of several episodes in one query (absent ones are left out): the
@@ -410,24 +336,17 @@ class EventStore:
         ids = list(dict.fromkeys(episode_ids))
         if not ids:
             return {}
-        if self.db.sqlite:
-            sql, params = _HEADS.format(marks=", ".join("?" * len(ids))), ids
-        else:
-            sql, params = _HEADS_PG, [ids]
-        with self.db.hot() as conn:
-            cur = conn.cursor()
-            cur.execute(sql, params)
-            rows = cur.fetchall()
-            cur.close()
-        return {eid: (seq, digest) for eid, seq, digest in rows}
+        with self.db.read() as conn:
+            return {row.episode_id: (row.last_seq, row.head_hash)
+                    for row in conn.execute(_HEADS, {"eids": ids})}
 
     def episode(self, episode_id: str) -> EpisodeRow:
         with self.db.read() as conn:
-            row = conn.execute(select(episodes).where(episodes.c.episode_id == episode_id)).first()
+            row = conn.execute(_EPISODE, {"eid": episode_id}).first()
         if row is None:
             raise NotFound(f"no episode {episode_id!r}")
         return EpisodeRow(**row._asdict())
 
     def count_events(self) -> int:
         with self.db.read() as conn:
-            return int(conn.execute(select(func.count()).select_from(events)).scalar_one())
+            return int(conn.execute(_COUNT_EVENTS).scalar_one())

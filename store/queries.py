@@ -17,7 +17,7 @@ from typing import Any
 from sqlalchemy import Select, case, func, select, tuple_
 
 from store.database import Database
-from store.eventstore import EpisodeRow, EventStore, RecordedEvent
+from store.eventstore import RECORDED_EVENTS, EpisodeRow, EventStore, RecordedEvent
 from store.runs import RunRow
 from store.runs import _row as _run
 from store.schema import episodes, events, runs
@@ -81,11 +81,6 @@ def _episode(row: Any) -> EpisodeRow:
     return EpisodeRow(**row._asdict())
 
 
-def _recorded(r: Any) -> RecordedEvent:
-    return RecordedEvent(r.episode_id, r.seq, r.type, r.version, r.data, r.prev_hash, r.hash,
-                         r.recorded_at, r.position)
-
-
 class AuditQueries:
     """Read-only queries over the episode index and the event log."""
 
@@ -137,10 +132,10 @@ class AuditQueries:
 
     def event_page(self, episode_id: str, after_seq: int, limit: int) -> list[RecordedEvent]:
         """Up to ``limit`` events after ``after_seq`` (the unique (episode, seq) index serves it)."""
-        query = (select(events).where(events.c.episode_id == episode_id, events.c.seq > after_seq)
+        query = (RECORDED_EVENTS.where(events.c.episode_id == episode_id, events.c.seq > after_seq)
                  .order_by(events.c.seq).limit(limit))
         with self.db.read() as conn:
-            return [_recorded(r) for r in conn.execute(query).all()]
+            return [RecordedEvent._make(r) for r in conn.execute(query).all()]
 
     def task_table(self, run_id: str) -> list[dict[str, Any]]:
         """Per-task score figures of one run's episodes, computed by the database in one query."""

@@ -6,6 +6,7 @@ The summary column holds what only the runner knows (LLM latency, token usage, e
 
 from __future__ import annotations
 
+import builtins
 import datetime as dt
 import json
 from dataclasses import dataclass
@@ -70,7 +71,7 @@ class RunStore:
         with self.db.read() as conn:
             return [_row(r) for r in conn.execute(query).all()]
 
-    def episodes(self, run_id: str) -> list[EpisodeRow]:
+    def episodes(self, run_id: str) -> builtins.list[EpisodeRow]:
         """The run's episodes in the order they were opened."""
         query = (select(episodes).where(episodes.c.run_id == run_id)
                  .order_by(episodes.c.created_at, episodes.c.episode_id))

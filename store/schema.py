@@ -17,6 +17,7 @@ from sqlalchemy import (
     String,
     Table,
     Text,
+    text,
 )
 
 metadata = MetaData()
@@ -38,6 +39,8 @@ episodes = Table(
     Column("last_seq", Integer, nullable=False),
     Column("head_hash", String(64), nullable=False),
     Column("updated_at", DateTime(timezone=True), nullable=False),
+    # How the episode's hash chain is computed (store/chain.py); 1 for every episode before 0005.
+    Column("chain_format", SmallInteger, nullable=False, server_default=text("1")),
 )
 
 events = Table(

@@ -128,3 +128,27 @@ def test_verify_in_worker_processes_finds_the_same(service: EnvironmentService) 
     assert seen[-1] == (230, 230) and len(seen) > 1
     with pytest.raises(BadRequest):
         verify(Auditor(service.db), EpisodeFilter(), jobs=0)
+
+
+def test_an_episode_in_an_unknown_chain_format_is_refused_with_its_reason(
+        service: EnvironmentService) -> None:
+    """The chain is checked in the format its episode records (``episodes.chain_format``); one this
+    code does not know is reported as such, not as tampering, by verify, replay and the heads check."""
+    known = play(service, "task_easy_password")[0].episode_id
+    unknown = play(service, "task_easy_password")[0].episode_id
+    auditor = Auditor(service.db)
+    heads = parse_heads("".join(format_heads(current_heads(auditor, EpisodeFilter()))))
+    with service.db.write() as conn:
+        conn.execute(text("UPDATE episodes SET chain_format = 2 WHERE episode_id = :e"), {"e": unknown})
+    report = verify(auditor, EpisodeFilter())
+    assert report["episodes"] == 2 and report["inconsistent"] == 1
+    (failure,) = report["failures"]
+    first = failure["first_divergence"]
+    assert failure["episode_id"] == unknown and first["kind"] == "chain" and first["seq"] == 1
+    assert "format 2, which this version of TicketLedger cannot check" in first["message"]
+    replayed = auditor.replay(unknown)
+    assert not replayed["chain_ok"] and "format 2" in replayed["first_divergence"]["message"]
+    assert auditor.replay(known)["chain_ok"]
+    checked = check_heads(auditor, heads)
+    assert checked["matched"] == 1 and checked["failures"][0]["problem"] == "chain"
+    assert "format 2" in checked["failures"][0]["message"]

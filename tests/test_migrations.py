@@ -1,11 +1,12 @@
 """Migrations on both backends: from an empty database, and from revision 0001 with real data in it.
 
-The old-data path writes episodes with the current service on a database held at 0001 (the store
-touches only the two tables 0001 created), adds one episode whose ``ReplyDrafted`` is stored in the
-pre-release v1 shape (``reply_text``) with plain SQL against 0001's columns, then upgrades to head.
-Every event, hash and score must survive, the v1 event must be upcast on read, and the database
-must still refuse to rewrite history (the immutability triggers come with 0001 and survive the
-upgrade).
+The old-data path plays episodes with the current service on a scratch in-memory database and
+copies their rows, in 0001's columns, into a database held at 0001 (the current store cannot write
+to 0001's tables: it also writes later columns such as ``chain_format``). One more episode has its
+``ReplyDrafted`` in the pre-release v1 shape (``reply_text``), re-chained. Then the database is
+upgraded to head: every event, hash and score must survive, every old episode must read as chain
+format 1, the v1 event must be upcast on read, and the database must still refuse to rewrite
+history (the immutability triggers come with 0001 and survive the upgrade).
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ import multiprocessing
 from typing import Any
 
 import pytest
-from sqlalchemy import insert, inspect, text
+from sqlalchemy import insert, inspect, select, text
 from sqlalchemy.exc import DBAPIError
 
 from bench.scripted import solution
@@ -183,14 +184,41 @@ def _v1_reply_log(svc: EnvironmentService) -> tuple[dict[str, Any], list[dict[st
     return index, rows
 
 
-def _insert_raw(url: str, episode_row: dict[str, Any], rows: list[dict[str, Any]]) -> None:
+def _copy_into(url: str, episode_rows: list[dict[str, Any]], event_rows: list[dict[str, Any]]) -> None:
+    """Insert rows into the database at ``url``, keeping only the columns its schema has."""
     db = open_database(url, migrate_schema=False)
     try:
+        found = inspect(db.engine)
+        keep = {table: {c["name"] for c in found.get_columns(table)} for table in ("episodes", "events")}
         with db.write() as conn:
-            conn.execute(insert(episodes).values(**episode_row))
-            conn.execute(insert(events), rows)
+            conn.execute(insert(episodes), [{k: v for k, v in row.items() if k in keep["episodes"]}
+                                            for row in episode_rows])
+            conn.execute(insert(events), [{k: v for k, v in row.items() if k in keep["events"]}
+                                          for row in event_rows])
     finally:
         db.dispose()
+
+
+def _old_log(url: str) -> tuple[list[str], str, str]:
+    """Episodes written by the current service, copied into the database at ``url`` (held at an
+    old revision): finished ones over several tasks and seeds, one interrupted after two steps,
+    and one with a v1 ``ReplyDrafted``. Returns (finished ids, the interrupted one, the v1 one)."""
+    scratch = open_database("sqlite://")
+    try:
+        svc = EnvironmentService(scratch, CATALOG)
+        finished = [_run_episode(svc, task_id, seed) for task_id in CATALOG.task_ids[:6]
+                    for seed in (None, 7)]
+        unfinished = _run_episode(svc, REPLY_TASK, 11, upto=2)
+        v1_index, v1_rows = _v1_reply_log(svc)
+        with scratch.read() as conn:
+            episode_rows = [dict(r._mapping) for r in conn.execute(select(episodes)).all()]
+            event_rows = [dict(r._mapping) for r in conn.execute(select(events).order_by(events.c.position))]
+    finally:
+        scratch.dispose()
+    drop = {"position"}  # numbered by the target database
+    _copy_into(url, [*episode_rows, v1_index],
+               [{k: v for k, v in r.items() if k not in drop} for r in [*event_rows, *v1_rows]])
+    return finished, unfinished, v1_index["episode_id"]
 
 
 def test_upgrade_from_0001_with_data_keeps_every_event_and_hash(both_backends_url: str) -> None:
@@ -198,22 +226,18 @@ def test_upgrade_from_0001_with_data_keeps_every_event_and_hash(both_backends_ur
     db = open_database(url, migrate_schema=False)
     assert upgrade(db.engine, "0001") == "0001"
     assert not inspect(db.engine).has_table("runs")
-    svc = EnvironmentService(db, CATALOG)
-    finished = [_run_episode(svc, task_id, seed) for task_id in CATALOG.task_ids[:6]
-                for seed in (None, 7)]
-    unfinished = _run_episode(svc, REPLY_TASK, 11, upto=2)
-    v1_index, v1_rows = _v1_reply_log(svc)
-    v1_id = v1_index["episode_id"]
     db.dispose()
-    _insert_raw(url, v1_index, v1_rows)
+    finished, unfinished, v1_id = _old_log(url)
     before = _snapshot(url)
-    _assert_replays(url, finished + [unfinished, v1_id])
+    assert len({row[0] for row in before}) == len(finished) + 3  # and the v1 one's original
     assert len(_refusals(url)) >= 3  # 0001 already refuses rewrites
 
     db = open_database(url)  # the normal start-up path upgrades to head
     try:
         assert current_revision(db.engine) == head_revision()
         assert inspect(db.engine).has_table("runs") and inspect(db.engine).has_table("regrades")
+        with db.read() as conn:
+            assert set(conn.execute(select(episodes.c.chain_format)).scalars()) == {1}
     finally:
         db.dispose()
     assert _snapshot(url) == before, "an upgrade must never rewrite events"
@@ -290,3 +314,36 @@ def test_run_listing_still_reads_an_index_after_0004(tmp_path: Any) -> None:
         db.dispose()
     assert "ix_episodes_run_created" in plan, plan
     assert "ix_episodes_run_created" in counted, counted
+
+
+# --------------------------------------------------------------------------- 0005
+
+
+def test_0005_records_chain_format_1_and_downgrades(both_backends_url: str) -> None:
+    """Going down to 0004 drops ``chain_format`` and touches no event; up again, the episodes
+    written before read as format 1 (the server default) and still verify."""
+    from alembic import command
+
+    from store.migrate import _config
+
+    url = both_backends_url
+    db = open_database(url)
+    eid = _run_episode(EnvironmentService(db, CATALOG), REPLY_TASK, 5)
+    db.dispose()
+    before = _snapshot(url)
+    db = open_database(url, migrate_schema=False)
+    try:
+        with db.write() as conn:
+            command.downgrade(_config(conn), "0004")
+        assert current_revision(db.engine) == "0004"
+        assert "chain_format" not in {c["name"] for c in inspect(db.engine).get_columns("episodes")}
+    finally:
+        db.dispose()
+    assert _snapshot(url) == before
+    db = open_database(url)  # back to head
+    try:
+        assert EventStore(db).episode(eid).chain_format == 1
+    finally:
+        db.dispose()
+    assert _snapshot(url) == before
+    _assert_replays(url, [eid])

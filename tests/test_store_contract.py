@@ -50,7 +50,7 @@ def db(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory)
 @pytest.fixture(scope="module")
 def tamper_db(db: Database, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Database]:
     """A database of the same backend as ``db`` that an attacker may damage."""
-    yield from _database("sqlite" if db.sqlite else "postgres", tmp_path_factory)
+    yield from _database("sqlite" if db.dialect == "sqlite" else "postgres", tmp_path_factory)
 
 
 @pytest.fixture
@@ -173,7 +173,7 @@ def test_the_database_refuses_update_and_delete_on_events(store: EventStore, db:
 
 
 def test_postgresql_refuses_truncate(store: EventStore, db: Database, eid: str) -> None:
-    if db.sqlite:
+    if db.dialect == "sqlite":
         pytest.skip("SQLite has no TRUNCATE (DELETE FROM events is covered above)")
     _open(store, eid)
     total = store.count_events()
@@ -185,7 +185,7 @@ def test_postgresql_refuses_truncate(store: EventStore, db: Database, eid: str) 
 # --------------------------------------------------------------------------- tampering
 def _drop_immutability(db: Database) -> None:
     """What an attacker with database access does first."""
-    if db.sqlite:
+    if db.dialect == "sqlite":
         _execute(db, "DROP TRIGGER IF EXISTS events_no_update")
     else:
         _execute(db, "DROP TRIGGER IF EXISTS events_no_update_delete ON events")

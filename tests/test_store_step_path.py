@@ -1,8 +1,9 @@
-"""The store's step path (pre-built SQL on pooled DBAPI connections) against the engine's view.
+"""The store's step path (head read, append, load) on every kind of database it runs on.
 
-The head read and the append bypass SQLAlchemy's compiler; these tests pin that they write exactly
-what Core reads (timestamps included), keep optimistic concurrency, and leave nothing behind when
-an append loses: on an SQLite file, on PostgreSQL and on in-memory SQLite (one shared connection).
+These tests pin that an append writes exactly what a plain Core query of the tables reads
+(timestamps and chain format included), keeps optimistic concurrency, leaves nothing behind when it
+loses, and that connections come from one bounded pool: on an SQLite file, on PostgreSQL and on
+in-memory SQLite (one shared connection).
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ import pytest
 from sqlalchemy import select
 
 from store import Conflict, NotFound, open_database
-from store.chain import GENESIS
+from store.chain import CHAIN_FORMAT, GENESIS
 from store.eventstore import EventStore, NewEvent, Projection
 from store.schema import episodes, events
 from tests.databases import sqlite_pass_only
@@ -50,6 +51,7 @@ def test_step_path_writes_what_core_reads(store: EventStore) -> None:
     assert [r.seq for r in loaded] == [1, 2, 3]
     assert [(r.seq, r.type, r.data, r.hash, r.prev_hash, r.recorded_at) for r in core_rows] == [
         (r.seq, r.type, r.data_text, r.hash, r.prev_hash, r.recorded_at) for r in loaded]
+    assert {r.chain_format for r in loaded} == {index.chain_format} == {CHAIN_FORMAT}
     assert [r.position for r in loaded] == [r.position for r in core_rows]
     assert loaded[1:] and loaded[-1].hash == appended[-1].hash
     # The timestamp read back is the one written (to the microsecond).
@@ -150,32 +152,36 @@ def test_load_many_equals_loading_each_episode(store: EventStore) -> None:
     assert many["ep_missing"] == [] and store.load_many([]) == {}
 
 
-def test_hot_connections_are_capped_and_threads_beyond_the_cap_wait(store: EventStore) -> None:
-    from store.database import HOT_MAX
+def test_connections_are_capped_and_threads_beyond_the_cap_wait(store: EventStore) -> None:
+    from store.engine import POOL_SIZE
 
     _open(store)
     db = store.db
     holding = threading.Semaphore(0)
     release = threading.Event()
+    inside = [0]
     peak: list[int] = []
     errors: list[BaseException] = []
+    lock = threading.Lock()
 
     def worker() -> None:
         try:
-            with db.hot() as conn:
-                peak.append(db._open_count)
+            with db.read() as conn:
+                with lock:
+                    inside[0] += 1
+                    peak.append(inside[0])
                 holding.release()
                 release.wait(10)
-                cur = conn.cursor()
-                cur.execute("SELECT 1")
-                cur.close()
+                conn.execute(select(episodes.c.last_seq)).all()
+                with lock:
+                    inside[0] -= 1
         except BaseException as exc:
             errors.append(exc)
 
-    threads = [threading.Thread(target=worker) for _ in range(HOT_MAX + 8)]
+    threads = [threading.Thread(target=worker) for _ in range(POOL_SIZE + 8)]
     for t in threads:
         t.start()
-    in_use = 1 if db.in_memory else HOT_MAX
+    in_use = 1 if db.in_memory else POOL_SIZE
     for _ in range(in_use):
         assert holding.acquire(timeout=10)
     assert not holding.acquire(timeout=0.3)  # the others wait for a connection to come back
@@ -183,5 +189,62 @@ def test_hot_connections_are_capped_and_threads_beyond_the_cap_wait(store: Event
     for t in threads:
         t.join(10)
     assert not errors and len(peak) == len(threads)
-    assert max(peak) <= HOT_MAX
+    assert max(peak) == in_use
     assert store.head("ep_a")[0] == 1
+
+
+def test_sqlite_transactions_wait_for_the_writer_unless_declared_reads(sqlite_url: str) -> None:
+    """A transaction that reads and then writes (what Alembic, or a script on the engine, does)
+    while another connection holds the write lock waits for it instead of failing with "database is
+    locked": only ``Database.read`` starts deferred, and a read never waits for a writer."""
+    from sqlalchemy import func, insert
+
+    from store.eventstore import utcnow
+    from store.schema import runs
+
+    db = open_database(sqlite_url)
+    holding, release = threading.Event(), threading.Event()
+    outcomes: dict[str, object] = {}
+
+    def run_row(run_id: str) -> dict[str, object]:
+        return {"run_id": run_id, "started_at": utcnow(), "agent": "test", "status": "running",
+                "config": "{}"}
+
+    def writer() -> None:
+        with db.write() as conn:
+            conn.execute(insert(runs).values(run_row("r_writer")))
+            holding.set()
+            release.wait(10)
+
+    def reader() -> None:
+        with db.read() as conn:
+            outcomes["read"] = conn.execute(select(func.count()).select_from(runs)).scalar_one()
+
+    def read_then_write() -> None:
+        try:
+            with db.engine.begin() as conn:
+                before = conn.execute(select(func.count()).select_from(runs)).scalar_one()
+                conn.execute(insert(runs).values(run_row("r_second")))
+            outcomes["read_then_write"] = before
+        except Exception as exc:
+            outcomes["read_then_write"] = exc
+
+    try:
+        first = threading.Thread(target=writer)
+        first.start()
+        assert holding.wait(10)
+        read = threading.Thread(target=reader)
+        read.start()
+        read.join(5)
+        assert outcomes.get("read") == 0  # done while the writer still holds the lock
+        second = threading.Thread(target=read_then_write)
+        second.start()
+        second.join(0.3)
+        assert second.is_alive(), outcomes  # waiting for the write lock, not failed
+        release.set()
+        first.join(10)
+        second.join(10)
+        assert outcomes["read_then_write"] == 1  # it began after the writer's commit
+    finally:
+        release.set()
+        db.dispose()

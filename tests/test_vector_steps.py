@@ -117,21 +117,25 @@ def test_a_lost_race_inside_a_batch_is_that_item_only(url: str) -> None:
 
 
 def test_a_batch_is_one_transaction(tmp_path: Any) -> None:
-    """One BEGIN ... COMMIT for a whole batch of resets and one for a batch of steps (SQLite's
-    statement trace), and every event of a batch carries that transaction's one timestamp."""
+    """One write transaction (BEGIN IMMEDIATE ... COMMIT) for a whole batch of resets and one for a
+    batch of steps (SQLite's statement trace; reads are deferred transactions of their own), and
+    every event of a batch carries that transaction's one timestamp."""
+    from sqlalchemy import event
+
     db = open_database(f"sqlite:///{tmp_path / 'one.db'}")
     try:
         service = EnvironmentService(db)
-        service.reset("task_easy_password")  # the hot connection is open now
         statements: list[str] = []
-        for conn in db._idle:
-            conn.set_trace_callback(statements.append)
+        event.listen(db.engine, "checkout",
+                     lambda dbapi_conn, _record, _proxy: dbapi_conn.set_trace_callback(statements.append))
         opened = service.reset_many([("task_easy_password", None), ("task_medium_double_charge", 3),
                                      (None, 11)])
         ids = [r.episode_id for r in opened]  # type: ignore[union-attr]
         service.step_many([(eid, NOOP) for eid in ids])
-        commits = [s for s in statements if s.split()[0] in ("BEGIN", "COMMIT", "ROLLBACK")]
-        assert commits == ["BEGIN IMMEDIATE", "COMMIT"] * 2
+        ends = [s for s in statements if s.split()[0] in ("BEGIN", "COMMIT", "ROLLBACK")]
+        transactions = list(zip(ends[::2], ends[1::2], strict=True))
+        assert all(end == "COMMIT" for _, end in transactions), transactions
+        assert [begin for begin, _ in transactions if begin != "BEGIN DEFERRED"] == ["BEGIN IMMEDIATE"] * 2
         stamps = {r.recorded_at for eid in ids for r in service.load_events(eid)[-2:]}
         assert len(stamps) == 1
         assert len({service.load_events(eid)[0].recorded_at for eid in ids}) == 1
