@@ -9,8 +9,8 @@ from __future__ import annotations
 from fastapi import FastAPI
 
 from api import routes_audit, routes_openenv, routes_ui
-from api.settings import Settings
 from service import EnvironmentService
+from service.settings import Settings, read
 from store import open_database
 
 ROUTERS = (
@@ -21,7 +21,7 @@ ROUTERS = (
 
 
 def create_app(settings: Settings | None = None, service: EnvironmentService | None = None) -> FastAPI:
-    settings = settings or Settings()
+    settings = settings or read()
     app = FastAPI(title="TicketLedger", version="0.1.0",
                   description="Event-sourced customer-support environment for AI agents (OpenEnv).")
     app.state.settings = settings

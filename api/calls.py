@@ -10,8 +10,8 @@ from typing import Any
 
 from starlette.concurrency import run_in_threadpool
 
-from api.settings import Settings
 from service import EnvironmentService
+from service.settings import Settings
 
 Runner = Callable[..., Awaitable[Any]]
 

@@ -7,8 +7,8 @@ import secrets
 from fastapi import Depends, HTTPException, Request
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
-from api.settings import Settings
 from service import EnvironmentService
+from service.settings import Settings
 
 _bearer = HTTPBearer(auto_error=False)
 

@@ -28,13 +28,12 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.pool import StaticPool
 
 from store import migrate
+from store.errors import NoDatabase
 
 DEFAULT_SQLITE_PATH = Path("data") / "ticketledger.db"
-
-
-def default_database_url() -> str:
-    """``DATABASE_URL`` if set, else an SQLite file ``data/ticketledger.db`` under the cwd."""
-    return os.environ.get("DATABASE_URL") or f"sqlite:///{DEFAULT_SQLITE_PATH.as_posix()}"
+DEFAULT_DATABASE_URL = f"sqlite:///{DEFAULT_SQLITE_PATH.as_posix()}"
+"""The event log when nothing else is said: an SQLite file under the current folder. Which
+database a program uses is a setting (``DATABASE_URL``, read by ``service.settings``)."""
 
 
 WAL_CHECKPOINT_PAGES = 10_000
@@ -218,12 +217,28 @@ def make_engine(url: str) -> Engine:
     return create_engine(url, pool_size=10, max_overflow=40, pool_pre_ping=True)
 
 
-def open_database(url: str | None = None, *, migrate_schema: bool = True) -> Database:
-    """Open (and by default migrate) the database at ``url`` (default: :func:`default_database_url`)."""
-    db = Database(make_engine(url or default_database_url()))
+def open_database(url: str | None = None, *, migrate_schema: bool = True,
+                  must_exist: bool = False) -> Database:
+    """Open (and by default migrate) the database at ``url`` (default: ``DEFAULT_DATABASE_URL``).
+
+    ``must_exist``: for programs that only look at a log, which must not leave an empty database
+    behind where none was; an SQLite file that is not there raises :class:`NoDatabase`.
+    """
+    url = url or DEFAULT_DATABASE_URL
+    if must_exist:
+        _check_exists(url)
+    db = Database(make_engine(url))
     if migrate_schema:
         migrate.ensure_current(db.engine)
     return db
+
+
+def _check_exists(url: str) -> None:
+    parsed = make_url(url)
+    path = parsed.database
+    if (parsed.get_backend_name() == "sqlite" and path not in (None, "", ":memory:")
+            and not Path(path).expanduser().is_file()):
+        raise NoDatabase(path)
 
 
 HOT_MAX = 20
