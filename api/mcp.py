@@ -169,7 +169,7 @@ async def mcp_endpoint(request: Request, env: Env) -> Response:
     raw = await request.body()
     try:
         body = json.loads(raw) if raw.strip() else None
-    except ValueError:  # json.JSONDecodeError, UnicodeDecodeError
+    except (ValueError, RecursionError):  # ValueError: json.JSONDecodeError, UnicodeDecodeError
         return _json(_error(None, PARSE_ERROR, f"Parse error: {syntax_error(raw, 'JSON-RPC request')}"))
     call = McpCall(request, env)
     if isinstance(body, list):

@@ -135,8 +135,10 @@ def _generic(error: ErrorDetails) -> BadRequest:
 
 
 def _not_json(raw: bytes, what: str, error: ErrorDetails) -> BadRequest:
+    """pydantic's parser also refuses what the standard library reads: nesting over its depth
+    limit, lone surrogates. Those are said in pydantic's words."""
     return BadRequest(syntax_error(raw, what)
-                      or f"the {what} is not valid JSON: {error['msg'].removeprefix('Invalid JSON: ')}")
+                      or f"the {what} cannot be read: {error['msg'].removeprefix('Invalid JSON: ')}")
 
 
 def syntax_error(raw: bytes, what: str) -> str | None:
@@ -148,6 +150,8 @@ def syntax_error(raw: bytes, what: str) -> str | None:
         return f"the {what} must be UTF-8 encoded JSON"
     except json.JSONDecodeError as exc:
         return f"the {what} is not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}"
+    except RecursionError:
+        return f"the {what} is nested too deeply to read"
     return None
 
 

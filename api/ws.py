@@ -107,6 +107,8 @@ class Session:
             message = json.loads(text)
         except json.JSONDecodeError as exc:
             raise SessionError("INVALID_JSON", f"Invalid JSON: {exc}") from None
+        except RecursionError:
+            raise SessionError("INVALID_JSON", "Invalid JSON: nested too deeply to read") from None
         if not isinstance(message, dict):
             raise SessionError("VALIDATION_ERROR", 'a message must be a JSON object such as '
                                '{"type": "reset", "data": {}}')
