@@ -17,9 +17,11 @@ from pydantic import (
     AfterValidator,
     BaseModel,
     ConfigDict,
+    Discriminator,
     Field,
     StrictInt,
     StrictStr,
+    Tag,
     TypeAdapter,
     WithJsonSchema,
 )
@@ -110,6 +112,16 @@ class BareStep(BaseModel):
     @property
     def action(self) -> dict[str, Any]:
         return self.model_extra or {}
+
+
+def _dialect(body: Any) -> str:
+    """OpenEnv wraps the action (``{"action": {...}}``); the SupportOps seed sends it bare."""
+    return "wrapped" if isinstance(body, dict) and "action" in body else "bare"
+
+
+StepBody = Annotated[Annotated[WrappedStep, Tag("wrapped")] | Annotated[BareStep, Tag("bare")],
+                     Discriminator(_dialect)]
+"""A ``POST /step`` body (or the data of a WebSocket ``step`` message) in either dialect."""
 
 
 class PublicState(BaseModel):

@@ -9,9 +9,9 @@ sentences): what is wrong and what to send instead. Answers are the response mod
 from __future__ import annotations
 
 import json
-from typing import Annotated, Any
+from typing import Any
 
-from pydantic import Discriminator, Tag, TypeAdapter, ValidationError
+from pydantic import TypeAdapter, ValidationError
 from pydantic_core import ErrorDetails
 
 from api.models import (
@@ -22,6 +22,7 @@ from api.models import (
     SeedInfo,
     SeedReward,
     SeedStepResponse,
+    StepBody,
     StepResponse,
     WrappedStep,
 )
@@ -33,13 +34,6 @@ from service.errors import BadRequest
 RESET_EXAMPLE = '{"task_id": "task_easy_password", "seed": 7}'
 
 
-def _dialect(body: Any) -> str:
-    """OpenEnv wraps the action (``{"action": {...}}``); the SupportOps seed sends it bare."""
-    return "wrapped" if isinstance(body, dict) and "action" in body else "bare"
-
-
-StepBody = Annotated[Annotated[WrappedStep, Tag("wrapped")] | Annotated[BareStep, Tag("bare")],
-                     Discriminator(_dialect)]
 RESET_BODY: TypeAdapter[ResetBody | None] = TypeAdapter(ResetBody | None)
 STEP_BODY: TypeAdapter[WrappedStep | BareStep | None] = TypeAdapter(StepBody | None)
 
