@@ -10,11 +10,9 @@ penalised, logged step there rather than a rejected request.
 
 from __future__ import annotations
 
-import re
 from typing import Annotated, Any
 
 from pydantic import (
-    AfterValidator,
     BaseModel,
     ConfigDict,
     Discriminator,
@@ -28,15 +26,6 @@ from pydantic import (
 
 from domain.actions import MAX_REPLY_CHARS, Action, CombinedAction
 from domain.observation import Observation
-
-NAME_PATTERN = re.compile(r"^[A-Za-z0-9_\-.:]{1,64}$")
-"""Episode and run ids chosen by clients (the service checks episode ids itself)."""
-
-
-def _run_id(value: str) -> str:
-    if not NAME_PATTERN.match(value):
-        raise ValueError("run_id must be 1-64 characters of letters, digits, '_', '-', '.', ':'")
-    return value
 
 
 def inline_refs(schema: dict[str, Any]) -> dict[str, Any]:
@@ -79,7 +68,7 @@ class ResetBody(BaseModel):
                                    "published variant")
     episode_id: StrictStr | None = Field(default=None, description="Your own id for the episode "
                                          "(1-64 of letters, digits, _-.:); omitted: a random one")
-    run_id: Annotated[StrictStr, AfterValidator(_run_id)] | None = Field(
+    run_id: StrictStr | None = Field(
         default=None, description="Files the episode under a run (GET /runs, ticketledger runs); "
                                   "same characters as episode_id")
 

@@ -29,9 +29,11 @@ from api.models import (
 from graders import to_float
 from service import EnvironmentService, StepResult
 from service.audit import public_fields
+from service.environment import EPISODE_ID
 from service.errors import BadRequest
 
 RESET_EXAMPLE = '{"task_id": "task_easy_password", "seed": 7}'
+RUN_ID_RULE = "run_id must be 1-64 characters of letters, digits, '_', '-', '.', ':'"
 
 
 RESET_BODY: TypeAdapter[ResetBody | None] = TypeAdapter(ResetBody | None)
@@ -44,17 +46,26 @@ def parse_reset(raw: bytes) -> ResetBody:
     if not raw.strip():
         return ResetBody()
     try:
-        return RESET_BODY.validate_json(raw) or ResetBody()
+        body = RESET_BODY.validate_json(raw) or ResetBody()
     except ValidationError as exc:
         raise _reset_mistake(exc, raw) from None
+    return _run_id_checked(body)
 
 
 def reset_body(data: Any) -> ResetBody:
     """The data of a WebSocket ``reset`` message or the arguments of MCP's ``reset`` tool."""
     try:
-        return RESET_BODY.validate_python(data) or ResetBody()
+        body = RESET_BODY.validate_python(data) or ResetBody()
     except ValidationError as exc:
         raise _reset_mistake(exc) from None
+    return _run_id_checked(body)
+
+
+def _run_id_checked(body: ResetBody) -> ResetBody:
+    """A run id follows the rule of episode ids (the service checks those itself)."""
+    if body.run_id is not None and not EPISODE_ID.match(body.run_id):
+        raise BadRequest(RUN_ID_RULE)
+    return body
 
 
 def parse_step(raw: bytes) -> WrappedStep | BareStep:
@@ -98,8 +109,8 @@ def _reset_mistake(exc: ValidationError, raw: bytes | None = None) -> BadRequest
             return BadRequest("seed must be an integer")
         case _, ("episode_id",):
             return BadRequest("episode_id must be a string")
-        case _, ("run_id", *_):
-            return BadRequest("run_id must be 1-64 characters of letters, digits, '_', '-', '.', ':'")
+        case _, ("run_id",):
+            return BadRequest(RUN_ID_RULE)
     return _generic(error)
 
 
