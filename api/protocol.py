@@ -34,8 +34,6 @@ from service.errors import BadRequest
 
 RESET_EXAMPLE = '{"task_id": "task_easy_password", "seed": 7}'
 RUN_ID_RULE = "run_id must be 1-64 characters of letters, digits, '_', '-', '.', ':'"
-
-
 RESET_BODY: TypeAdapter[ResetBody | None] = TypeAdapter(ResetBody | None)
 STEP_BODY: TypeAdapter[WrappedStep | BareStep | None] = TypeAdapter(StepBody | None)
 
@@ -91,6 +89,8 @@ def step_body(data: Any) -> WrappedStep | BareStep:
 
 
 def _reset_mistake(exc: ValidationError, raw: bytes | None = None) -> BadRequest:
+    """The first mistake, in the order the API has always checked them: JSON, an object, unknown
+    fields (by name), then each field in turn."""
     errors = exc.errors(include_url=False)
     unknown = sorted(str(e["loc"][0]) for e in errors if e["type"] == "extra_forbidden")
     error = errors[0]
@@ -115,7 +115,12 @@ def _reset_mistake(exc: ValidationError, raw: bytes | None = None) -> BadRequest
 
 
 def _step_mistake(exc: ValidationError, raw: bytes | None = None) -> BadRequest:
-    error = exc.errors(include_url=False)[0]
+    """The first mistake, in the order the API has always checked them: JSON, an object, a wrapped
+    action that is not an object, unknown fields next to it (by name), the episode id."""
+    errors = exc.errors(include_url=False)
+    unknown = sorted(str(e["loc"][1]) for e in errors
+                     if e["type"] == "extra_forbidden" and e["loc"][0] == "wrapped")
+    error = errors[0]
     match error["type"], error["loc"]:
         case "json_invalid", _:
             return _not_json(raw or b"", "step body", error)
@@ -125,10 +130,10 @@ def _step_mistake(exc: ValidationError, raw: bytes | None = None) -> BadRequest:
         case _, ("wrapped", "action"):
             return BadRequest("'action' must be a JSON object such as "
                               '{"action_type": "assign_queue", "queue": "billing"}')
-        case "extra_forbidden", ("wrapped", name):
+        case _ if unknown:
             extras = sorted(set(WrappedStep.model_fields) - {"action"})
-            return BadRequest(f"unknown field {name!r} next to 'action'; a wrapped step takes: "
-                              f"action, {', '.join(extras)}")
+            return BadRequest(f"unknown field {unknown[0]!r} next to 'action'; a wrapped step "
+                              f"takes: action, {', '.join(extras)}")
         case _, (_, "episode_id"):
             return BadRequest("episode_id must be a string")
     return _generic(error)
