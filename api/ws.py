@@ -17,14 +17,15 @@ import contextlib
 import json
 import logging
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any
 
 from fastapi import FastAPI, WebSocket, WebSocketDisconnect
 from pydantic import BaseModel
+from pydantic_core import to_json
 
 from api.deps import Env, Environment
 from api.errors import describe
-from api.models import PublicState, ResetResponse, StepResponse
+from api.models import PublicState
 from api.protocol import openenv_answer, reset_answer, reset_body, step_body
 from domain.actions import InvalidAction
 from domain.tasks import UnknownTask
@@ -62,14 +63,9 @@ class Sessions:
         self.active -= 1
 
 
-class ObservationFrame(BaseModel):
-    type: Literal["observation"] = "observation"
-    data: ResetResponse | StepResponse
-
-
-class StateFrame(BaseModel):
-    type: Literal["state"] = "state"
-    data: PublicState
+def frame(kind: str, data: BaseModel) -> str:
+    """A ``{"type", "data"}`` message, ``data`` serialised by pydantic with the rest."""
+    return to_json({"type": kind, "data": data}).decode()
 
 
 def error_frame(code: str, message: str, **extra: Any) -> str:
@@ -120,7 +116,7 @@ class Session:
             return "", True
         if kind == "state":
             state = PublicState() if self.episode_id is None else await self.env.state(self.episode_id)
-            return StateFrame(data=state).model_dump_json(), False
+            return frame("state", state), False
         data = message.get("data", {})
         if data is None:
             data = {}
@@ -129,7 +125,7 @@ class Session:
         if kind == "reset":
             result = await self.env.reset(reset_body(data))
             self.episode_id = result.episode_id
-            return ObservationFrame(data=reset_answer(result)).model_dump_json(), False
+            return frame("observation", reset_answer(result)), False
         body = step_body(data)
         target = body.episode_id or self.episode_id  # named: go on with a recorded one (a fork)
         if target is None:
@@ -138,7 +134,7 @@ class Session:
                                'data)', status=409)
         result = await self.env.step(target, body.action)
         self.episode_id = target
-        return ObservationFrame(data=openenv_answer(result)).model_dump_json(), False
+        return frame("observation", openenv_answer(result)), False
 
 
 def _details(body: dict[str, Any]) -> dict[str, Any]:
