@@ -20,6 +20,7 @@ from typing import Any
 from fastapi import APIRouter, FastAPI, Request, Response
 from fastapi.responses import HTMLResponse, JSONResponse
 from pydantic import BaseModel
+from pydantic_core import to_json
 
 from api import errors, mcp, ws
 from api.deps import Env, Environment
@@ -128,7 +129,7 @@ def _json(answer: BaseModel) -> Response:
     """An answer serialised by pydantic in one pass and handed to FastAPI ready to send. Returned
     as a model, it would be validated against the route's ``response_model`` again first, which
     shows on a sequential step; the model still documents the answer in OpenAPI."""
-    return Response(answer.model_dump_json(), media_type=JSON)
+    return Response(to_json(answer), media_type=JSON)
 
 
 def install(app: FastAPI) -> None:
