@@ -1,16 +1,23 @@
 """TicketLedger's benchmark suite: ``python -m bench`` runs every section and prints one table.
 
-Sections (each a module here, each returning :class:`bench.common.Figure` objects):
+Sections (each a module here, each returning :class:`bench.common.Figure` objects; ``bench/README.md``
+says how to run each):
 
+* ``host``: the machine itself, with the reference's raw SQLite loops, so figures travel;
+* ``parts``: a step's pure domain pipeline, part by part (no store, no server);
 * ``inprocess``: steps/s of full scripted episodes through ``EnvironmentService``, with the durable
   SQLite log and with the log in memory (the cost of durability is their ratio);
-* ``replay``: events folded and re-graded per second over 100,000 stored events;
-* ``http``: steps/s and p50/p99 latency over HTTP and ``/ws`` (1 sequential client, 16 and 64
-  concurrent clients), against a real uvicorn on 127.0.0.1;
-* ``growth``: step and audit-route latency with 10k, 100k and 1M events in the log;
-* ``postgres``: the HTTP figures on PostgreSQL with 1 and 4 server workers;
-* ``inference``: wall time and start-up of ``python inference.py`` with the built-in policy.
+* ``replay``: events folded and re-graded per second over a stored log;
+* ``http``: stateful HTTP, one sequential httpx client, TicketLedger (durable SQLite) against the
+  yardstick, an in-memory server with the SupportOps seed's routes and work (``seed_server``);
+* ``ws``: 256 concurrent ``/ws`` sessions from one process (OpenEnv's ``GenericEnvClient``), back
+  to back and with 0.5 s of thinking between steps;
+* ``growth``: step and audit-route latency as the log grows a hundredfold;
+* ``postgres``: the ``http`` and ``ws`` figures on PostgreSQL with 1 and 4 server workers;
+* ``inference``: wall time and start-up of ``python inference.py`` with the built-in policy;
+* ``load`` and ``instructions`` (only when named): the integrity load run, and instructions per
+  step counted by valgrind's callgrind.
 
 Every figure is the median of several runs with their spread; every comparison is a ratio of
-figures measured in the same invocation.
+figures measured in the same invocation, their runs interleaved. Servers listen on 127.0.0.1 only.
 """

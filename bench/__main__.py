@@ -19,10 +19,12 @@ from bench.common import (
     write_results,
 )
 
-SECTIONS = ("host", "parts", "inprocess", "replay", "http", "growth", "postgres", "inference")
+SECTIONS = ("host", "parts", "inprocess", "replay", "http", "ws", "growth", "postgres", "inference")
 EXTRA_SECTIONS = ("load", "instructions")
 """Run only when named with --only: bench/load.py (issue 5's integrity load run) overlaps the
 HTTP figures and takes minutes; bench/instructions.py needs valgrind and takes minutes."""
+BASELINE_SECTIONS = ("http", "ws")
+"""Sections that can measure another checkout's code side by side with this one (--baseline)."""
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -36,7 +38,12 @@ def main(argv: list[str] | None = None) -> int:
                         help="where the benchmark databases go (default: bench/results/work, on the "
                              "repository's disk, so 'durable' means this disk)")
     parser.add_argument("--out", type=Path, default=RESULTS_DIR, help="where the JSON results go")
+    parser.add_argument("--baseline", type=Path, metavar="DIR",
+                        help="the root of a checkout of other TicketLedger code (e.g. made with git "
+                             "worktree add DIR main): the http and ws sections run its server too, "
+                             "interleaved with this code's, and report after / before ratios")
     args = parser.parse_args(argv)
+    baseline = args.baseline.resolve() if args.baseline else None
     args.workdir.mkdir(parents=True, exist_ok=True)
     figures: list[Figure] = []
     started = time.perf_counter()
@@ -44,7 +51,10 @@ def main(argv: list[str] | None = None) -> int:
     for name in args.only or SECTIONS:
         module = importlib.import_module(f"bench.{name}")
         before = cpu_times()
-        figures.extend(module.run(args.workdir, quick=args.quick))
+        if baseline is not None and name in BASELINE_SECTIONS:
+            figures.extend(module.run(args.workdir, quick=args.quick, baseline=baseline))
+        else:
+            figures.extend(module.run(args.workdir, quick=args.quick))
         taken = steal_percent(before, cpu_times())
         if taken is not None:
             steal[name] = taken
@@ -55,7 +65,8 @@ def main(argv: list[str] | None = None) -> int:
                 log(f"warning: the hypervisor took {taken:.0f}% of the CPU time wanted during {name}: its "
                     "figures measure the host's other guests as much as this code")
     command = "python -m bench" + (" --quick" if args.quick else "") + (
-        " --only " + " ".join(args.only) if args.only else "")
+        " --only " + " ".join(args.only) if args.only else "") + (
+        f" --baseline {baseline}" if baseline else "")
     path = write_results(figures, {"command": command, "quick": args.quick, "steal_percent": steal,
                                    "seconds": round(time.perf_counter() - started, 1)}, args.out)
     print(table(figures))

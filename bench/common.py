@@ -103,7 +103,7 @@ def summary(f: Figure, unit: bool = True) -> str:
 
 
 def table(figures: list[Figure]) -> str:
-    """A Markdown table (readable in a terminal, pasteable into the README)."""
+    """A Markdown table (readable in a terminal, pasteable into ``docs/performance.md``)."""
     rows = [("figure", "median", "spread (min-max)", "runs", "detail", "target", "met")]
     for f in figures:
         if not f.show:

@@ -15,14 +15,17 @@ largest log with the smallest (the issue's bar: at most 1.3).
 
 from __future__ import annotations
 
-import asyncio
 import random
 import shutil
+import statistics
 import time
 from pathlib import Path
 
-from bench.clients import HttpConnection, load
+import httpx
+
+from bench import servers
 from bench.common import Figure, log, ratio, summary
+from bench.http import REQUEST_TIMEOUT_S, post
 from bench.replay import build_log
 from bench.workload import plans
 
@@ -57,42 +60,50 @@ def _inprocess_step_ms(url: str, episodes: int) -> float:
         db.dispose()
 
 
-async def _route_ms(base: str, paths: list[str]) -> float:
-    conn = await HttpConnection(base).open()
-    try:
-        await conn.request("GET", paths[0])  # warm this route
-        latencies = []
-        for path in paths:
+def _step_ms(client: httpx.Client, steps: int) -> float:
+    """Median latency of a step over stateful HTTP (OpenEnv's wrapped body, naming the episode),
+    scripted episodes played whole until ``steps`` steps are taken."""
+    work = plans()
+    latencies: list[float] = []
+    n = 0
+    while len(latencies) < steps:
+        plan = work[n % len(work)]
+        n += 1
+        episode_id = post(client, "/reset", {"task_id": plan.task_id, "seed": plan.seed})["episode_id"]
+        for action in plan.actions:
             started = time.perf_counter()
-            status, body = await conn.request("GET", path)
+            post(client, "/step", {"action": action, "episode_id": episode_id})
             latencies.append(time.perf_counter() - started)
-            if status != 200:
-                raise RuntimeError(f"GET {path} answered {status}: {body[:200]!r}")
-        latencies.sort()
-        return latencies[len(latencies) // 2] * 1000
-    finally:
-        await conn.close()
+    return statistics.median(latencies) * 1000
+
+
+def _route_ms(client: httpx.Client, paths: list[str]) -> float:
+    """Median latency of ``GET`` on each path (the first one is also fetched once before, to warm)."""
+    client.get(paths[0])
+    latencies = []
+    for path in paths:
+        started = time.perf_counter()
+        response = client.get(path)
+        latencies.append(time.perf_counter() - started)
+        if response.status_code != 200:
+            raise RuntimeError(f"GET {path} answered {response.status_code}: {response.text[:200]}")
+    return statistics.median(latencies) * 1000
 
 
 def _server_ms(url: str, ids: list[str], rng: random.Random, quick: bool) -> dict[str, float]:
-    from bench.http import with_server
     from domain.tasks import default_catalog
 
     tasks = default_catalog().task_ids
     n = 20 if quick else 100
-
-    def measure(base: str) -> list[float]:
-        steps = asyncio.run(load(base, "http", 1, 60 if quick else 400, plans()))
-        out = [steps.latencies[len(steps.latencies) // 2] * 1000]
-        picks = [rng.choice(ids) for _ in range(n)]
-        out.append(asyncio.run(_route_ms(base, [f"/episodes/{e}/events" for e in picks])))
-        out.append(asyncio.run(_route_ms(base, [f"/episodes/{e}/replay" for e in picks[: n // 2]])))
-        out.append(asyncio.run(_route_ms(base, [f"/episodes?task={rng.choice(tasks)}"
-                                                 for _ in range(n // 2)])))
-        return out
-
-    values = with_server(url, 1, measure)
-    return dict(zip(("step", *ROUTES), values, strict=True))
+    picks = [rng.choice(ids) for _ in range(n)]
+    with servers.ticketledger(url) as server, httpx.Client(base_url=server.url,
+                                                           timeout=REQUEST_TIMEOUT_S) as client:
+        return {
+            "step": _step_ms(client, 60 if quick else 400),
+            "events": _route_ms(client, [f"/episodes/{e}/events" for e in picks]),
+            "replay": _route_ms(client, [f"/episodes/{e}/replay" for e in picks[: n // 2]]),
+            "list": _route_ms(client, [f"/episodes?task={rng.choice(tasks)}" for _ in range(n // 2)]),
+        }
 
 
 def build(workdir: Path, sizes: tuple[int, ...]) -> list[tuple[int, str, list[str]]]:
@@ -101,7 +112,9 @@ def build(workdir: Path, sizes: tuple[int, ...]) -> list[tuple[int, str, list[st
     for suffix in ("", "-wal", "-shm"):
         Path(f"{main}{suffix}").unlink(missing_ok=True)
     url = f"sqlite:///{main}"
-    out, ids, total = [], [], 0
+    out: list[tuple[int, str, list[str]]] = []
+    ids: list[str] = []
+    total = 0
     for size in sizes:
         started = time.perf_counter()
         total += build_log(url, size - total, ids)

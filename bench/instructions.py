@@ -1,7 +1,7 @@
 """Instructions per step and per replayed event, counted by callgrind: the code's cost, not the machine's.
 
 On the shared virtual machines this project runs on, wall-clock figures of the same code move 2x
-from minute to minute (README, Performance). Valgrind's callgrind counts the instructions a process
+from minute to minute (``docs/performance.md``). Valgrind's callgrind counts the instructions a process
 executes instead: for the same code, inputs and interpreter it repeats to about 1%, whatever else
 the machine is doing, so a change to the code can be measured on any machine, alone.
 
@@ -19,7 +19,8 @@ fixed. Workloads:
 Kernel work (a durable commit's writes) is not counted: callgrind sees user space only.
 
 Run only when named (``python -m bench --only instructions``): it needs valgrind (Debian's
-package, which ``.ci/run`` installs) and takes a few minutes.
+``valgrind`` package) and takes a few minutes. It is not part of CI; its check in
+``tests/test_bench.py`` runs only with ``TICKETLEDGER_BENCH_VALGRIND=1``.
 """
 
 from __future__ import annotations
@@ -35,6 +36,8 @@ from pathlib import Path
 from bench.common import Figure, log
 
 WORKLOADS = ("step", "parts", "replay")
+STEP_BAR = 2 * 720_615
+"""Issue 14: instructions per in-memory step at most twice the figure at the issue's start."""
 _REFS = re.compile(r"I\s+refs:\s+([\d,]+)")
 _UNITS = re.compile(r"^units (\d+)$", re.MULTILINE)
 CHILD_TIMEOUT_S = 600
@@ -140,6 +143,7 @@ def run(workdir: Path, quick: bool = False) -> list[Figure]:
         log(f"instructions {workload}: " + ", ".join(f"{v:,.0f}" for v in values))
         label, unit = _LABELS[workload]
         figures.append(Figure(f"instructions.{workload}", label, unit, values, higher=False,
+                              target=STEP_BAR if workload == "step" else None,
                               detail="callgrind: repeats to ~1% on one machine, whatever its load"))
     return figures
 

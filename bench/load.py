@@ -24,7 +24,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import os
 import secrets
 import sys
 import time
@@ -33,6 +32,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from bench import servers
 from bench.common import Figure, log, percentile, table
 from bench.workload import Plan, plans
 
@@ -143,7 +143,8 @@ async def _ws_session(base: str, index: int, work: list[Plan], run: str, deadlin
             reply = json.loads(await asyncio.wait_for(ws.recv(), REQUEST_TIMEOUT_S))
             if reply.get("type") != "observation":
                 raise RuntimeError(f"{message['type']} answered {str(reply)[:200]}")
-            return reply["data"]
+            data: dict[str, Any] = reply["data"]
+            return data
 
         for n, plan in enumerate(work):
             if time.monotonic() > deadline:
@@ -165,6 +166,7 @@ def _acknowledged(payload: dict[str, Any], episode: EpisodeLog, step: int, start
     """Book an answered step (same for every transport); True when it ended the episode."""
     _check_ack(payload, episode, step)
     result.latencies.append(time.perf_counter() - started)
+    assert episode.pending is not None, "an answer came for no action sent"
     episode.acked.append(episode.pending)
     episode.pending = None
     on_ack()
@@ -266,7 +268,7 @@ def audit(database_url: str, episodes: Sequence[EpisodeLog], *, crashed: bool = 
             recorded = store.load(episode.episode_id)
             problems = _episode_problems(episode, recorded, crashed, catalog, replay, ev)
             report.problems += [f"{episode.episode_id}: {p}" for p in problems]
-            steps = sum(1 for r in recorded if r.type == ev.ACTION_RECEIVED)
+            steps = sum(1 for r in recorded if r.type == ev.ActionReceived.type)
             report.recorded_steps += steps
             report.in_flight_recorded += max(0, steps - len(episode.acked))
             if recorded:
@@ -277,7 +279,7 @@ def audit(database_url: str, episodes: Sequence[EpisodeLog], *, crashed: bool = 
         if whole_log:
             with db.read() as conn:
                 total = conn.execute(select(func.count()).select_from(events)
-                                     .where(events.c.type == ev.ACTION_RECEIVED)).scalar_one()
+                                     .where(events.c.type == ev.ActionReceived.type)).scalar_one()
             if total != report.recorded_steps:
                 report.problems.append(f"the log holds {total} steps, the clients' episodes "
                                        f"{report.recorded_steps}: steps landed elsewhere")
@@ -293,19 +295,19 @@ def _episode_problems(episode: EpisodeLog, recorded: list[Any], crashed: bool, c
     problems = []
     if [r.seq for r in recorded] != list(range(1, len(recorded) + 1)):
         problems.append("sequence numbers have gaps or duplicates")
-    if recorded[0].type != ev.EPISODE_STARTED:
+    if recorded[0].type != ev.EpisodeStarted.type:
         problems.append("does not start with EpisodeStarted")
     groups: list[list[Any]] = []
     for r in recorded[1:]:
-        if r.type == ev.ACTION_RECEIVED:
+        if r.type == ev.ActionReceived.type:
             groups.append([r])
         elif groups:
             groups[-1].append(r)
         else:
             problems.append(f"event {r.seq} ({r.type}) before any action")
     for number, group in enumerate(groups, start=1):
-        if group[-1].type != ev.STEP_GRADED or group[0].data.get("step") != number or sum(
-                1 for r in group if r.type == ev.STEP_GRADED) != 1:
+        if group[-1].type != ev.StepGraded.type or group[0].data.get("step") != number or sum(
+                1 for r in group if r.type == ev.StepGraded.type) != 1:
             problems.append(f"step {number} is not whole (ActionReceived ... StepGraded)")
     raws = [g[0].data["raw"] for g in groups]
     if raws[:len(episode.acked)] != episode.acked:
@@ -316,47 +318,8 @@ def _episode_problems(episode: EpisodeLog, recorded: list[Any], crashed: bool, c
         problems.append(f"{len(extra)} recorded step(s) no client sent to this episode")
     report = replay(recorded, catalog)
     if not report.consistent:
-        problems.append(f"replay diverges: {report.first_divergence.message}")  # type: ignore[union-attr]
+        problems.append(f"replay diverges: {report.first_divergence.message}")
     return problems
-
-
-# ---------------------------------------------------------------------------------- servers
-def start_server(database_url: str, workers: int = 1, env: dict[str, str] | None = None):  # type: ignore[no-untyped-def]
-    """A real server on 127.0.0.1 (``python -m server.app``), as the tests start it."""
-    from tests.servers import launch
-
-    args = ["--workers", str(workers)] if workers > 1 else []
-    return launch(database_url, env=env, args=args)
-
-
-def _pg_database() -> tuple[str, Callable[[], None]] | None:
-    """A fresh PostgreSQL database and its dropper, or None when PostgreSQL is unreachable."""
-    import psycopg
-    from sqlalchemy.engine import make_url
-
-    base = os.environ.get("TICKETLEDGER_PG_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/postgres")
-    url = make_url(base)
-    if url.host not in (None, "127.0.0.1", "localhost"):
-        raise SystemExit("the load test runs against 127.0.0.1 only")
-    name = "tl_load_" + secrets.token_hex(6)
-
-    def admin():  # type: ignore[no-untyped-def]
-        return psycopg.connect(host=url.host or "127.0.0.1", port=url.port or 5432,
-                               user=url.username or "postgres", password=url.password,
-                               dbname=url.database or "postgres", autocommit=True, connect_timeout=5)
-
-    try:
-        with admin() as conn:
-            conn.execute(f'CREATE DATABASE "{name}"')
-    except Exception as exc:
-        log(f"PostgreSQL unreachable ({exc}); skipping the PostgreSQL configuration")
-        return None
-
-    def drop() -> None:
-        with admin() as conn:
-            conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-
-    return url.set(database=name).render_as_string(hide_password=False), drop
 
 
 @dataclass
@@ -369,7 +332,7 @@ class ConfigResult:
 def run_config(name: str, database_url: str, workers: int, sessions: int, episodes: int,
                budget_s: float) -> ConfigResult:
     """One server configuration: every transport in turn, then one audit of the whole log."""
-    server = start_server(database_url, workers)
+    server = servers.ticketledger(database_url, workers)
     try:
         results = [asyncio.run(drive(server.url, transport, sessions, episodes, budget_s=budget_s))
                    for transport in TRANSPORTS]
@@ -411,7 +374,7 @@ def run_all(workdir: Path, *, sessions: int = 64, episodes: int = 2, pg_workers:
     finally:
         for suffix in ("", "-wal", "-shm"):
             Path(f"{sqlite_path}{suffix}").unlink(missing_ok=True)
-    pg = _pg_database()
+    pg = servers.postgres_database()
     if pg is not None:
         url, drop = pg
         log(f"load: PostgreSQL, {pg_workers} workers, {sessions} sessions x {episodes} episodes")

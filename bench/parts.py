@@ -5,8 +5,8 @@ The scripted workload is played through the pure pipeline a step runs in
 over every step of every episode):
 
 * ``reset``: picking the variant, ``start`` and folding ``EpisodeStarted``;
-* ``parse``: ``parse_action`` (memoised by the body's fields, as in the service);
-* ``decide``: ``decide_step``, the rules (events and the state after them);
+* ``parse``: ``parse_action``;
+* ``decide``: ``decide``, the rules (the step's events), and folding them onto the state;
 * ``grade``: ``grade_step``; ``grade event``: ``StepGrade.to_event``; ``fold``: folding it;
 * ``observe``: the observation an agent gets;
 * ``chain``: the store's ``chain_events`` (canonical JSON and SHA-256 link of every event, the
@@ -48,11 +48,10 @@ def play(work: list[Plan]) -> tuple[dict[str, float], int, list[str]]:
     """Play every plan once; returns the seconds spent in each part, the steps taken and each
     episode's chain head (equal to the service's for the same plan and episode id: tested)."""
     from domain.actions import parse_action
-    from domain.decide import decide_step, start
+    from domain.decide import decide, start
     from domain.observation import observe
-    from domain.state import EpisodeState, evolve
+    from domain.state import EMPTY, evolve, fold
     from domain.tasks import default_catalog
-    from domain.tasks.catalog import instance_digest
     from graders import GRADER_VERSION, grade_step
     from store.chain import GENESIS
 
@@ -63,9 +62,9 @@ def play(work: list[Plan]) -> tuple[dict[str, float], int, list[str]]:
     heads: list[str] = []
     for plan in work:
         t0 = clock()
-        task = catalog.instance(plan.task_id, plan.seed)
-        first = start(EPISODE_ID, task, instance_digest(task), grader_version=GRADER_VERSION)
-        state = evolve(EpisodeState(), first)
+        variant = catalog.variant(plan.task_id, plan.seed)
+        first = start(EPISODE_ID, variant, grader_version=GRADER_VERSION)
+        state = evolve(EMPTY, first)
         spent["reset"] += clock() - t0
         seconds, head, seq = _chain_cost(EPISODE_ID, (first,), GENESIS, 0)
         spent["chain"] += seconds
@@ -73,7 +72,8 @@ def play(work: list[Plan]) -> tuple[dict[str, float], int, list[str]]:
             t0 = clock()
             parsed = parse_action(action)
             t1 = clock()
-            events, after = decide_step(state, parsed, action)
+            events = decide(state, parsed)
+            after = fold(events, state)
             t2 = clock()
             grade = grade_step(state, events, after)
             t3 = clock()

@@ -18,10 +18,14 @@ from __future__ import annotations
 import os
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from bench.common import Figure, log, ratio
 from bench.inprocess import durable_url
 from bench.workload import plans
+
+if TYPE_CHECKING:
+    from store.eventstore import RecordedEvent
 
 
 def build_log(url: str, events: int, episode_ids: list[str] | None = None) -> int:
@@ -69,7 +73,7 @@ def _verify_rate(url: str, jobs: int = 1) -> tuple[float, int]:
         db.dispose()
 
 
-def load_all(url: str) -> list[list]:  # type: ignore[type-arg]
+def load_all(url: str) -> list[list[RecordedEvent]]:
     """Every stored episode's events, a list per episode (read a page of episodes at a time)."""
     from service.auditor import Auditor
     from store import open_database
@@ -82,9 +86,9 @@ def load_all(url: str) -> list[list]:  # type: ignore[type-arg]
         db.dispose()
 
 
-def _fold_rate(episodes: list[list], *, cold: bool) -> float:  # type: ignore[type-arg]
+def _fold_rate(episodes: list[list[RecordedEvent]], *, cold: bool) -> float:
     from domain.tasks import default_catalog
-    from graders import components, rubric
+    from graders import rubric
     from service.audit import replay
 
     catalog = default_catalog()
@@ -92,8 +96,7 @@ def _fold_rate(episodes: list[list], *, cold: bool) -> float:  # type: ignore[ty
     started = time.perf_counter()
     for recorded in episodes:
         if cold:
-            rubric._CACHE.clear()
-            components._MEMO.clear()
+            rubric._evaluate_text.cache_clear()
         if not replay(recorded, catalog).consistent:
             raise AssertionError(f"replay diverged on {recorded[0].episode_id}")
     return total / (time.perf_counter() - started)

@@ -18,13 +18,13 @@ required field is a *penalised step* in the SupportOps seed's rules: it comes ba
 
 from __future__ import annotations
 
-import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
-from domain.vocabulary import ActionType, PolicyId, Priority, Queue, ResolutionCode, Tag
+from domain.jsontext import JsonObject, JsonText
+from domain.vocabulary import ActionType, PolicyId, Priority, Queue, ResolutionCode, Tag, Vocabulary
 
 MAX_REPLY_CHARS = 4000
 """Longest accepted reply draft; longer drafts are rejected with 422 and never logged."""
@@ -109,7 +109,7 @@ Action = Annotated[
     | LookupPolicy | ResolveTicket | CloseTicket | Noop,
     Field(discriminator="action_type"),
 ]
-ACTION_ADAPTER: TypeAdapter[Any] = TypeAdapter(Action)
+ACTION_ADAPTER: TypeAdapter[Action] = TypeAdapter(Action)
 
 ACTION_FIELDS: dict[str, tuple[str, ...]] = {
     "classify_priority": ("priority",),
@@ -133,7 +133,7 @@ REQUIRED: dict[str, str] = {
     "lookup_policy": "policy_id",
     "resolve_ticket": "resolution_code",
 }
-VOCABULARY = {
+VOCABULARY: dict[str, type[Vocabulary]] = {
     "priority": Priority,
     "queue": Queue,
     "tag": Tag,
@@ -168,19 +168,24 @@ class InvalidAction(ValueError):
 
 @dataclass(frozen=True, slots=True)
 class ActionPlan:
-    """What one step applies: normalised actions in order, or a rejection to record and penalise."""
+    """What one step applies: the body as received, its actions normalised and in order, or a
+    rejection ``(code, reason)`` to record and penalise."""
 
-    actions: tuple[Any, ...]
+    raw: JsonText
+    actions: tuple[Action, ...]
     dialect: str
-    rejection: tuple[str, str] | None = None  # (code, reason)
-    _json: tuple[dict[str, Any], ...] | None = field(default=None, compare=False, repr=False)
+    rejection: tuple[str, str] | None = None
 
-    def to_json(self) -> list[dict[str, Any]]:
-        """The normalised actions as JSON objects (fresh dicts each call: callers may keep them)."""
-        if self._json is None:
-            object.__setattr__(self, "_json", tuple(
-                a.model_dump(mode="json", exclude_none=True) for a in self.actions))
-        return [dict(d) for d in self._json]  # type: ignore[union-attr]
+    def to_json(self) -> list[JsonObject]:
+        """The normalised actions as JSON objects (fresh on every call)."""
+        return [action_json(a) for a in self.actions]
+
+
+def action_json(action: Action) -> JsonObject:
+    """A normalised action as JSON, as the log records it and observations show it: its type and
+    the fields it sets (an unset optional field is left out)."""
+    data: JsonObject = action.model_dump(mode="json", exclude_none=True)
+    return data
 
 
 def _present(value: Any) -> bool:
@@ -217,7 +222,7 @@ def _validation_message(exc: ValidationError) -> InvalidAction:
     return InvalidAction(f"{field}: {err['msg']}" if field else err["msg"], field=field)
 
 
-def _typed(raw: dict[str, Any]) -> ActionPlan:
+def _typed(raw: dict[str, Any], body: JsonText) -> ActionPlan:
     action_type = ActionType.parse(raw.get("action_type"))
     if action_type is None:
         raise InvalidAction(
@@ -246,17 +251,17 @@ def _typed(raw: dict[str, Any]) -> ActionPlan:
     _check_lengths(fields)
     required = REQUIRED.get(kind)
     if required and required not in fields:
-        return ActionPlan((), "ticketledger",
+        return ActionPlan(body, (), "ticketledger",
                           ("missing_field", f"{kind} needs a non-empty '{required}'"))
     fields = {k: _canonical(k, v) for k, v in fields.items()}
     try:
         action = ACTION_ADAPTER.validate_python({"action_type": kind, **fields})
     except ValidationError as exc:
         raise _validation_message(exc) from None
-    return ActionPlan((action,), "ticketledger")
+    return ActionPlan(body, (action,), "ticketledger")
 
 
-def _combined(raw: dict[str, Any]) -> ActionPlan:
+def _combined(raw: dict[str, Any], body: JsonText) -> ActionPlan:
     unknown = sorted(set(raw) - set(COMBINED_FIELDS) - IGNORED_FIELDS)
     if unknown:
         raise InvalidAction(
@@ -271,7 +276,7 @@ def _combined(raw: dict[str, Any]) -> ActionPlan:
         combined = CombinedAction.model_validate(fields)
     except ValidationError as exc:
         raise _validation_message(exc) from None
-    parts: list[Any] = []
+    parts: list[Action] = []
     if combined.reassign_queue is not None:
         parts.append(AssignQueue(queue=combined.reassign_queue))
     if combined.add_tag is not None:
@@ -281,66 +286,30 @@ def _combined(raw: dict[str, Any]) -> ActionPlan:
     if combined.close_ticket:
         parts.append(CloseTicket())
     if not parts:
-        return ActionPlan((), "customersupportenv",
+        return ActionPlan(body, (), "customersupportenv",
                           ("missing_field", "the action sets none of: " + ", ".join(COMBINED_FIELDS)))
-    return ActionPlan(tuple(parts), "customersupportenv")
+    return ActionPlan(body, tuple(parts), "customersupportenv")
 
 
-def _check_storable(raw: dict[str, Any]) -> None:
-    """The action is logged exactly as received, so it must be storable JSON: finite numbers,
-    string keys, valid Unicode (no lone surrogates), even in fields that are otherwise ignored."""
-    try:
-        json.dumps(raw, sort_keys=True, ensure_ascii=False, allow_nan=False).encode("utf-8")
-    except (TypeError, ValueError) as exc:  # UnicodeEncodeError is a ValueError
-        raise InvalidAction(f"the action cannot be stored as JSON: {exc}") from None
-
-
-_PLANS: dict[tuple[Any, ...], ActionPlan] = {}
-_PLANS_LIMIT = 4096
-_SCALARS = frozenset({str, int, bool, type(None)})
-
-
-def _plan_key(raw: dict[str, Any]) -> tuple[Any, ...] | None:
-    """A hashable key for a body of scalar fields (type included: ``1`` and ``True`` differ), or
-    None when a value is not a plain scalar (then the body is parsed without the memo)."""
-    key = []
-    for name, value in raw.items():
-        kind = type(value)
-        if kind not in _SCALARS:
-            return None
-        key.append((name, kind, value))
-    return tuple(key)
-
-
-def parse_action(raw: Any) -> ActionPlan:
+def parse_action(raw: object) -> ActionPlan:
     """Normalise any accepted action body; raise :class:`InvalidAction` for malformed input.
 
-    Parsing is a pure function of the body, and agents send the same bodies again and again
-    (every episode of a task starts alike), so accepted plans are memoised by the body's fields,
-    types and values. Rejected bodies are not memoised: they raise every time.
+    The body is logged exactly as received, so it must be storable JSON first: finite numbers,
+    keys JSON can hold, valid Unicode (no lone surrogates), even in fields that are otherwise
+    ignored.
     """
     if isinstance(raw, BaseModel):
         raw = raw.model_dump(mode="json")
     if not isinstance(raw, dict):
         raise InvalidAction(f"an action must be a JSON object, not {type(raw).__name__}")
-    key = _plan_key(raw)
-    if key is not None:
-        plan = _PLANS.get(key)
-        if plan is None:
-            plan = _parse(raw)
-            if len(_PLANS) >= _PLANS_LIMIT:
-                _PLANS.clear()
-            _PLANS[key] = plan
-        return plan
-    return _parse(raw)
-
-
-def _parse(raw: dict[str, Any]) -> ActionPlan:
-    _check_storable(raw)
+    try:
+        body = JsonText.of(raw)
+    except (TypeError, ValueError) as exc:  # UnicodeEncodeError is a ValueError
+        raise InvalidAction(f"the action cannot be stored as JSON: {exc}") from None
     if "action_type" in raw:
-        return _typed(raw)
+        return _typed(raw, body)
     if any(k in raw for k in COMBINED_FIELDS):
-        return _combined(raw)
+        return _combined(raw, body)
     unknown = sorted(set(raw) - IGNORED_FIELDS)
     if unknown:
         raise InvalidAction(
@@ -348,7 +317,8 @@ def _parse(raw: dict[str, Any]) -> ActionPlan:
             f"{', '.join(ActionType.allowed())})",
             field=unknown[0],
         )
-    return ActionPlan((), "ticketledger", ("missing_field", "empty action: 'action_type' is required"))
+    return ActionPlan(body, (), "ticketledger",
+                      ("missing_field", "empty action: 'action_type' is required"))
 
 
 def action_json_schema() -> dict[str, Any]:

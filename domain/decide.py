@@ -8,13 +8,30 @@ when the ticket was resolved or closed or the step budget ran out.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import assert_never
 
 from domain import actions as act
-from domain import events as ev
-from domain.state import EpisodeState, apply, thaw
-from domain.tasks.catalog import task_json
-from domain.tasks.spec import TaskInstance
+from domain.events import (
+    ActionHadNoEffect,
+    ActionReceived,
+    ActionRejected,
+    EpisodeEnded,
+    EpisodeStarted,
+    Event,
+    ForkOrigin,
+    InternalNoteAdded,
+    PolicyLookedUp,
+    PriorityClassified,
+    QueueAssigned,
+    ReplyDrafted,
+    TagAdded,
+    TagRemoved,
+    TicketClosed,
+    TicketResolved,
+)
+from domain.state import EpisodeState, fold
+from domain.tasks.variant import TaskVariant
+from domain.vocabulary import Priority, Queue
 
 MAX_TAGS = 8
 MAX_NOTES = 20
@@ -28,19 +45,19 @@ class EpisodeNotStarted(Exception):
     """Stepping an episode that has no ``EpisodeStarted`` event."""
 
 
-def start(episode_id: str, task: TaskInstance, digest: str, *, run_id: str | None = None,
-          forked_from: dict[str, Any] | None = None, grader_version: str = "") -> ev.Event:
+def start(episode_id: str, variant: TaskVariant, *, run_id: str | None = None,
+          forked_from: ForkOrigin | None = None, grader_version: str = "") -> EpisodeStarted:
     """The first event of every episode: which task and seed, and the materialised task itself."""
-    return ev.Event(ev.EPISODE_STARTED, {
-        "episode_id": episode_id,
-        "task_id": task.task_id,
-        "seed": task.seed,
-        "task_digest": digest,
-        "task": task_json(task),
-        "run_id": run_id,
-        "forked_from": forked_from,
-        "grader_version": grader_version,
-    })
+    return EpisodeStarted(
+        episode_id=episode_id,
+        task_id=variant.task.task_id,
+        seed=variant.task.seed,
+        task_digest=variant.digest,
+        task=variant,
+        run_id=run_id,
+        forked_from=forked_from,
+        grader_version=grader_version,
+    )
 
 
 _MISSING_TEXT = {
@@ -66,83 +83,69 @@ def _missing_work(state: EpisodeState) -> list[str]:
     return [_MISSING_TEXT[n] for n in state.task.required_before_closing() if not present[n]]
 
 
-def _no_effect(reason: str) -> list[ev.Event]:
-    return [ev.Event(ev.NO_EFFECT, {"reason": reason})]
-
-
-def _finish(state: EpisodeState, action: Any) -> list[ev.Event]:
+def _finish(state: EpisodeState, action: act.ResolveTicket | act.CloseTicket) -> list[Event]:
     missing = _missing_work(state)
     verb = "resolve" if isinstance(action, act.ResolveTicket) else "close"
     if missing:
-        return [ev.Event(ev.ACTION_REJECTED, {
-            "code": "premature_resolution",
-            "reason": f"cannot {verb} yet: first " + ", ".join(missing),
-        })]
-    code = action.resolution_code.value if action.resolution_code is not None else None
+        return [ActionRejected("premature_resolution",
+                               f"cannot {verb} yet: first " + ", ".join(missing))]
     if isinstance(action, act.ResolveTicket):
-        return [ev.Event(ev.TICKET_RESOLVED, {"resolution_code": code}),
-                ev.Event(ev.EPISODE_ENDED, {"reason": "resolved"})]
-    return [ev.Event(ev.TICKET_CLOSED, {"resolution_code": code}),
-            ev.Event(ev.EPISODE_ENDED, {"reason": "closed"})]
+        return [TicketResolved(action.resolution_code), EpisodeEnded("resolved")]
+    return [TicketClosed(action.resolution_code), EpisodeEnded("closed")]
 
 
-def _effects(state: EpisodeState, action: Any) -> list[ev.Event]:
+def _effects(state: EpisodeState, action: act.Action) -> list[Event]:
     """Events for one normalised action against the current state."""
-    if isinstance(action, act.ClassifyPriority):
-        value = action.priority.value
-        if state.priority == value:
-            return _no_effect(f"priority is already {value}")
-        return [ev.Event(ev.PRIORITY_CLASSIFIED, {"priority": value, "previous": state.priority})]
-    if isinstance(action, act.AssignQueue):
-        value = action.queue.value
-        if state.queue == value:
-            return _no_effect(f"queue is already {value}")
-        return [ev.Event(ev.QUEUE_ASSIGNED, {"queue": value, "previous": state.queue})]
-    if isinstance(action, act.AddTag):
-        tag = action.tag.value
-        if tag in state.tags:
-            return _no_effect(f"tag {tag} is already on the ticket")
-        if len(state.tags) >= MAX_TAGS:
-            return [ev.Event(ev.ACTION_REJECTED, {
-                "code": "limit_reached", "reason": f"a ticket holds at most {MAX_TAGS} tags"})]
-        return [ev.Event(ev.TAG_ADDED, {"tag": tag})]
-    if isinstance(action, act.RemoveTag):
-        tag = action.tag.value
-        if tag not in state.tags:
-            return _no_effect(f"tag {tag} is not on the ticket")
-        return [ev.Event(ev.TAG_REMOVED, {"tag": tag})]
-    if isinstance(action, act.DraftReply):
-        if state.reply_draft == action.reply_text:
-            return _no_effect("the reply draft already has this text")
-        return [ev.Event(ev.REPLY_DRAFTED, {"text": action.reply_text})]
-    if isinstance(action, act.AddInternalNote):
-        if action.note in state.notes:
-            return _no_effect("this internal note was already added")
-        if len(state.notes) >= MAX_NOTES:
-            return [ev.Event(ev.ACTION_REJECTED, {
-                "code": "limit_reached", "reason": f"a ticket holds at most {MAX_NOTES} notes"})]
-        return [ev.Event(ev.NOTE_ADDED, {"note": action.note})]
-    if isinstance(action, act.LookupPolicy):
-        policy = action.policy_id.value
-        if state.viewed(policy):
-            return _no_effect(f"policy {policy} is already shown in the observation")
-        return [ev.Event(ev.POLICY_LOOKED_UP, {"policy_id": policy})]
-    if isinstance(action, (act.ResolveTicket, act.CloseTicket)):
-        return _finish(state, action)
-    if isinstance(action, act.Noop):
-        return []
-    raise TypeError(f"no rule for {type(action).__name__}")
+    match action:
+        case act.ClassifyPriority(priority=priority):
+            if state.priority == priority.value:
+                return [ActionHadNoEffect(f"priority is already {priority.value}")]
+            previous = Priority(state.priority) if state.priority is not None else None
+            return [PriorityClassified(priority, previous)]
+        case act.AssignQueue(queue=queue):
+            if state.queue == queue.value:
+                return [ActionHadNoEffect(f"queue is already {queue.value}")]
+            return [QueueAssigned(queue, Queue(state.queue) if state.queue is not None else None)]
+        case act.AddTag(tag=tag):
+            if tag.value in state.tags:
+                return [ActionHadNoEffect(f"tag {tag.value} is already on the ticket")]
+            if len(state.tags) >= MAX_TAGS:
+                return [ActionRejected("limit_reached", f"a ticket holds at most {MAX_TAGS} tags")]
+            return [TagAdded(tag)]
+        case act.RemoveTag(tag=tag):
+            if tag.value not in state.tags:
+                return [ActionHadNoEffect(f"tag {tag.value} is not on the ticket")]
+            return [TagRemoved(tag)]
+        case act.DraftReply(reply_text=text):
+            if state.reply_draft == text:
+                return [ActionHadNoEffect("the reply draft already has this text")]
+            return [ReplyDrafted(text)]
+        case act.AddInternalNote(note=note):
+            if note in state.notes:
+                return [ActionHadNoEffect("this internal note was already added")]
+            if len(state.notes) >= MAX_NOTES:
+                return [ActionRejected("limit_reached", f"a ticket holds at most {MAX_NOTES} notes")]
+            return [InternalNoteAdded(note)]
+        case act.LookupPolicy(policy_id=policy):
+            if state.viewed(policy.value):
+                return [ActionHadNoEffect(f"policy {policy.value} is already shown in the observation")]
+            return [PolicyLookedUp(policy)]
+        case act.ResolveTicket() | act.CloseTicket():
+            return _finish(state, action)
+        case act.Noop():
+            return []
+        case _:
+            assert_never(action)
 
 
-def decide(state: EpisodeState, plan: act.ActionPlan, raw: Any) -> list[ev.Event]:
-    """The events one step produces. Raises :class:`EpisodeFinished` after the episode ended."""
-    return decide_step(state, plan, raw)[0]
+def decide(state: EpisodeState, action: act.ActionPlan) -> list[Event]:
+    """The events one step produces: ``ActionReceived``, the effects of each part of the action,
+    and ``EpisodeEnded`` when the ticket was resolved or closed or the step budget ran out.
 
-
-def decide_step(state: EpisodeState, plan: act.ActionPlan,
-                raw: Any) -> tuple[list[ev.Event], EpisodeState]:
-    """:func:`decide`, plus the state after those events (``fold(events, state)``), which the rules
-    build anyway; the environment uses it instead of folding the same events a second time."""
+    Each part of a combined action acts on the ticket as the earlier parts left it; the first
+    acts on ``state`` (``ActionReceived`` changes nothing the rules read). Raises
+    :class:`EpisodeNotStarted` before a reset and :class:`EpisodeFinished` after the end.
+    """
     if not state.started:
         raise EpisodeNotStarted("the episode has not been reset")
     if state.done:
@@ -151,23 +154,21 @@ def decide_step(state: EpisodeState, plan: act.ActionPlan,
         )
     assert state.task is not None
     step = state.step_count + 1
-    out = [ev.Event(ev.ACTION_RECEIVED, {
-        "step": step, "raw": raw, "actions": plan.to_json(), "dialect": plan.dialect,
-    })]
-    current = thaw(state)  # read by the rules like a state, changed in place as events are decided
-    apply(current, out[0])
-    if plan.rejection is not None:
-        code, reason = plan.rejection
-        out.append(ev.Event(ev.ACTION_REJECTED, {"code": code, "reason": reason}))
-        apply(current, out[-1])
+    out: list[Event] = [ActionReceived(step, action.raw, action.actions, action.dialect)]
+    if action.rejection is not None:
+        code, reason = action.rejection
+        out.append(ActionRejected(code, reason))
     else:
-        for action in plan.actions:
-            for event in _effects(current, action):  # type: ignore[arg-type]
-                out.append(event)
-                apply(current, event)
-            if current.done:
+        for index, part in enumerate(action.actions):
+            current = fold(out, state) if index else state
+            effects = _effects(current, part)
+            out += effects
+            if _ends(effects):
                 break
-    if not current.done and step >= state.task.max_steps:
-        out.append(ev.Event(ev.EPISODE_ENDED, {"reason": "max_steps"}))
-        apply(current, out[-1])
-    return out, current.freeze()
+    if not _ends(out) and step >= state.task.max_steps:
+        out.append(EpisodeEnded("max_steps"))
+    return out
+
+
+def _ends(events: list[Event]) -> bool:
+    return any(isinstance(e, EpisodeEnded) for e in events)

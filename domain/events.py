@@ -1,79 +1,399 @@
 """Event types, their schema versions, and upcasting of old versions on read.
 
-An event is a fact that happened in an episode: ``(type, version, data)``. The store adds the
-sequence number, hash chain and timestamp. Old payloads are never rewritten in place; when a type's
-shape changes, its version goes up and an upcaster here turns the old payload into the new one as
-it is read, so logs written by earlier releases still fold and grade.
+An event is a fact that happened in an episode: one frozen dataclass per type, its payload as typed
+attributes. Each class names its type and current schema version, gives its payload as the JSON
+data that is stored and hashed (``data``: a fresh dict on every call) and reads a stored payload
+back (``from_data``, which reads vocabulary values as input is read, ignoring case, so an altered
+log still reads and its hash chain says where). The store adds the sequence number, hash chain and
+timestamp.
+
+Old payloads are never rewritten in place; when a type's shape changes, its version goes up and
+:func:`upcast` turns the old payload into the new one as it is read, so logs written by earlier
+releases still fold and grade.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import Any, NamedTuple
+from dataclasses import dataclass
+from typing import Any, ClassVar
 
-EPISODE_STARTED = "EpisodeStarted"
-ACTION_RECEIVED = "ActionReceived"
-PRIORITY_CLASSIFIED = "PriorityClassified"
-QUEUE_ASSIGNED = "QueueAssigned"
-TAG_ADDED = "TagAdded"
-TAG_REMOVED = "TagRemoved"
-REPLY_DRAFTED = "ReplyDrafted"
-NOTE_ADDED = "InternalNoteAdded"
-POLICY_LOOKED_UP = "PolicyLookedUp"
-TICKET_RESOLVED = "TicketResolved"
-TICKET_CLOSED = "TicketClosed"
-ACTION_REJECTED = "ActionRejected"
-NO_EFFECT = "ActionHadNoEffect"
-EPISODE_ENDED = "EpisodeEnded"
-STEP_GRADED = "StepGraded"
-
-CURRENT_VERSION: dict[str, int] = {
-    EPISODE_STARTED: 1,
-    ACTION_RECEIVED: 1,
-    PRIORITY_CLASSIFIED: 1,
-    QUEUE_ASSIGNED: 1,
-    TAG_ADDED: 1,
-    TAG_REMOVED: 1,
-    REPLY_DRAFTED: 2,
-    NOTE_ADDED: 1,
-    POLICY_LOOKED_UP: 1,
-    TICKET_RESOLVED: 1,
-    TICKET_CLOSED: 1,
-    ACTION_REJECTED: 1,
-    NO_EFFECT: 1,
-    EPISODE_ENDED: 1,
-    STEP_GRADED: 1,
-}
-
-STATE_CHANGES = frozenset({
-    PRIORITY_CLASSIFIED, QUEUE_ASSIGNED, TAG_ADDED, TAG_REMOVED, REPLY_DRAFTED, NOTE_ADDED,
-    POLICY_LOOKED_UP, TICKET_RESOLVED, TICKET_CLOSED,
-})
-"""Event types that change the ticket (as opposed to bookkeeping about the step)."""
+from domain.actions import ACTION_ADAPTER, Action, action_json
+from domain.jsontext import JsonObject, JsonText
+from domain.tasks.variant import TaskVariant
+from domain.vocabulary import PolicyId, Priority, Queue, ResolutionCode, Tag
 
 
-class _EventFields(NamedTuple):
-    type: str
-    data: Mapping[str, Any]
-    version: int
+def _code(value: ResolutionCode | None) -> str | None:
+    return value.value if value is not None else None
 
 
-class Event(_EventFields):
-    """A domain event as decided; the store turns it into a recorded, hash-chained row.
+@dataclass(frozen=True, slots=True)
+class ForkOrigin:
+    """Where a forked episode branched off: the original, the step, and the chain hash there."""
 
-    An immutable named tuple with a checked constructor: ``Event(type, data={}, version=0)``, where
-    version 0 means the type's current version. Not a frozen dataclass: several are built per step
-    and per replayed step, and a frozen dataclass's ``__init__`` (one ``object.__setattr__`` per
-    field, then ``__post_init__``) cost about three times as much.
-    """
+    episode_id: str
+    at: int
+    hash: str
 
-    __slots__ = ()
 
-    def __new__(cls, type: str, data: Mapping[str, Any] | None = None, version: int = 0) -> Event:
-        current = CURRENT_VERSION.get(type)
-        if current is None:
-            raise ValueError(f"unknown event type {type!r}")
-        return tuple.__new__(cls, (type, {} if data is None else data, version or current))
+@dataclass(frozen=True, slots=True)
+class EpisodeStarted:
+    """The first event of every episode: which task and seed, and the materialised task itself
+    (graders read the recorded task, so an episode keeps its grade when the catalog changes)."""
+
+    type: ClassVar[str] = "EpisodeStarted"
+    version: ClassVar[int] = 1
+    episode_id: str
+    task_id: str
+    seed: int | None
+    task_digest: str
+    task: TaskVariant
+    run_id: str | None = None
+    forked_from: ForkOrigin | None = None
+    grader_version: str = ""
+
+    @property
+    def data(self) -> JsonObject:
+        fork = self.forked_from
+        return {
+            "episode_id": self.episode_id,
+            "task_id": self.task_id,
+            "seed": self.seed,
+            "task_digest": self.task_digest,
+            "task": self.task.json_form(),
+            "run_id": self.run_id,
+            "forked_from": (None if fork is None else
+                            {"episode_id": fork.episode_id, "at": fork.at, "hash": fork.hash}),
+            "grader_version": self.grader_version,
+        }
+
+    @classmethod
+    def from_data(cls, data: Mapping[str, Any]) -> EpisodeStarted:
+        fork = data.get("forked_from")
+        return cls(
+            episode_id=data["episode_id"],
+            task_id=data["task_id"],
+            seed=data["seed"],
+            task_digest=data["task_digest"],
+            task=TaskVariant.from_json(data["task"]),
+            run_id=data.get("run_id"),
+            forked_from=None if fork is None else ForkOrigin(fork["episode_id"], fork["at"],
+                                                             fork["hash"]),
+            grader_version=data.get("grader_version", ""),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class ActionReceived:
+    """The first event of every step: the body exactly as received (``raw``, so the log can be
+    audited), the actions it was normalised to and the dialect it was written in."""
+
+    type: ClassVar[str] = "ActionReceived"
+    version: ClassVar[int] = 1
+    step: int
+    raw: JsonText
+    actions: tuple[Action, ...]
+    dialect: str
+
+    @property
+    def data(self) -> JsonObject:
+        return {
+            "step": self.step,
+            "raw": self.raw.value(),
+            "actions": [action_json(a) for a in self.actions],
+            "dialect": self.dialect,
+        }
+
+    @classmethod
+    def from_data(cls, data: Mapping[str, Any]) -> ActionReceived:
+        return cls(data["step"], JsonText.of(data["raw"]),
+                   tuple(ACTION_ADAPTER.validate_python(a) for a in data["actions"]),
+                   data["dialect"])
+
+
+@dataclass(frozen=True, slots=True)
+class PriorityClassified:
+    type: ClassVar[str] = "PriorityClassified"
+    version: ClassVar[int] = 1
+    priority: Priority
+    previous: Priority | None
+
+    @property
+    def data(self) -> JsonObject:
+        return {"priority": self.priority.value,
+                "previous": self.previous.value if self.previous is not None else None}
+
+    @classmethod
+    def from_data(cls, data: Mapping[str, Any]) -> PriorityClassified:
+        previous = data["previous"]
+        return cls(Priority.read(data["priority"]), Priority.read(previous) if previous is not None else None)
+
+
+@dataclass(frozen=True, slots=True)
+class QueueAssigned:
+    type: ClassVar[str] = "QueueAssigned"
+    version: ClassVar[int] = 1
+    queue: Queue
+    previous: Queue | None
+
+    @property
+    def data(self) -> JsonObject:
+        return {"queue": self.queue.value,
+                "previous": self.previous.value if self.previous is not None else None}
+
+    @classmethod
+    def from_data(cls, data: Mapping[str, Any]) -> QueueAssigned:
+        previous = data["previous"]
+        return cls(Queue.read(data["queue"]), Queue.read(previous) if previous is not None else None)
+
+
+@dataclass(frozen=True, slots=True)
+class TagAdded:
+    type: ClassVar[str] = "TagAdded"
+    version: ClassVar[int] = 1
+    tag: Tag
+
+    @property
+    def data(self) -> JsonObject:
+        return {"tag": self.tag.value}
+
+    @classmethod
+    def from_data(cls, data: Mapping[str, Any]) -> TagAdded:
+        return cls(Tag.read(data["tag"]))
+
+
+@dataclass(frozen=True, slots=True)
+class TagRemoved:
+    type: ClassVar[str] = "TagRemoved"
+    version: ClassVar[int] = 1
+    tag: Tag
+
+    @property
+    def data(self) -> JsonObject:
+        return {"tag": self.tag.value}
+
+    @classmethod
+    def from_data(cls, data: Mapping[str, Any]) -> TagRemoved:
+        return cls(Tag.read(data["tag"]))
+
+
+@dataclass(frozen=True, slots=True)
+class ReplyDrafted:
+    """The reply draft's new text (v1, before release, called the field ``reply_text``)."""
+
+    type: ClassVar[str] = "ReplyDrafted"
+    version: ClassVar[int] = 2
+    text: str
+
+    @property
+    def data(self) -> JsonObject:
+        return {"text": self.text}
+
+    @classmethod
+    def from_data(cls, data: Mapping[str, Any]) -> ReplyDrafted:
+        return cls(data["text"])
+
+
+@dataclass(frozen=True, slots=True)
+class InternalNoteAdded:
+    type: ClassVar[str] = "InternalNoteAdded"
+    version: ClassVar[int] = 1
+    note: str
+
+    @property
+    def data(self) -> JsonObject:
+        return {"note": self.note}
+
+    @classmethod
+    def from_data(cls, data: Mapping[str, Any]) -> InternalNoteAdded:
+        return cls(data["note"])
+
+
+@dataclass(frozen=True, slots=True)
+class PolicyLookedUp:
+    type: ClassVar[str] = "PolicyLookedUp"
+    version: ClassVar[int] = 1
+    policy_id: PolicyId
+
+    @property
+    def data(self) -> JsonObject:
+        return {"policy_id": self.policy_id.value}
+
+    @classmethod
+    def from_data(cls, data: Mapping[str, Any]) -> PolicyLookedUp:
+        return cls(PolicyId.read(data["policy_id"]))
+
+
+@dataclass(frozen=True, slots=True)
+class TicketResolved:
+    type: ClassVar[str] = "TicketResolved"
+    version: ClassVar[int] = 1
+    resolution_code: ResolutionCode
+
+    @property
+    def data(self) -> JsonObject:
+        return {"resolution_code": self.resolution_code.value}
+
+    @classmethod
+    def from_data(cls, data: Mapping[str, Any]) -> TicketResolved:
+        return cls(ResolutionCode.read(data["resolution_code"]))
+
+
+@dataclass(frozen=True, slots=True)
+class TicketClosed:
+    type: ClassVar[str] = "TicketClosed"
+    version: ClassVar[int] = 1
+    resolution_code: ResolutionCode | None
+
+    @property
+    def data(self) -> JsonObject:
+        return {"resolution_code": _code(self.resolution_code)}
+
+    @classmethod
+    def from_data(cls, data: Mapping[str, Any]) -> TicketClosed:
+        code = data.get("resolution_code")
+        return cls(ResolutionCode.read(code) if code is not None else None)
+
+
+@dataclass(frozen=True, slots=True)
+class ActionRejected:
+    """The step's action was refused (``code`` names the rule); the grader penalises it."""
+
+    type: ClassVar[str] = "ActionRejected"
+    version: ClassVar[int] = 1
+    code: str
+    reason: str
+
+    @property
+    def data(self) -> JsonObject:
+        return {"code": self.code, "reason": self.reason}
+
+    @classmethod
+    def from_data(cls, data: Mapping[str, Any]) -> ActionRejected:
+        return cls(data["code"], data["reason"])
+
+
+@dataclass(frozen=True, slots=True)
+class ActionHadNoEffect:
+    """A part of the step's action changed nothing (the value was already so)."""
+
+    type: ClassVar[str] = "ActionHadNoEffect"
+    version: ClassVar[int] = 1
+    reason: str
+
+    @property
+    def data(self) -> JsonObject:
+        return {"reason": self.reason}
+
+    @classmethod
+    def from_data(cls, data: Mapping[str, Any]) -> ActionHadNoEffect:
+        return cls(data["reason"])
+
+
+@dataclass(frozen=True, slots=True)
+class EpisodeEnded:
+    """The episode is over: ``resolved``, ``closed`` or ``max_steps``."""
+
+    type: ClassVar[str] = "EpisodeEnded"
+    version: ClassVar[int] = 1
+    reason: str
+
+    @property
+    def data(self) -> JsonObject:
+        return {"reason": self.reason}
+
+    @classmethod
+    def from_data(cls, data: Mapping[str, Any]) -> EpisodeEnded:
+        return cls(data["reason"])
+
+
+@dataclass(frozen=True, slots=True)
+class Component:
+    """One score component of a grade: units earned of its weight, a public reason that never
+    reveals the answer key, and an audit detail that does."""
+
+    name: str
+    earned: int
+    weight: int
+    public: str
+    detail: str
+
+
+@dataclass(frozen=True, slots=True)
+class Penalty:
+    """One penalty of a step: the rule, its cost in units, and why."""
+
+    rule: str
+    units: int
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class StepGraded:
+    """What the grader said about a step at the time it was taken (units: 1 = 0.0001)."""
+
+    type: ClassVar[str] = "StepGraded"
+    version: ClassVar[int] = 1
+    step: int
+    reward: float
+    score: float
+    reward_units: int
+    score_units: int
+    raw_units: int
+    penalty_units: int
+    components: tuple[Component, ...]
+    penalties: tuple[Penalty, ...]
+    done: bool
+    grader_version: str
+
+    @property
+    def data(self) -> JsonObject:
+        return {
+            "step": self.step,
+            "reward": self.reward,
+            "score": self.score,
+            "reward_units": self.reward_units,
+            "score_units": self.score_units,
+            "raw_units": self.raw_units,
+            "penalty_units": self.penalty_units,
+            "components": {c.name: {"earned": c.earned, "weight": c.weight, "public": c.public,
+                                    "detail": c.detail} for c in self.components},
+            "penalties": [{"rule": p.rule, "units": p.units, "reason": p.reason}
+                          for p in self.penalties],
+            "done": self.done,
+            "grader_version": self.grader_version,
+        }
+
+    @classmethod
+    def from_data(cls, data: Mapping[str, Any]) -> StepGraded:
+        return cls(
+            step=data["step"],
+            reward=data["reward"],
+            score=data["score"],
+            reward_units=data["reward_units"],
+            score_units=data["score_units"],
+            raw_units=data["raw_units"],
+            penalty_units=data["penalty_units"],
+            components=tuple(Component(name, c["earned"], c["weight"], c["public"], c["detail"])
+                             for name, c in data["components"].items()),
+            penalties=tuple(Penalty(p["rule"], p["units"], p["reason"]) for p in data["penalties"]),
+            done=data["done"],
+            grader_version=data.get("grader_version", ""),
+        )
+
+
+Event = (EpisodeStarted | ActionReceived | PriorityClassified | QueueAssigned | TagAdded
+         | TagRemoved | ReplyDrafted | InternalNoteAdded | PolicyLookedUp | TicketResolved
+         | TicketClosed | ActionRejected | ActionHadNoEffect | EpisodeEnded | StepGraded)
+"""Any event of an episode."""
+
+EVENT_TYPES: tuple[type[Event], ...] = (
+    EpisodeStarted, ActionReceived, PriorityClassified, QueueAssigned, TagAdded, TagRemoved,
+    ReplyDrafted, InternalNoteAdded, PolicyLookedUp, TicketResolved, TicketClosed, ActionRejected,
+    ActionHadNoEffect, EpisodeEnded, StepGraded,
+)
+_BY_NAME: dict[str, type[Event]] = {cls.type: cls for cls in EVENT_TYPES}
 
 
 def _reply_v1_to_v2(data: Mapping[str, Any]) -> dict[str, Any]:
@@ -84,19 +404,21 @@ def _reply_v1_to_v2(data: Mapping[str, Any]) -> dict[str, Any]:
 
 
 UPCASTERS: dict[tuple[str, int], Callable[[Mapping[str, Any]], dict[str, Any]]] = {
-    (REPLY_DRAFTED, 1): _reply_v1_to_v2,
+    (ReplyDrafted.type, 1): _reply_v1_to_v2,
 }
+"""``(type, version)``: the function that turns a payload of that version into the next one."""
 
 
 def upcast(type_: str, version: int, data: Mapping[str, Any]) -> Event:
-    """Bring a stored payload up to the current version of its type, one version at a time."""
-    current = CURRENT_VERSION.get(type_)
-    if current is None:
+    """The event a stored payload records: brought up to its type's current version one version
+    at a time, then read into its class."""
+    cls = _BY_NAME.get(type_)
+    if cls is None:
         raise ValueError(f"unknown event type {type_!r} in the log")
-    if version > current:
-        raise ValueError(f"{type_} v{version} is newer than this code (v{current}); upgrade")
-    payload: Mapping[str, Any] = data
-    while version < current:
+    if version > cls.version:
+        raise ValueError(f"{type_} v{version} is newer than this code (v{cls.version}); upgrade")
+    payload = data
+    while version < cls.version:
         payload = UPCASTERS[(type_, version)](payload)
         version += 1
-    return Event(type_, payload, version)
+    return cls.from_data(payload)

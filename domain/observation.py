@@ -1,18 +1,19 @@
 """What an agent sees: a public view of the state, free of the answer key.
 
 This is the only function that turns state into something agent-facing, so the rule "never show
-targets" is enforced in one place: it copies public fields by name and nothing else.
+targets" is enforced in one place: of the task it reads only the public view
+(:class:`domain.tasks.variant.PublicView`), which holds no part of the answer key.
 """
 
 from __future__ import annotations
 
-from typing import Any, TypeVar
+from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from domain.actions import action_json
 from domain.state import EpisodeState, StepRecord
 from domain.tasks.catalog import Catalog
-from domain.tasks.spec import TaskInstance
 from domain.vocabulary import PolicyId
 
 
@@ -59,119 +60,62 @@ class Observation(BaseModel):
     reward: float | None = None
 
 
-def _history_line(step: int, actions: tuple[Any, ...], changes: tuple[str, ...],
-                  error: str | None) -> str:
-    kinds = "+".join(a.get("action_type", "?") for a in actions) or "invalid action"
-    outcome = "; ".join(changes) if changes else "no change"
-    return f"step {step}: {kinds} -> {outcome}" + (f" (error: {error})" if error else "")
-
-
-# Memos keyed by object identity, each entry keeping its object alive so the id is not reused.
-# Both hold pure functions of immutable objects: a step record never changes once the step is
-# over (later states share it), and a task instance is frozen.
-_LINES: dict[int, tuple[StepRecord, str]] = {}
-_STATIC: dict[int, tuple[TaskInstance, dict[str, Any]]] = {}
-_MEMO_LIMIT = 16384
 _POLICY_IDS = tuple(PolicyId.allowed())
 
 
-def _line(record: StepRecord) -> str:
-    hit = _LINES.get(id(record))
-    if hit is not None and hit[0] is record:
-        return hit[1]
-    line = _history_line(record.step, record.actions, record.changes, record.error)
-    if len(_LINES) >= _MEMO_LIMIT:
-        _LINES.clear()
-    _LINES[id(record)] = (record, line)
-    return line
+def _history_line(record: StepRecord) -> str:
+    kinds = "+".join(a.action_type for a in record.actions) or "invalid action"
+    outcome = "; ".join(record.changes) if record.changes else "no change"
+    error = f" (error: {record.error})" if record.error else ""
+    return f"step {record.step}: {kinds} -> {outcome}{error}"
 
 
-def _trusted(model: type[_M], values: dict[str, Any]) -> _M:
-    """An instance of ``model`` holding ``values``, which already have the declared types.
-
-    Validating an observation was a fifth of a step's CPU (every field, every step), and every
-    value here is built from the folded state by the code below, never from outside input. This is
-    what ``model_construct`` does, without its per-field Python loop (five times faster).
-    ``tests/test_observation_fast.py`` checks, for every step of every task, that the result equals
-    the validated model, so a pydantic change that broke this would fail there.
-    """
-    obj = model.__new__(model)
-    _set(obj, "__dict__", values)
-    _set(obj, "__pydantic_fields_set__", set(values))
-    _set(obj, "__pydantic_extra__", None)
-    _set(obj, "__pydantic_private__", None)
-    return obj
-
-
-_M = TypeVar("_M", bound=BaseModel)
-_set = object.__setattr__
-
-
-def _static(task: TaskInstance) -> dict[str, Any]:
-    """The fields of an observation that only depend on the task (all immutable values; the
-    ticket as plain data, turned into a fresh model per observation)."""
-    hit = _STATIC.get(id(task))
-    if hit is not None and hit[0] is task:
-        return hit[1]
-    ticket = PublicTicket.model_validate({name: value for name, value
-                                         in task.ticket.model_dump(mode="json").items()
-                                         if name in PublicTicket.model_fields})
-    fields = {
-        "task_id": task.task_id,
-        "title": task.title,
-        "difficulty": task.difficulty.value,
-        "objective": task.objective,
-        "ticket_id": task.ticket.ticket_id,
-        "customer_message": task.ticket.message,
-        "ticket": ticket.__dict__,
-        "max_steps": task.max_steps,
-    }
-    if len(_STATIC) >= _MEMO_LIMIT:
-        _STATIC.clear()
-    _STATIC[id(task)] = (task, fields)
-    return fields
+def _action_history(steps: tuple[StepRecord, ...]) -> list[dict[str, Any]]:
+    """Every step's actions as JSON, in order; a step whose body normalised to no action (a
+    rejected one) shows as one ``invalid`` action."""
+    history: list[dict[str, Any]] = []
+    for record in steps:
+        if record.actions:
+            history += [action_json(a) for a in record.actions]
+        else:
+            history.append({"action_type": "invalid"})
+    return history
 
 
 def observe(state: EpisodeState, catalog: Catalog, reward: float | None = None) -> Observation:
     """Build the observation for ``state``. ``reward`` is the last step's (None after reset).
 
-    Every list and dict is fresh (the actions are copied too), so an observation shares nothing
-    mutable with the state or with other observations; the rest is strings and numbers.
+    Reads the task's public view only (never the answer key). Every list and dict is new, so an
+    observation shares nothing mutable with the state or with other observations.
     """
-    task = state.task
-    assert task is not None, "observe() needs a started episode"
-    static = _static(task)
+    variant = state.variant
+    assert variant is not None, "observe() needs a started episode"
+    public = variant.public
     last = state.last_step
-    action_history = [dict(a) for record in state.steps for a in record.actions or _INVALID]
-    ticket = dict(static["ticket"])
-    ticket["facts"] = dict(ticket["facts"])
-    return _trusted(Observation, {
-        "episode_id": state.episode_id,
-        "task_id": static["task_id"],
-        "title": static["title"],
-        "difficulty": static["difficulty"],
-        "objective": static["objective"],
-        "ticket_id": static["ticket_id"],
-        "customer_message": static["customer_message"],
-        "ticket": _trusted(PublicTicket, ticket),
-        "current_priority": state.priority,
-        "current_queue": state.queue,
-        "tags": list(state.tags),
-        "reply_draft": state.reply_draft,
-        "internal_notes": list(state.notes),
-        "status": state.status,
-        "resolution_code": state.resolution_code,
-        "available_policies": list(_POLICY_IDS),
-        "policies": {p: catalog.policy_text(PolicyId(p)) for p, _ in state.policies_viewed},
-        "history": [_line(r) for r in state.steps],
-        "action_history": action_history,
-        "last_action": dict(last.actions[-1]) if last and last.actions else None,
-        "last_action_error": last.error if last else None,
-        "step_count": state.step_count,
-        "max_steps": static["max_steps"],
-        "done": state.done,
-        "reward": reward,
-    })
-
-
-_INVALID = ({"action_type": "invalid"},)
+    return Observation(
+        episode_id=state.episode_id,
+        task_id=public.task_id,
+        title=public.title,
+        difficulty=public.difficulty,
+        objective=public.objective,
+        ticket_id=public.ticket.ticket_id,
+        customer_message=public.ticket.message,
+        ticket=PublicTicket.model_validate(public.ticket.model_dump(mode="json")),
+        current_priority=state.priority,
+        current_queue=state.queue,
+        tags=list(state.tags),
+        reply_draft=state.reply_draft,
+        internal_notes=list(state.notes),
+        status=state.status,
+        resolution_code=state.resolution_code,
+        available_policies=list(_POLICY_IDS),
+        policies={p: catalog.policy_text(PolicyId(p)) for p, _ in state.policies_viewed},
+        history=[_history_line(r) for r in state.steps],
+        action_history=_action_history(state.steps),
+        last_action=action_json(last.actions[-1]) if last and last.actions else None,
+        last_action_error=last.error if last else None,
+        step_count=state.step_count,
+        max_steps=public.max_steps,
+        done=state.done,
+        reward=reward,
+    )

@@ -2,44 +2,64 @@
 
 State is never stored; it is rebuilt by folding the log with :func:`evolve` (or :func:`fold`).
 It holds the materialised task (answer key included, since graders read it), so anything shown to
-an agent goes through :mod:`domain.observation`, which picks public fields only.
+an agent goes through :mod:`domain.observation`, which reads the task's public view only.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
-from operator import attrgetter
-from typing import Any, NamedTuple
+from collections.abc import Iterable
+from dataclasses import dataclass, replace
+from functools import reduce
+from typing import assert_never
 
-from domain import events as ev
-from domain.tasks.catalog import task_json
+from domain.actions import Action
+from domain.events import (
+    ActionHadNoEffect,
+    ActionReceived,
+    ActionRejected,
+    EpisodeEnded,
+    EpisodeStarted,
+    Event,
+    ForkOrigin,
+    InternalNoteAdded,
+    PolicyLookedUp,
+    PriorityClassified,
+    QueueAssigned,
+    ReplyDrafted,
+    StepGraded,
+    TagAdded,
+    TagRemoved,
+    TicketClosed,
+    TicketResolved,
+)
+from domain.jsontext import JsonText
 from domain.tasks.spec import TaskInstance
+from domain.tasks.variant import TaskVariant
 
 
-class StepRecord(NamedTuple):
-    """What the log says about one step, for observations and reports."""
+@dataclass(frozen=True, slots=True)
+class StepRecord:
+    """What the log says about one step, for observations and reports: the body as received,
+    its normalised actions, what they changed (in the domain's words), the error if any part was
+    refused or changed nothing, and the grade recorded with it."""
 
     step: int
-    actions: tuple[Mapping[str, Any], ...]
-    raw: Any
+    actions: tuple[Action, ...]
+    raw: JsonText
     changes: tuple[str, ...] = ()
     error: str | None = None
     reward: float | None = None
     score: float | None = None
 
 
-class EpisodeState(NamedTuple):
-    """An episode's state: immutable, built by folding its events (never stored).
-
-    A named tuple rather than a frozen dataclass: a state is built at least once per step and per
-    replayed step, and a frozen dataclass's ``__init__`` (one ``object.__setattr__`` per field, 22
-    fields) cost five times as much as building the tuple.
-    """
+@dataclass(frozen=True, slots=True)
+class EpisodeState:
+    """An episode's state: immutable, built by folding its events (never stored)."""
 
     episode_id: str = ""
-    task: TaskInstance | None = None
+    variant: TaskVariant | None = None
     run_id: str | None = None
-    forked_from: Mapping[str, Any] | None = None
+    forked_from: ForkOrigin | None = None
     step_count: int = 0
     priority: str | None = None
     queue: str | None = None
@@ -60,8 +80,13 @@ class EpisodeState(NamedTuple):
     rewards: tuple[float, ...] = ()
 
     @property
+    def task(self) -> TaskInstance | None:
+        """The materialised task (None before ``EpisodeStarted``)."""
+        return self.variant.task if self.variant is not None else None
+
+    @property
     def started(self) -> bool:
-        return self.task is not None
+        return self.variant is not None
 
     @property
     def last_step(self) -> StepRecord | None:
@@ -71,228 +96,81 @@ class EpisodeState(NamedTuple):
         return any(p == policy_id for p, _ in self.policies_viewed)
 
 
-# --------------------------------------------------------------------------- applying events
-# Events are applied to a mutable working copy (a draft) and the immutable state is built once per
-# ``fold``: copying the 22-field state once or twice per event was the largest cost of a step and
-# of replay. The draft has the state's attribute names, so rules
-# that read state (``domain.decide``) can read a draft too.
-
-FIELDS: tuple[str, ...] = EpisodeState._fields
-STEP_FIELDS: tuple[str, ...] = StepRecord._fields
-_tuple_new = tuple.__new__
-_all_fields = attrgetter(*FIELDS)
-
-
-class Draft:
-    """A mutable copy of an :class:`EpisodeState` while events are applied to it.
-
-    ``pending`` holds the last step's record while it is being amended (as a dict of
-    :class:`StepRecord` fields); ``steps`` then excludes it. :meth:`freeze` returns the state.
-    """
-
-    __slots__ = (*FIELDS, "pending")
-
-    @property
-    def started(self) -> bool:
-        return self.task is not None
-
-    def viewed(self, policy_id: str) -> bool:
-        return any(p == policy_id for p, _ in self.policies_viewed)
-
-    def freeze(self) -> EpisodeState:
-        if self.pending is not None:
-            self.steps = (*self.steps, StepRecord(**self.pending))
-            self.pending = None
-        return _tuple_new(EpisodeState, _all_fields(self))
-
-
-def _thaw_source() -> str:
-    """Source of ``thaw``: one plain attribute copy per field (generated so it cannot drift from
-    the state's fields; a loop of ``setattr`` costs eight times as much)."""
-    body = "".join(f"    d.{name} = s.{name}\n" for name in FIELDS)
-    return f"def thaw(s):\n    d = _new(Draft)\n{body}    d.pending = None\n    return d\n"
-
-
-_namespace: dict[str, Any] = {"_new": object.__new__, "Draft": Draft}
-exec(_thaw_source(), _namespace)  # generated from the state's own field names
-thaw: Callable[[EpisodeState], Draft] = _namespace["thaw"]
-thaw.__doc__ = "A :class:`Draft` holding the same values as ``state``."
-
-
-def _last(s: Draft) -> dict[str, Any]:
-    """The last step's record as an editable dict (moved out of ``steps`` on first use)."""
-    if s.pending is None:
-        last = s.steps[-1]
-        s.steps = s.steps[:-1]
-        s.pending = dict(zip(STEP_FIELDS, _step_fields(last), strict=True))
-    return s.pending
-
-
-_step_fields = attrgetter(*STEP_FIELDS)
-
-
-def _note_change(s: Draft, text: str) -> None:
-    last = _last(s)
-    last["changes"] = (*last["changes"], text)
-
-
-_TASKS: dict[tuple[Any, Any, Any], tuple[TaskInstance, Mapping[str, Any] | None]] = {}
-
-
-def _task(payload: Mapping[str, Any]) -> TaskInstance:
-    """The task recorded at reset, as a model; equal tasks come back as one shared object.
-
-    Every fold of an episode reads its recorded task anew. Handing back an equal task seen before
-    lets the memos keyed by task object (grader answer keys, rubric keys, observation fields) serve
-    every episode of a variant, and skips validating the same payload again: a payload equal to
-    the JSON form of a task seen before validates to that task (checked once, when it is first
-    seen); anything else is validated and compared, never assumed. The memo compares with its own
-    copy (``task_json``), never with a caller's dict, which the caller could change afterwards.
-    """
-    key = (payload.get("task_id"), payload.get("seed"), payload.get("case"))
-    seen = _TASKS.get(key)
-    if seen is not None and seen[1] is not None and seen[1] == payload:
-        return seen[0]
-    task = TaskInstance.model_validate(payload)
-    if seen is not None and seen[0] == task:
-        return seen[0]
-    dump = task_json(task)
-    if len(_TASKS) >= 4096:
-        _TASKS.clear()
-    _TASKS[key] = (task, dump if TaskInstance.model_validate(dump) == task else None)
-    return task
-
-
-def _started(s: Draft, d: Mapping[str, Any]) -> None:
-    s.episode_id = d["episode_id"]
-    s.task = _task(d["task"])
-    s.run_id = d.get("run_id")
-    s.forked_from = d.get("forked_from")
-
-
-def _received(s: Draft, d: Mapping[str, Any]) -> None:
-    if s.pending is not None:
-        s.steps = (*s.steps, StepRecord(**s.pending))
-    s.step_count = d["step"]
-    s.pending = {"step": d["step"], "actions": tuple(d["actions"]), "raw": d["raw"], "changes": (),
-                 "error": None, "reward": None, "score": None}
-
-
-def _priority(s: Draft, d: Mapping[str, Any]) -> None:
-    s.priority = d["priority"]
-    _note_change(s, f"priority set to {d['priority']}")
-
-
-def _queue(s: Draft, d: Mapping[str, Any]) -> None:
-    s.queue = d["queue"]
-    _note_change(s, f"queue set to {d['queue']}")
-
-
-def _tag_added(s: Draft, d: Mapping[str, Any]) -> None:
-    if s.first_tag_step is None:
-        s.first_tag_step = s.step_count
-    s.tags = (*s.tags, d["tag"])
-    _note_change(s, f"tag {d['tag']} added")
-
-
-def _tag_removed(s: Draft, d: Mapping[str, Any]) -> None:
-    s.tags = tuple(t for t in s.tags if t != d["tag"])
-    _note_change(s, f"tag {d['tag']} removed")
-
-
-def _reply(s: Draft, d: Mapping[str, Any]) -> None:
-    if s.first_reply_step is None:
-        s.first_reply_step = s.step_count
-    s.reply_draft = d["text"]
-    _note_change(s, "reply drafted")
-
-
-def _note(s: Draft, d: Mapping[str, Any]) -> None:
-    s.notes = (*s.notes, d["note"])
-    _note_change(s, "internal note added")
-
-
-def _policy(s: Draft, d: Mapping[str, Any]) -> None:
-    s.policies_viewed = (*s.policies_viewed, (d["policy_id"], s.step_count))
-    _note_change(s, f"policy {d['policy_id']} looked up")
-
-
-def _resolved(s: Draft, d: Mapping[str, Any]) -> None:
-    s.status = "resolved"
-    s.resolution_code = d["resolution_code"]
-    _note_change(s, f"ticket resolved ({d['resolution_code']})")
-
-
-def _closed(s: Draft, d: Mapping[str, Any]) -> None:
-    code = d.get("resolution_code")
-    s.status = "closed"
-    s.resolution_code = code
-    _note_change(s, "ticket closed" + (f" ({code})" if code else ""))
-
-
-def _rejected(s: Draft, d: Mapping[str, Any]) -> None:
-    _last(s)["error"] = d["reason"]
-
-
-def _no_effect(s: Draft, d: Mapping[str, Any]) -> None:
-    last = _last(s)
-    previous = last["error"]
-    last["error"] = d["reason"] if previous is None else f"{previous}; {d['reason']}"
-
-
-def _ended(s: Draft, d: Mapping[str, Any]) -> None:
-    s.done = True
-    s.end_reason = d["reason"]
-
-
-def _graded(s: Draft, d: Mapping[str, Any]) -> None:
-    s.score = d["score"]
-    s.raw_units = d["raw_units"]
-    s.penalty_units = d["penalty_units"]
-    s.rewards = (*s.rewards, d["reward"])
-    last = _last(s)
-    last["reward"] = d["reward"]
-    last["score"] = d["score"]
-
-
-_HANDLERS: dict[str, Callable[[Draft, Mapping[str, Any]], None]] = {
-    ev.EPISODE_STARTED: _started,
-    ev.ACTION_RECEIVED: _received,
-    ev.PRIORITY_CLASSIFIED: _priority,
-    ev.QUEUE_ASSIGNED: _queue,
-    ev.TAG_ADDED: _tag_added,
-    ev.TAG_REMOVED: _tag_removed,
-    ev.REPLY_DRAFTED: _reply,
-    ev.NOTE_ADDED: _note,
-    ev.POLICY_LOOKED_UP: _policy,
-    ev.TICKET_RESOLVED: _resolved,
-    ev.TICKET_CLOSED: _closed,
-    ev.ACTION_REJECTED: _rejected,
-    ev.NO_EFFECT: _no_effect,
-    ev.EPISODE_ENDED: _ended,
-    ev.STEP_GRADED: _graded,
-}
-
-
-def apply(draft: Draft, event: ev.Event) -> None:
-    """Apply one event to a draft in place (the building block of :func:`evolve` and :func:`fold`)."""
-    _HANDLERS[event.type](draft, event.data)
-
-
-def evolve(state: EpisodeState, event: ev.Event) -> EpisodeState:
-    """Apply one event. Pure: the same state and event always give the same result."""
-    draft = thaw(state)
-    _HANDLERS[event.type](draft, event.data)
-    return draft.freeze()
-
-
-def fold(events: Iterable[ev.Event], state: EpisodeState | None = None) -> EpisodeState:
-    """Fold events onto ``state`` (an empty episode by default); the same as evolving one by one."""
-    draft = thaw(state if state is not None else EMPTY)
-    handlers = _HANDLERS
-    for event in events:
-        handlers[event.type](draft, event.data)
-    return draft.freeze()
-
-
 EMPTY = EpisodeState()
+
+
+def _last_noted(state: EpisodeState, change: str) -> tuple[StepRecord, ...]:
+    """The state's step records, the last one with ``change`` noted (what the step did)."""
+    last = state.steps[-1]
+    return (*state.steps[:-1], replace(last, changes=(*last.changes, change)))
+
+
+def _last_replaced(state: EpisodeState, record: StepRecord) -> tuple[StepRecord, ...]:
+    """The state's step records, ``record`` in place of the last one."""
+    return (*state.steps[:-1], record)
+
+
+def evolve(state: EpisodeState, event: Event) -> EpisodeState:
+    """The state after one event. Pure: the same state and event always give the same result."""
+    match event:
+        case EpisodeStarted():
+            return replace(state, episode_id=event.episode_id, variant=event.task,
+                           run_id=event.run_id, forked_from=event.forked_from)
+        case ActionReceived():
+            record = StepRecord(step=event.step, actions=event.actions, raw=event.raw)
+            return replace(state, step_count=event.step, steps=(*state.steps, record))
+        case PriorityClassified():
+            value = event.priority.value
+            return replace(state, priority=value, steps=_last_noted(state, f"priority set to {value}"))
+        case QueueAssigned():
+            value = event.queue.value
+            return replace(state, queue=value, steps=_last_noted(state, f"queue set to {value}"))
+        case TagAdded():
+            tag = event.tag.value
+            first = state.first_tag_step if state.first_tag_step is not None else state.step_count
+            return replace(state, tags=(*state.tags, tag), first_tag_step=first,
+                           steps=_last_noted(state, f"tag {tag} added"))
+        case TagRemoved():
+            tag = event.tag.value
+            return replace(state, tags=tuple(t for t in state.tags if t != tag),
+                           steps=_last_noted(state, f"tag {tag} removed"))
+        case ReplyDrafted():
+            first = state.first_reply_step if state.first_reply_step is not None else state.step_count
+            return replace(state, reply_draft=event.text, first_reply_step=first,
+                           steps=_last_noted(state, "reply drafted"))
+        case InternalNoteAdded():
+            return replace(state, notes=(*state.notes, event.note),
+                           steps=_last_noted(state, "internal note added"))
+        case PolicyLookedUp():
+            policy = event.policy_id.value
+            return replace(state, policies_viewed=(*state.policies_viewed, (policy, state.step_count)),
+                           steps=_last_noted(state, f"policy {policy} looked up"))
+        case TicketResolved():
+            code = event.resolution_code.value
+            return replace(state, status="resolved", resolution_code=code,
+                           steps=_last_noted(state, f"ticket resolved ({code})"))
+        case TicketClosed():
+            closed = event.resolution_code.value if event.resolution_code is not None else None
+            return replace(state, status="closed", resolution_code=closed,
+                           steps=_last_noted(state, "ticket closed" + (f" ({closed})" if closed else "")))
+        case ActionRejected():  # a refusal replaces any earlier error of the step
+            last = state.steps[-1]
+            return replace(state, steps=_last_replaced(state, replace(last, error=event.reason)))
+        case ActionHadNoEffect():
+            last = state.steps[-1]
+            error = event.reason if last.error is None else f"{last.error}; {event.reason}"
+            return replace(state, steps=_last_replaced(state, replace(last, error=error)))
+        case EpisodeEnded():
+            return replace(state, done=True, end_reason=event.reason)
+        case StepGraded():
+            graded = replace(state.steps[-1], reward=event.reward, score=event.score)
+            return replace(state, score=event.score, raw_units=event.raw_units,
+                           penalty_units=event.penalty_units, rewards=(*state.rewards, event.reward),
+                           steps=_last_replaced(state, graded))
+        case _:
+            assert_never(event)
+
+
+def fold(events: Iterable[Event], state: EpisodeState = EMPTY) -> EpisodeState:
+    """Fold events onto ``state`` (an empty episode by default): :func:`evolve`, one by one."""
+    return reduce(evolve, events, state)

@@ -7,26 +7,40 @@ seeds' clients (``"Escalations"``, ``"Policy_Denied"``) and lower-case LLM outpu
 from __future__ import annotations
 
 from enum import Enum
+from functools import cache
+from typing import Self
 
 
 class Vocabulary(str, Enum):
     """A string enum whose members parse case-insensitively."""
 
     @classmethod
-    def parse(cls, value: object) -> Vocabulary | None:
+    def parse(cls, value: object) -> Self | None:
         """Return the member whose value matches ``value`` ignoring case, else ``None``."""
         if isinstance(value, cls):
             return value
         if not isinstance(value, str):
             return None
-        return _LOOKUP.setdefault(cls, {m.value.lower(): m for m in cls}).get(value.strip().lower())
+        member = _by_lower_value(cls).get(value.strip().lower())
+        return member if isinstance(member, cls) else None
+
+    @classmethod
+    def read(cls, value: object) -> Self:
+        """The member ``value`` names, matched as input is (ignoring case); ``ValueError`` if none."""
+        member = cls.parse(value)
+        if member is None:
+            raise ValueError(f"{value!r} is not a {cls.__name__}; one of: {', '.join(cls.allowed())}")
+        return member
 
     @classmethod
     def allowed(cls) -> list[str]:
         return [m.value for m in cls]
 
 
-_LOOKUP: dict[type, dict[str, Vocabulary]] = {}
+@cache
+def _by_lower_value(vocabulary: type[Vocabulary]) -> dict[str, Vocabulary]:
+    """A vocabulary's members by lower-cased value (one table per vocabulary, built on first use)."""
+    return {m.value.lower(): m for m in vocabulary}
 
 
 class Priority(Vocabulary):

@@ -4,9 +4,9 @@
 over a whole log. Scores are kept in integer units (1 unit = 0.0001) so rewards add up exactly.
 """
 
+from graders.components import UNITS
 from graders.grader import (
     GRADER_VERSION,
-    UNITS,
     EpisodeGrade,
     StepGrade,
     grade_episode,

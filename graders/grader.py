@@ -12,13 +12,12 @@ Score arithmetic is in integer units so rewards add up exactly:
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
-from typing import Any, NamedTuple
+from dataclasses import dataclass
 
-from domain import events as ev
-from domain.state import EpisodeState, evolve, fold
-from graders.components import UNITS, Component, score_components
-from graders.penalties import Penalty, step_penalties
+from domain.events import ActionReceived, Component, Event, Penalty, StepGraded
+from domain.state import EMPTY, EpisodeState, evolve, fold
+from graders.components import UNITS, score_components
+from graders.penalties import step_penalties
 
 GRADER_VERSION = "ticketledger-grader/1.1"
 
@@ -28,7 +27,10 @@ def to_float(units: int) -> float:
     return units / UNITS
 
 
-class StepGrade(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class StepGrade:
+    """One step's grade: its components and penalties, and the running totals in units."""
+
     step: int
     components: tuple[Component, ...]
     penalties: tuple[Penalty, ...]
@@ -57,30 +59,28 @@ class StepGrade(NamedTuple):
         parts += [f"penalty {p.rule} -{to_float(p.units)}: {p.reason}" for p in self.penalties]
         return "; ".join(parts)
 
-    def to_event(self) -> ev.Event:
+    def to_event(self) -> StepGraded:
         """The ``StepGraded`` event recorded with the step: what the grader said at that moment."""
-        return ev.Event(ev.STEP_GRADED, {
-            "step": self.step,
-            "reward": self.reward,
-            "score": self.score,
-            "reward_units": self.reward_units,
-            "score_units": self.score_units,
-            "raw_units": self.raw_units,
-            "penalty_units": self.penalty_units,
-            "components": {c.name: {"earned": c.earned, "weight": c.weight, "public": c.public,
-                                    "detail": c.detail} for c in self.components},
-            "penalties": [{"rule": p.rule, "units": p.units, "reason": p.reason}
-                          for p in self.penalties],
-            "done": self.done,
-            "grader_version": self.grader_version,
-        })
+        return StepGraded(
+            step=self.step,
+            reward=self.reward,
+            score=self.score,
+            reward_units=self.reward_units,
+            score_units=self.score_units,
+            raw_units=self.raw_units,
+            penalty_units=self.penalty_units,
+            components=self.components,
+            penalties=self.penalties,
+            done=self.done,
+            grader_version=self.grader_version,
+        )
 
 
-def grade_step(before: EpisodeState, step_events: Sequence[ev.Event], after: EpisodeState) -> StepGrade:
+def grade_step(before: EpisodeState, step_events: Sequence[Event], after: EpisodeState) -> StepGrade:
     """Grade one step from the state before it, its events (no grade), and the state after it."""
-    penalties = tuple(step_penalties(before, list(step_events), after))
+    penalties = tuple(step_penalties(before, step_events, after))
     penalty_units = before.penalty_units + sum(p.units for p in penalties)
-    components = tuple(score_components(after))
+    components = score_components(after)
     raw = sum(c.earned for c in components) - penalty_units
     score = min(UNITS, max(0, raw))
     reward = (score if after.done else raw) - before.raw_units
@@ -96,13 +96,13 @@ def grade_step(before: EpisodeState, step_events: Sequence[ev.Event], after: Epi
     )
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class EpisodeGrade:
-    """Every step's grade recomputed from the log, and what the log recorded at the time."""
+    """Every step's grade recomputed from the log, and the grades the log recorded at the time."""
 
-    steps: list[StepGrade]
-    recorded: list[dict[str, Any]] = field(default_factory=list)
-    final_state: EpisodeState | None = None
+    steps: tuple[StepGrade, ...]
+    recorded: tuple[StepGraded, ...] = ()
+    final_state: EpisodeState = EMPTY
 
     @property
     def score(self) -> float:
@@ -113,12 +113,12 @@ class EpisodeGrade:
         return [s.reward for s in self.steps]
 
 
-def split_steps(events: Iterable[ev.Event]) -> tuple[list[ev.Event], list[list[ev.Event]]]:
+def split_steps(events: Iterable[Event]) -> tuple[list[Event], list[list[Event]]]:
     """Split a log into its opening events and one list per step (each starting ActionReceived)."""
-    head: list[ev.Event] = []
-    steps: list[list[ev.Event]] = []
+    head: list[Event] = []
+    steps: list[list[Event]] = []
     for event in events:
-        if event.type == ev.ACTION_RECEIVED:
+        if isinstance(event, ActionReceived):
             steps.append([event])
         elif steps:
             steps[-1].append(event)
@@ -127,19 +127,19 @@ def split_steps(events: Iterable[ev.Event]) -> tuple[list[ev.Event], list[list[e
     return head, steps
 
 
-def grade_episode(events: Iterable[ev.Event]) -> EpisodeGrade:
+def grade_episode(events: Iterable[Event]) -> EpisodeGrade:
     """Re-grade an episode from its events alone; recorded ``StepGraded`` events are not trusted,
     only collected for comparison."""
     head, steps = split_steps(events)
     state = fold(head)
     grades: list[StepGrade] = []
-    recorded: list[dict[str, Any]] = []
+    recorded: list[StepGraded] = []
     for step_events in steps:
         before = state
-        facts = [e for e in step_events if e.type != ev.STEP_GRADED]
-        recorded.extend(dict(e.data) for e in step_events if e.type == ev.STEP_GRADED)
+        facts = [e for e in step_events if not isinstance(e, StepGraded)]
+        recorded += [e for e in step_events if isinstance(e, StepGraded)]
         state = fold(facts, state)
         grade = grade_step(before, facts, state)
         grades.append(grade)
         state = evolve(state, grade.to_event())
-    return EpisodeGrade(grades, recorded, state)
+    return EpisodeGrade(tuple(grades), tuple(recorded), state)

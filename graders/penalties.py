@@ -7,10 +7,22 @@ nothing, flip-flopping triage). Amounts are in units (1 unit = 0.0001).
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from collections.abc import Sequence
 
-from domain import events as ev
+from domain.actions import Noop
+from domain.events import (
+    ActionHadNoEffect,
+    ActionReceived,
+    ActionRejected,
+    Event,
+    Penalty,
+    PriorityClassified,
+    QueueAssigned,
+    TagRemoved,
+)
 from domain.state import EpisodeState
+
+__all__ = ["Penalty", "step_penalties"]
 
 REJECTED = {"missing_field": 500, "premature_resolution": 1000, "limit_reached": 500}
 REPEAT = 500
@@ -19,32 +31,30 @@ NO_EFFECT = 200
 CHURN = 100
 
 
-class Penalty(NamedTuple):
-    rule: str
-    units: int
-    reason: str
-
-
-def step_penalties(before: EpisodeState, step_events: list[ev.Event], after: EpisodeState) -> list[Penalty]:
-    """Penalties for one step. ``step_events`` are the step's events without its grade."""
-    out: list[Penalty] = []
+def step_penalties(before: EpisodeState, step_events: Sequence[Event],
+                   after: EpisodeState) -> list[Penalty]:
+    """Penalties for one step. ``step_events`` are the step's events without its grade, starting
+    with its ``ActionReceived``."""
     received = step_events[0]
-    actions = received.data["actions"]
+    assert isinstance(received, ActionReceived), "a step starts with ActionReceived"
+    actions = received.actions
     previous = before.last_step
-    repeated = bool(actions) and previous is not None and list(previous.actions) == list(actions)
+    repeated = bool(actions) and previous is not None and previous.actions == actions
+    out: list[Penalty] = []
     if repeated:
         out.append(Penalty("repeat", REPEAT, "repeated the previous action"))
     for event in step_events[1:]:
-        if event.type == ev.ACTION_REJECTED:
-            code = event.data["code"]
-            out.append(Penalty(code, REJECTED.get(code, 500), event.data["reason"]))
-        elif event.type == ev.NO_EFFECT and not repeated:
-            out.append(Penalty("no_effect", NO_EFFECT, event.data["reason"]))
-        elif event.type in (ev.PRIORITY_CLASSIFIED, ev.QUEUE_ASSIGNED) and event.data.get("previous"):
-            field = "priority" if event.type == ev.PRIORITY_CLASSIFIED else "queue"
-            out.append(Penalty("churn", CHURN, f"changed the {field} after setting it"))
-        elif event.type == ev.TAG_REMOVED:
-            out.append(Penalty("churn", CHURN, f"removed tag {event.data['tag']}"))
-    if any(a.get("action_type") == "noop" for a in actions) and not repeated:
+        match event:
+            case ActionRejected(code=code, reason=reason):
+                out.append(Penalty(code, REJECTED.get(code, 500), reason))
+            case ActionHadNoEffect(reason=reason) if not repeated:
+                out.append(Penalty("no_effect", NO_EFFECT, reason))
+            case PriorityClassified(previous=earlier) if earlier is not None:
+                out.append(Penalty("churn", CHURN, "changed the priority after setting it"))
+            case QueueAssigned(previous=earlier) if earlier is not None:
+                out.append(Penalty("churn", CHURN, "changed the queue after setting it"))
+            case TagRemoved(tag=tag):
+                out.append(Penalty("churn", CHURN, f"removed tag {tag.value}"))
+    if any(isinstance(a, Noop) for a in actions) and not repeated:
         out.append(Penalty("noop", NOOP, "no-op: stalling"))
     return out

@@ -9,8 +9,9 @@ so keyword stuffing does not pay.
 from __future__ import annotations
 
 from collections import Counter
+from dataclasses import dataclass
 from fractions import Fraction
-from typing import NamedTuple
+from functools import lru_cache
 
 from domain.tasks.spec import Rubric
 from graders import text as tx
@@ -29,7 +30,8 @@ MIN_SUBSTANCE_DIVISOR = 3
 20-word reply; the tersest scripted reply has 10)."""
 
 
-class RubricResult(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class RubricResult:
     """A fraction of the component earned, with public and audit explanations."""
 
     fraction: Fraction
@@ -128,43 +130,22 @@ def _evaluate(rubric: Rubric, text: str, first_name: str, foreign: Foreign) -> R
     return RubricResult(fraction, public, detail)
 
 
-_CACHE: dict[tuple[str, str, str, int], tuple[Foreign, RubricResult]] = {}
-_CACHE_LIMIT = 8192
-_KEYS: dict[int, tuple[Rubric, str]] = {}
-
-
-def _content_key(rubric: Rubric) -> str:
-    """The rubric's content as a string, memoised per object (kept alive so its id is not reused).
-
-    Keying results on content, not identity, lets every episode of a variant (and every fold of
-    one episode from the log, which builds new objects) share them.
-    """
-    hit = _KEYS.get(id(rubric))
-    if hit is not None and hit[0] is rubric:
-        return hit[1]
-    if len(_KEYS) >= _CACHE_LIMIT:
-        _KEYS.clear()
-    key = rubric.model_dump_json()
-    _KEYS[id(rubric)] = (rubric, key)
-    return key
-
-
 def evaluate(rubric: Rubric, text: str | None, first_name: str, foreign: Foreign = ()) -> RubricResult:
     """Score ``text`` against ``rubric``; absent text earns nothing. ``foreign`` holds the fact
-    phrasings of other tasks (:func:`graders.lexicon.foreign_groups`); making many of them fails.
-
-    Results are memoised per (rubric content, text, name, foreign phrasings): a step re-scores the
-    whole state, the reply rarely changes between steps, and replay re-scores every step again.
-    ``foreign`` is keyed by identity (it comes from a cached function), kept alive in the entry.
-    """
+    phrasings of other tasks (:func:`graders.lexicon.foreign_groups`); making many of them fails."""
     if not text or not text.strip():
         return RubricResult(Fraction(0), "not written yet", "not written yet")
-    key = (_content_key(rubric), text, first_name, id(foreign))
-    hit = _CACHE.get(key)
-    if hit is not None and hit[0] is foreign:
-        return hit[1]
-    if len(_CACHE) >= _CACHE_LIMIT:
-        _CACHE.clear()
-    result = _evaluate(rubric, text, first_name, foreign)
-    _CACHE[key] = (foreign, result)
-    return result
+    return _evaluate_text(rubric, text, first_name, foreign)
+
+
+@lru_cache(maxsize=4096)
+def _evaluate_text(rubric: Rubric, text: str, first_name: str, foreign: Foreign) -> RubricResult:
+    """:func:`_evaluate`, remembered for the last few thousand texts.
+
+    Every step scores the whole state again, so a reply drafted once is judged again on each
+    later step of its episode and again when the episode is replayed or re-graded, and judging one
+    (a hundred phrasings and more, each with a negation check) is by far the largest part of
+    grading. The result is a pure function of these values (the rubric and the phrasings are
+    immutable), so remembering it changes nothing but the time.
+    """
+    return _evaluate(rubric, text, first_name, foreign)

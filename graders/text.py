@@ -81,7 +81,7 @@ def _affirmed(lowered: str, phrase: str) -> int:
                if not _negated(lowered, m.start()))
 
 
-def words_outside(text: str, phrases: list[str]) -> list[str]:
+def words_outside(text: str, phrases: Sequence[str]) -> list[str]:
     """The words of ``text`` that are not part of an affirmed occurrence of any of ``phrases``."""
     lowered = text.lower()
     covered: set[int] = set()  # character offsets inside an affirmed occurrence
@@ -92,7 +92,7 @@ def words_outside(text: str, phrases: list[str]) -> list[str]:
     return [m.group() for m in _TOKEN.finditer(lowered) if m.start() not in covered]
 
 
-def count_affirmed(text: str, phrases: list[str]) -> list[int]:
+def count_affirmed(text: str, phrases: Sequence[str]) -> list[int]:
     """``find_affirmed`` for each phrase (the text lower-cased once)."""
     lowered = text.lower()
     return [_affirmed(lowered, phrase) for phrase in phrases]
@@ -104,7 +104,7 @@ def groups_affirmed(text: str, groups: Sequence[Sequence[str]]) -> list[str]:
     return [group[0] for group in groups if any(_affirmed(lowered, p) for p in group)]
 
 
-def first_affirmed(text: str, phrases: list[str]) -> str | None:
+def first_affirmed(text: str, phrases: Sequence[str]) -> str | None:
     lowered = text.lower()
     for phrase in phrases:
         if _affirmed(lowered, phrase):

@@ -11,9 +11,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from domain import events as ev
+from domain.actions import action_json
 from domain.state import EpisodeState, fold
-from domain.tasks.catalog import Catalog, instance_digest
-from domain.tasks.spec import TaskInstance
+from domain.tasks.catalog import Catalog
 from graders import GRADER_VERSION, grade_episode, to_float
 from graders.grader import split_steps
 from store.chain import GENESIS, link
@@ -93,7 +93,7 @@ def verify_chain(recorded: list[RecordedEvent]) -> Divergence | None:
 def _step_of_seq(recorded: list[RecordedEvent]) -> dict[int, int]:
     step, out = 0, {}
     for r in recorded:
-        if r.type == ev.ACTION_RECEIVED:
+        if r.type == ev.ActionReceived.type:
             step += 1
         out[r.seq] = step
     return out
@@ -105,7 +105,7 @@ def replay(recorded: list[RecordedEvent], catalog: Catalog, *, steps: bool = Tru
     ``steps=False`` leaves out the per-step rows (rewards and reasons) and reports only what
     diverged: what ``verify`` needs, and a tenth cheaper over a whole log.
     """
-    if not recorded or recorded[0].type != ev.EPISODE_STARTED:
+    if not recorded or recorded[0].type != ev.EpisodeStarted.type:
         raise ValueError("an episode log starts with EpisodeStarted")
     first = recorded[0]
     try:
@@ -131,36 +131,37 @@ def replay(recorded: list[RecordedEvent], catalog: Catalog, *, steps: bool = Tru
         report.divergences.append(Divergence(None, None, "upcast", f"cannot read the log: {exc!r}"))
         return report
     try:
-        current = catalog.instance(started["task_id"], started.get("seed"))
-        if instance_digest(current) != started.get("task_digest"):
+        current = catalog.variant(started["task_id"], started.get("seed"))
+        if current.digest != started.get("task_digest"):
             report.divergences.append(Divergence(
                 0, 1, "catalog", "the task variant in the catalog changed since this episode ran",
-                started.get("task_digest"), instance_digest(current)))
+                started.get("task_digest"), current.digest))
     except LookupError as exc:
         report.divergences.append(Divergence(0, 1, "catalog", str(exc)))
     report.recomputed_score = grade.score if grade.steps else 0.0
-    report.recorded_score = grade.recorded[-1]["score"] if grade.recorded else 0.0
+    report.recorded_score = grade.recorded[-1].score if grade.recorded else 0.0
     for index, step in enumerate(grade.steps):
         rec = grade.recorded[index] if index < len(grade.recorded) else None
         if steps:
             report.steps.append({"step": step.step, "reward": step.reward, "score": step.score,
-                                 "recorded_reward": rec["reward"] if rec else None,
-                                 "recorded_score": rec["score"] if rec else None,
+                                 "recorded_reward": rec.reward if rec else None,
+                                 "recorded_score": rec.score if rec else None,
                                  "reason": step.audit_reason()})
         if rec is None:
             report.divergences.append(Divergence(step.step, None, "reward",
                                                  f"step {step.step} has no recorded grade"))
             continue
-        for kind, key, mine in (("reward", "reward_units", step.reward_units),
-                                ("score", "score_units", step.score_units)):
-            if rec.get(key) != mine:
+        for kind, theirs, theirs_units, mine in (
+                ("reward", rec.reward, rec.reward_units, step.reward_units),
+                ("score", rec.score, rec.score_units, step.score_units)):
+            if theirs_units != mine:
                 report.divergences.append(Divergence(
                     step.step, None, kind,
-                    f"step {step.step}: recorded {kind} {rec.get(key.replace('_units', ''))} but "
-                    f"the grader now gives {mine / 10_000}", rec.get(key), mine))
+                    f"step {step.step}: recorded {kind} {theirs} but "
+                    f"the grader now gives {mine / 10_000}", theirs_units, mine))
                 break
         else:
-            recorded_components = {k: v["earned"] for k, v in rec.get("components", {}).items()}
+            recorded_components = {c.name: c.earned for c in rec.components}
             mine_components = {c.name: c.earned for c in step.components}
             if recorded_components != mine_components:
                 report.divergences.append(Divergence(
@@ -195,21 +196,21 @@ def diff(a: list[RecordedEvent], b: list[RecordedEvent]) -> dict[str, Any]:
     eb = [ev.upcast(r.type, r.version, r.data) for r in b]
     head_a, steps_a = split_steps(ea)
     head_b, steps_b = split_steps(eb)
-    task_a: TaskInstance = fold(head_a).task  # type: ignore[assignment]
-    task_b: TaskInstance = fold(head_b).task  # type: ignore[assignment]
     state_a, state_b = fold(head_a), fold(head_b)
+    task_a, task_b = state_a.task, state_b.task
+    assert task_a is not None and task_b is not None, "an episode log starts with EpisodeStarted"
     rows: list[dict[str, Any]] = []
     first: dict[str, Any] | None = None
     for index in range(max(len(steps_a), len(steps_b))):
         sa = steps_a[index] if index < len(steps_a) else []
         sb = steps_b[index] if index < len(steps_b) else []
         state_a, state_b = fold(sa, state_a), fold(sb, state_b)
-        act_a = sa[0].data["actions"] if sa else None
-        act_b = sb[0].data["actions"] if sb else None
+        act_a = _actions(sa)
+        act_b = _actions(sb)
         fa, fb = public_fields(state_a), public_fields(state_b)
         fields = {k: {"a": fa[k], "b": fb[k]} for k in fa if fa[k] != fb[k]}
-        rew_a = next((e.data["reward"] for e in sa if e.type == ev.STEP_GRADED), None)
-        rew_b = next((e.data["reward"] for e in sb if e.type == ev.STEP_GRADED), None)
+        rew_a = next((e.reward for e in sa if isinstance(e, ev.StepGraded)), None)
+        rew_b = next((e.reward for e in sb if isinstance(e, ev.StepGraded)), None)
         why_a = _reason(sa)
         why_b = _reason(sb)
         row = {"step": index + 1, "same_action": act_a == act_b, "action_a": act_a,
@@ -227,13 +228,26 @@ def diff(a: list[RecordedEvent], b: list[RecordedEvent]) -> dict[str, Any]:
     }
 
 
+def _actions(step_events: list[ev.Event]) -> list[dict[str, Any]] | None:
+    """A step's normalised actions as JSON (None when there is no such step)."""
+    if not step_events:
+        return None
+    received = step_events[0]
+    assert isinstance(received, ev.ActionReceived)
+    return [action_json(a) for a in received.actions]
+
+
+def _graded(step_events: list[ev.Event]) -> ev.StepGraded | None:
+    return next((e for e in step_events if isinstance(e, ev.StepGraded)), None)
+
+
 def _reason(step_events: list[ev.Event]) -> str | None:
-    for e in step_events:
-        if e.type == ev.STEP_GRADED:
-            parts = [c["detail"] for c in e.data["components"].values()]
-            parts += [f"penalty {p['rule']}: {p['reason']}" for p in e.data["penalties"]]
-            return "; ".join(parts)
-    return None
+    graded = _graded(step_events)
+    if graded is None:
+        return None
+    parts = [c.detail for c in graded.components]
+    parts += [f"penalty {p.rule}: {p.reason}" for p in graded.penalties]
+    return "; ".join(parts)
 
 
 def step_reason(step_events: list[ev.Event]) -> str | None:
@@ -254,29 +268,30 @@ def timeline(recorded: list[RecordedEvent]) -> list[dict[str, Any]]:
     for step_events in steps:
         state = fold(step_events, state)
         record = state.steps[-1]
-        graded = next((e.data for e in step_events if e.type == ev.STEP_GRADED), None)
-        parts = graded["components"] if graded else {}
-        moved = [{"component": k, "delta": to_float(v["earned"] - earned_before.get(k, 0)),
-                  "detail": v["detail"]}
-                 for k, v in parts.items() if v["earned"] != earned_before.get(k, 0)]
-        moved += [{"component": f"penalty {p['rule']}", "delta": to_float(-p["units"]),
-                   "detail": p["reason"]} for p in (graded["penalties"] if graded else [])]
-        earned_before = {k: v["earned"] for k, v in parts.items()}
+        graded = _graded(step_events)
+        parts = graded.components if graded else ()
+        moved = [{"component": c.name, "delta": to_float(c.earned - earned_before.get(c.name, 0)),
+                  "detail": c.detail}
+                 for c in parts if c.earned != earned_before.get(c.name, 0)]
+        moved += [{"component": f"penalty {p.rule}", "delta": to_float(-p.units),
+                   "detail": p.reason} for p in (graded.penalties if graded else ())]
+        earned_before = {c.name: c.earned for c in parts}
         rows.append({
             "step": record.step,
-            "action": step_events[0].data.get("raw"),
-            "actions": list(record.actions),
+            "action": record.raw.value(),
+            "actions": _actions(step_events),
             "events": [e.type for e in step_events],
             "changes": list(record.changes),
             "error": record.error,
-            "reward": graded["reward"] if graded else None,
-            "score": graded["score"] if graded else None,
+            "reward": graded.reward if graded else None,
+            "score": graded.score if graded else None,
             "reason": _reason(step_events),
             "moved": moved,
-            "components": {k: {"earned": v["earned"], "weight": v["weight"], "detail": v["detail"]}
-                           for k, v in parts.items()},
-            "penalties": list(graded["penalties"]) if graded else [],
-            "grader_version": graded.get("grader_version") if graded else None,
-            "done": bool(graded and graded.get("done")),
+            "components": {c.name: {"earned": c.earned, "weight": c.weight, "detail": c.detail}
+                           for c in parts},
+            "penalties": [{"rule": p.rule, "units": p.units, "reason": p.reason}
+                          for p in (graded.penalties if graded else ())],
+            "grader_version": (graded.grader_version or None) if graded else None,
+            "done": bool(graded and graded.done),
         })
     return rows

@@ -18,11 +18,10 @@ from typing import Any, NamedTuple
 
 from domain import events as ev
 from domain.actions import ActionPlan, InvalidAction, parse_action
-from domain.decide import EpisodeFinished, decide_step, start
+from domain.decide import EpisodeFinished, decide, start
 from domain.observation import Observation, observe
-from domain.state import EpisodeState, evolve, fold
-from domain.tasks.catalog import Catalog, UnknownTask, default_catalog, instance_digest
-from domain.tasks.spec import TaskInstance
+from domain.state import EMPTY, EpisodeState, evolve, fold
+from domain.tasks.catalog import Catalog, UnknownTask, default_catalog
 from graders import GRADER_VERSION, StepGrade, grade_step
 from service.errors import BadRequest, EpisodeBusy, EpisodeEnded, EpisodeNotFound, ServiceError
 from store import Conflict, Database, NotFound, open_database
@@ -157,11 +156,11 @@ class EnvironmentService:
         if seed is not None and not SEED_MIN <= seed <= SEED_MAX:
             raise BadRequest(f"seed must be a 64-bit integer, between {SEED_MIN} and {SEED_MAX}")
         chosen = task_id if task_id is not None else self.catalog.pick_task_id(seed)
-        task, digest = self._variant(chosen, seed)  # UnknownTask -> 404 in the API
+        variant = self.catalog.variant(chosen, seed)  # UnknownTask -> 404 in the API
         episode_id = check_episode_id(episode_id) if episode_id is not None else new_episode_id()
-        first = start(episode_id, task, digest, run_id=run_id, grader_version=GRADER_VERSION)
-        return _Opening(evolve(EpisodeState(), first),
-                        Create(episode_id, task.task_id, seed, (first,),
+        first = start(episode_id, variant, run_id=run_id, grader_version=GRADER_VERSION)
+        return _Opening(evolve(EMPTY, first),
+                        Create(episode_id, first.task_id, seed, (first,),
                                Projection("open", 0, 0.0), run_id))
 
     def _opened(self, opening: _Opening, recorded: list[RecordedEvent] | Conflict) -> StepResult:
@@ -179,7 +178,7 @@ class EnvironmentService:
         plan = parse_action(action)
         self._claim(episode_id)
         try:
-            decided = self._decide(episode_id, plan, action)
+            decided = self._decide(episode_id, plan)
             a = decided.append
             try:
                 recorded = self.store.append(episode_id, a.expected_seq, a.prev_hash, a.new,
@@ -210,7 +209,7 @@ class EnvironmentService:
                     plan = parse_action(action)
                     self._claim(episode_id)
                     claimed.append(episode_id)
-                    out.append(self._decide(episode_id, plan, action, heads.get(episode_id, _UNKNOWN)))
+                    out.append(self._decide(episode_id, plan, heads.get(episode_id, _UNKNOWN)))
                 except _ITEM_ERRORS as exc:
                     out.append(exc)
             decided = [d for d in out if isinstance(d, _Decided)]
@@ -229,17 +228,16 @@ class EnvironmentService:
             for episode_id in claimed:
                 self._release(episode_id)
 
-    def _decide(self, episode_id: str, plan: ActionPlan, action: Any,
+    def _decide(self, episode_id: str, plan: ActionPlan,
                 head: tuple[int, str] | None = None) -> _Decided:
         """Everything of a step but the write: the events, the grade and the state after them.
         ``head``: the episode's stored head if the caller has just read it (``_UNKNOWN``: absent)."""
-        raw = action if type(action) is dict else (
-            action.model_dump(mode="json") if hasattr(action, "model_dump") else action)
         cached = self._current(episode_id, head)
         try:
-            step_events, after = decide_step(cached.state, plan, raw)
+            step_events = decide(cached.state, plan)
         except EpisodeFinished as exc:
             raise EpisodeEnded(str(exc)) from None
+        after = fold(step_events, cached.state)
         grade = grade_step(cached.state, step_events, after)
         graded = grade.to_event()
         after = evolve(after, graded)
@@ -277,11 +275,6 @@ class EnvironmentService:
         return self.store.load(episode_id)
 
     # -------------------------------------------------------------- internals
-    def _variant(self, task_id: str, seed: int | None) -> tuple[TaskInstance, str]:
-        """The materialised task and its digest (both memoised where they are computed)."""
-        task = self.catalog.instance(task_id, seed)
-        return task, instance_digest(task)
-
     @staticmethod
     def _unknown(episode_id: str) -> str:
         return f"no episode {episode_id!r}; call reset to start one"
@@ -318,7 +311,7 @@ class EnvironmentService:
         recorded = self.store.load(episode_id, after_seq=base.seq if base else 0)
         if not recorded:
             raise EpisodeNotFound(self._unknown(episode_id))
-        state = fold((to_domain(r) for r in recorded), base.state if base else None)
+        state = fold((to_domain(r) for r in recorded), base.state if base else EMPTY)
         fresh = _Cached(state, recorded[-1].seq, recorded[-1].hash)
         self._remember(episode_id, fresh)
         return fresh

@@ -31,29 +31,32 @@ def episode_record(catalog: Catalog, row: EpisodeRow, recorded: list[RecordedEve
     """One episode as a dataset record (see the module docstring for the shape)."""
     head, steps = split_steps(to_domain(r) for r in recorded)
     state = fold(head)
-    started = head[0].data
+    started = head[0]
+    assert isinstance(started, ev.EpisodeStarted), "an episode log starts with EpisodeStarted"
     out_steps: list[dict[str, Any]] = []
-    grader_version = started.get("grader_version")
+    grader_version: str | None = started.grader_version or None
     for step_events in steps:
         seen = observe(state, catalog, state.rewards[-1] if state.rewards else None)
         state = fold(step_events, state)
-        graded = next((e.data for e in step_events if e.type == ev.STEP_GRADED), {})
-        grader_version = graded.get("grader_version", grader_version)
+        graded = next((e for e in step_events if isinstance(e, ev.StepGraded)), None)
+        if graded is not None:
+            grader_version = graded.grader_version or None
+        record = state.steps[-1]
         out_steps.append({
             "step": state.step_count,
             "observation": seen.model_dump(mode="json"),
-            "action": step_events[0].data.get("raw"),
-            "reward": graded.get("reward"),
-            "score": graded.get("score"),
-            "done": bool(graded.get("done")),
-            "error": state.steps[-1].error,
+            "action": record.raw.value(),
+            "reward": graded.reward if graded else None,
+            "score": graded.score if graded else None,
+            "done": bool(graded and graded.done),
+            "error": record.error,
         })
-    forked = started.get("forked_from")
+    forked = started.forked_from
     return {
         "episode_id": row.episode_id, "task_id": row.task_id, "seed": row.seed,
         "run_id": row.run_id, "status": row.status,
-        "forked_from": forked.get("episode_id") if forked else None,
-        "fork_step": forked.get("at") if forked else None,
+        "forked_from": forked.episode_id if forked else None,
+        "fork_step": forked.at if forked else None,
         "num_steps": len(out_steps), "steps": out_steps,
         "final_score": state.score, "grader_version": grader_version,
         "head_hash": recorded[-1].hash, "created_at": iso(row.created_at),

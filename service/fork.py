@@ -9,13 +9,12 @@ original is only read, never touched.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from domain import events as ev
-from domain.decide import start
 from domain.observation import observe
 from domain.state import fold
-from domain.tasks.spec import TaskInstance
 from graders import grade_episode
 from graders import grader as grader_module
 from graders.grader import split_steps
@@ -30,7 +29,7 @@ def _hash_at(recorded: list[RecordedEvent], at: int) -> str:
     """The chain hash right after step ``at`` of the original (its EpisodeStarted for at=0)."""
     step, last = 0, recorded[0].hash
     for r in recorded:
-        if r.type == ev.ACTION_RECEIVED:
+        if r.type == ev.ActionReceived.type:
             step += 1
             if step > at:
                 break
@@ -50,21 +49,21 @@ def fork(auditor: Auditor, episode_id: str, at: int, new_id: str | None = None) 
         raise BadRequest(f"episode {episode_id} ended at step {at}; fork at {at - 1} or earlier to "
                          "take a different action there")
     fork_id = check_episode_id(new_id) if new_id is not None else new_episode_id()
-    started = head[0].data
-    task = TaskInstance.model_validate(started["task"])
-    first = start(fork_id, task, started["task_digest"],
-                  forked_from={"episode_id": episode_id, "at": at, "hash": _hash_at(recorded, at)},
-                  grader_version=grader_module.GRADER_VERSION)
+    started = head[0]
+    assert isinstance(started, ev.EpisodeStarted), "an episode log starts with EpisodeStarted"
+    first = replace(started, episode_id=fork_id, run_id=None,
+                    forked_from=ev.ForkOrigin(episode_id, at, _hash_at(recorded, at)),
+                    grader_version=grader_module.GRADER_VERSION)
     kept = steps[:at]
-    facts = [[e for e in s if e.type != ev.STEP_GRADED] for s in kept]
+    facts = [[e for e in s if not isinstance(e, ev.StepGraded)] for s in kept]
     grade = grade_episode([first] + [e for s in facts for e in s])
-    new_events = [first]
+    new_events: list[ev.Event] = [first]
     for step_facts, step_grade in zip(facts, grade.steps, strict=True):
         new_events += step_facts + [step_grade.to_event()]
     state = fold(new_events)
     try:
         written = auditor.store.create(
-            fork_id, task.task_id, task.seed,
+            fork_id, first.task_id, first.seed,
             new_events,
             Projection("open", state.step_count, state.score),
             forked_from=episode_id, fork_step=at)

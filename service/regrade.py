@@ -27,9 +27,9 @@ def regrade_episode(row: EpisodeRow, recorded: list[RecordedEvent]) -> dict[str,
     grade = grade_episode(to_domain(r) for r in recorded)
     started = recorded[0].data if recorded else {}
     last = grade.recorded[-1] if grade.recorded else None
-    recorded_score = last["score"] if last else row.score
+    recorded_score = last.score if last else row.score
     new_score = grade.score
-    old_parts = {k: v["earned"] for k, v in last["components"].items()} if last else {}
+    old_parts = {c.name: c.earned for c in last.components} if last else {}
     new_parts = {c.name: c.earned for c in grade.steps[-1].components} if grade.steps else {}
     moved: dict[str, dict[str, float]] = {}
     for name in sorted(set(old_parts) | set(new_parts)):
@@ -37,19 +37,20 @@ def regrade_episode(row: EpisodeRow, recorded: list[RecordedEvent]) -> dict[str,
         if before != after:
             moved[name] = {"recorded": to_float(before), "new": to_float(after),
                            "delta": to_float(after - before)}
-    old_pen = last["penalty_units"] if last else 0
+    old_pen = last.penalty_units if last else 0
     new_pen = grade.steps[-1].penalty_units if grade.steps else 0
     if old_pen != new_pen:
         moved["penalties"] = {"recorded": -to_float(old_pen), "new": -to_float(new_pen),
                               "delta": to_float(old_pen - new_pen)}
     steps_moved = [s.step for s, rec in zip(grade.steps, grade.recorded, strict=False)
-                   if rec.get("reward_units") != s.reward_units]
+                   if rec.reward_units != s.reward_units]
     return {
         "episode_id": row.episode_id, "task_id": row.task_id, "status": row.status,
         "recorded_score": recorded_score, "new_score": new_score,
         "delta": to_float(round((new_score - recorded_score) * 10_000)),
         "changed": recorded_score != new_score or bool(moved) or bool(steps_moved),
-        "recorded_grader_version": (last or {}).get("grader_version") or started.get("grader_version"),
+        "recorded_grader_version": (last.grader_version if last else None)
+                                   or started.get("grader_version"),
         "components_moved": moved, "steps_moved": steps_moved,
     }
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from bench.scripted import solution
 from domain import events as ev
 from domain.actions import (
     MAX_NOTE_CHARS,
@@ -20,7 +21,6 @@ from domain.vocabulary import ActionType, Priority, Queue, ResolutionCode, Tag
 from graders import UNITS
 from graders.penalties import CHURN, REJECTED
 from tests.play import module_database_url, module_service, play  # noqa: F401 (fixtures, see below)
-from tests.scripted import solution
 
 SUPPORTOPS_FIELDS = ("priority", "queue", "reply_text", "note", "resolution_code")
 REPLY = ("Hi Tomas, I am truly sorry that you have had to write to us three times about this. I have "
@@ -101,14 +101,15 @@ def test_combined_action_becomes_several_events_in_one_step(service) -> None:  #
                                              "add_tag": "Escalated", "reassign_queue": "escalations"})
     recorded = service.load_events(reset.episode_id)
     step_types = [r.type for r in recorded if r.seq > reset.seq]
-    assert step_types == [ev.ACTION_RECEIVED, ev.QUEUE_ASSIGNED, ev.TAG_ADDED, ev.REPLY_DRAFTED,
-                          ev.TICKET_CLOSED, ev.EPISODE_ENDED, ev.STEP_GRADED]
+    assert step_types == [ev.ActionReceived.type, ev.QueueAssigned.type, ev.TagAdded.type,
+                          ev.ReplyDrafted.type, ev.TicketClosed.type, ev.EpisodeEnded.type,
+                          ev.StepGraded.type]
     assert result.state.step_count == 1
     assert result.done
     assert result.state.queue == "escalations" and result.state.tags == ("Escalated",)
     assert result.state.status == "closed"
     # The action is recorded exactly as received.
-    received = next(r for r in recorded if r.type == ev.ACTION_RECEIVED)
+    received = next(r for r in recorded if r.type == ev.ActionReceived.type)
     assert received.data["raw"] == {"close_ticket": True, "reply": REPLY, "add_tag": "Escalated",
                                     "reassign_queue": "escalations"}
     assert received.data["dialect"] == "customersupportenv"
@@ -247,7 +248,7 @@ def test_missing_field_is_a_logged_penalised_step(service, body) -> None:  # typ
     assert "needs a non-empty" in error or "required" in error
     recorded = service.load_events(reset.episode_id)
     step_types = [r.type for r in recorded if r.seq > reset.seq]
-    assert step_types == [ev.ACTION_RECEIVED, ev.ACTION_REJECTED, ev.STEP_GRADED]
+    assert step_types == [ev.ActionReceived.type, ev.ActionRejected.type, ev.StepGraded.type]
     received = recorded[reset.seq]
     assert received.data["raw"] == body  # recorded exactly as received
     rejected = recorded[reset.seq + 1]

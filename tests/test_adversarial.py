@@ -12,12 +12,12 @@ from typing import Any
 
 import pytest
 
+from bench.scripted import solution
 from domain.tasks import TaskInstance, default_catalog
 from domain.vocabulary import Tag
 from graders import UNITS
 from service import EpisodeEnded
 from tests.play import module_database_url, module_service, play  # noqa: F401 (fixtures, see below)
-from tests.scripted import solution
 
 CATALOG = default_catalog()
 TASKS = CATALOG.task_ids

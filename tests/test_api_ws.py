@@ -12,8 +12,8 @@ import pytest
 import websockets
 from openenv.core.generic_client import GenericEnvClient
 
+from bench.scripted import solution
 from domain.tasks import default_catalog
-from tests.scripted import solution
 from tests.servers import LiveServer, episode_events, log_size, start_server
 
 CATALOG = default_catalog()

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import pytest
 
+from bench.scripted import solution
 from service import EnvironmentService
 from service.auditor import Auditor
 from tests.audit_helpers import play, play_weak
-from tests.scripted import solution
 
 
 @pytest.mark.parametrize("task_id", ["task_easy_password", "task_hard_refund_policy_denial"])
@@ -16,7 +16,7 @@ def test_diff_names_the_first_divergence(service: EnvironmentService, task_id: s
     expert = play(service, task_id)
     weak = play_weak(service, task_id)
     expert_actions = solution(service.state(expert[0].episode_id).task)  # type: ignore[arg-type]
-    weak_actions = [r.state.steps[-1].raw for r in weak[1:]]
+    weak_actions = [r.state.steps[-1].raw.value() for r in weak[1:]]
     pairs = zip(expert_actions, weak_actions, strict=False)
     expected = next(i for i, (x, y) in enumerate(pairs, start=1) if x != y)
 

@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import pytest
 
+from bench.scripted import solution
 from service import EnvironmentService
 from service.auditor import Auditor
 from service.errors import BadRequest, EpisodeBusy
 from service.fork import fork
 from tests.audit_helpers import play, weak_policy
-from tests.scripted import solution
 
 
 def test_fork_continues_and_replays_and_the_original_is_untouched(service: EnvironmentService) -> None:

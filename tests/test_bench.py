@@ -28,8 +28,8 @@ ROOT = Path(__file__).resolve().parent.parent
 def test_quick_bench_runs_every_section(tmp_path: Path) -> None:
     out = tmp_path / "results"
     done = subprocess.run([sys.executable, "-m", "bench", "--quick", "--out", str(out),
-                           "--workdir", str(tmp_path / "work")], cwd=ROOT, capture_output=True,
-                          text=True, timeout=600)
+                           "--workdir", str(tmp_path / "work"), "--baseline", str(ROOT)], cwd=ROOT,
+                          capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stderr[-3000:]
     latest = json.loads((out / "latest.json").read_text())
     assert latest["meta"]["quick"] is True and latest["table"] in done.stdout
@@ -39,6 +39,7 @@ def test_quick_bench_runs_every_section(tmp_path: Path) -> None:
         if section != "postgres":  # its figures are http.postgres-*; skipped if PG is unreachable
             assert any(k.startswith(section + ".") for k in own), section
     assert "host.speed" in keys
+    assert {"http.sqlite.vs_baseline", "ws.sqlite.vs_baseline"} <= keys  # this code against itself
     for figure in latest["figures"]:
         assert figure["runs"] and all(math.isfinite(v) and v >= 0 for v in figure["runs"]), figure
     assert not list((tmp_path / "work").glob("**/*.db")), "the bench left databases behind"
@@ -106,20 +107,66 @@ def test_parts_time_the_services_pipeline_and_refuse_an_unfinished_episode() -> 
 
 
 @pytest.mark.slow
+@pytest.mark.skipif(not os.environ.get("TICKETLEDGER_BENCH_VALGRIND"),
+                    reason="the instructions section's own check (minutes under valgrind): run it "
+                           "with TICKETLEDGER_BENCH_VALGRIND=1")
 @sqlite_pass_only("no database: the domain's pipeline in a child process under valgrind")
 def test_instruction_counts_leave_out_start_up_and_need_valgrind(monkeypatch: pytest.MonkeyPatch) -> None:
     """The difference of two callgrind runs is the measured passes alone: one pass of the parts
     workload (~200 steps) costs ~0.5M instructions a step here, while the child's start-up and
-    warm-up are over a billion; a figure that let those in would be millions a step."""
+    warm-up are over a billion; a figure that let those in would be millions a step.
+
+    Not part of the plain run or CI: an instruction count is a bench figure, and valgrind takes
+    minutes. Asked for by name, it needs valgrind and fails without it."""
     from bench import instructions
 
-    if shutil.which("valgrind") is None:
-        if os.environ.get("CI"):
-            pytest.fail("valgrind is missing: .ci/run installs it")
-        pytest.skip("valgrind is not installed (Debian: apt-get install valgrind)")
+    assert shutil.which("valgrind"), "valgrind is not installed (Debian: apt-get install valgrind)"
     per_step = instructions.per_unit("parts", 1)
     assert 100_000 < per_step < 3_000_000, per_step
     monkeypatch.setattr(instructions.shutil, "which", lambda name: None)
     with pytest.raises(instructions.Unavailable, match="valgrind"):
         instructions.count("parts", 1)
     assert instructions.run(Path("."), quick=True) == []  # the section skips itself, with a log line
+
+
+def test_the_bench_imports_nothing_from_tests() -> None:
+    """The bench is a tool users run; the test suite is not part of what it needs."""
+    import ast
+
+    for path in sorted((ROOT / "bench").glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(), str(path))):
+            names = ([alias.name for alias in node.names] if isinstance(node, ast.Import) else
+                     [node.module or ""] if isinstance(node, ast.ImportFrom) else [])
+            assert not [n for n in names if n == "tests" or n.startswith("tests.")], path.name
+
+
+def test_the_yardstick_plays_the_seeds_flow_and_penalties() -> None:
+    """The yardstick does the seed's work: its four-step flow scores 1.0 on every task, rewards add
+    up to the score, and a no-op, a missing field or an early resolve earns nothing."""
+    import httpx
+
+    from bench import servers
+    from bench.http import play, post
+    from bench.workload import flat, seed_episodes
+
+    work = seed_episodes()
+    assert len(work) == 6 and all(len(plan.actions) == 4 for plan in work)
+    with servers.yardstick() as server, httpx.Client(base_url=server.url, timeout=30) as client:
+        assert play(client, work, len(work)) == 4 * len(work)
+        for plan in work:
+            post(client, "/reset", {"task_id": plan.task_id})
+            answers = [post(client, "/step", action) for action in plan.actions]
+            rewards = [a["reward"]["score"] for a in answers]
+            assert answers[-1]["info"] == {"task_score": 1.0, "step_count": 4}, plan.task_id
+            assert round(sum(rewards), 4) == 1.0 and answers[-1]["done"] is True
+        post(client, "/reset", {"task_id": "task_easy_password"})
+        for action in (flat("noop"), flat("classify_priority"),
+                       flat("resolve_ticket", resolution_code="awaiting_customer_confirmation")):
+            answer = post(client, "/step", action)
+            assert answer["reward"]["score"] == 0.0 and answer["reward"]["reason"] != "progress"
+            assert answer["done"] is False
+        state = client.get("/state").json()
+        assert state["step_count"] == 3 and state["action_history"] == [
+            "noop", "classify_priority", "resolve_ticket"]
+        assert client.post("/step", json={"action_type": "shout"}).status_code == 422
+        assert client.post("/reset", json={"task_id": "nope"}).status_code == 404

@@ -12,10 +12,10 @@ from pathlib import Path
 
 import pytest
 
+from bench.scripted import solution
 from domain.tasks import default_catalog
 from domain.tasks.catalog import DATA_DIR, POLICIES_FILE, load_catalog
 from tests.databases import sqlite_pass_only
-from tests.scripted import solution
 
 pytestmark = sqlite_pass_only("no database")
 

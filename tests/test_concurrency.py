@@ -14,11 +14,11 @@ from typing import Any
 
 import pytest
 
+from bench.scripted import solution
 from service import EnvironmentService, EpisodeBusy, EpisodeEnded
 from service.audit import replay, verify_chain
 from store import Database, open_database
 from tests.play import module_url, play
-from tests.scripted import solution
 
 NOOP = {"action_type": "noop"}
 TIMEOUT = 60

@@ -11,7 +11,6 @@ from pathlib import Path
 import pytest
 
 from domain.tasks import default_catalog
-from domain.tasks.catalog import instance_digest
 from service import EnvironmentService
 from service.errors import BadRequest
 from store import open_database
@@ -116,16 +115,15 @@ def test_variants_are_the_same_in_another_process() -> None:
     script = (
         "import json, sys\n"
         "from domain.tasks import default_catalog\n"
-        "from domain.tasks.catalog import instance_digest\n"
         "c = default_catalog()\n"
         "pairs = json.loads(sys.argv[1])\n"
-        "print(json.dumps([instance_digest(c.instance(t, s)) for t, s in pairs]))\n"
+        "print(json.dumps([c.variant(t, s).digest for t, s in pairs]))\n"
         "print(json.dumps([c.pick_task_id(s) for s in range(20)]))\n"
     )
     env = dict(os.environ, PYTHONHASHSEED="12345")
     out = subprocess.run([sys.executable, "-c", script, json.dumps(pairs)], cwd=ROOT, env=env,
                          capture_output=True, text=True, check=True).stdout.splitlines()
-    assert json.loads(out[0]) == [instance_digest(CATALOG.instance(t, s)) for t, s in pairs]
+    assert json.loads(out[0]) == [CATALOG.variant(t, s).digest for t, s in pairs]
     assert json.loads(out[1]) == [CATALOG.pick_task_id(s) for s in range(20)]
 
 

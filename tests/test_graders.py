@@ -6,6 +6,7 @@ from fractions import Fraction
 
 import pytest
 
+from bench.scripted import solution
 from domain.tasks import default_catalog
 from graders import UNITS, grade_episode
 from graders import text as tx
@@ -13,7 +14,6 @@ from graders.lexicon import foreign_groups
 from graders.rubric import evaluate
 from service.environment import to_domain
 from tests.play import module_database_url, module_service, play  # noqa: F401 (fixtures, see below)
-from tests.scripted import solution
 
 CATALOG = default_catalog()
 
@@ -74,6 +74,25 @@ def test_absent_or_blank_text_earns_nothing() -> None:
     assert evaluate(rubric, "   ", "Ava").fraction == 0
 
 
+def test_remembered_rubric_results_are_keyed_by_the_rubrics_content() -> None:
+    """An equal rubric of a new object gets the same result; another rubric with the same text
+    and name gets its own (what judging afresh gives)."""
+    from graders.rubric import _evaluate
+
+    task = CATALOG.instance("task_easy_password", None)
+    assert task.reply is not None
+    text = solution(task)[-2]["reply_text"]
+    again = type(task).model_validate(task.model_dump(mode="json"))  # equal content, new objects
+    assert again.reply is not None and again.reply is not task.reply
+    first = evaluate(task.reply, text, task.first_name)
+    assert first == evaluate(again.reply, text, again.first_name) == _evaluate(
+        task.reply, text, task.first_name, ())
+    other = CATALOG.instance("task_easy_feature_question", None).reply
+    assert other is not None
+    assert evaluate(other, text, task.first_name) == _evaluate(other, text, task.first_name, ())
+    assert evaluate(other, text, task.first_name) != first
+
+
 def test_each_required_fact_and_tone_element_earns_its_share() -> None:
     task = CATALOG.instance("task_easy_password")
     assert task.reply is not None
@@ -119,7 +138,7 @@ def test_grade_episode_recomputes_what_the_service_recorded(service) -> None:  #
     grade = grade_episode(to_domain(r) for r in service.load_events(results[0].episode_id))
     assert [s.reward_units for s in grade.steps] == [r.grade.reward_units for r in results[1:]]
     assert grade.score == results[-1].state.score == 1.0
-    assert [g["reward_units"] for g in grade.recorded] == [s.reward_units for s in grade.steps]
+    assert [g.reward_units for g in grade.recorded] == [s.reward_units for s in grade.steps]
 
 
 def test_every_point_has_a_reason(service) -> None:  # type: ignore[no-untyped-def]

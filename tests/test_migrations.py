@@ -19,6 +19,7 @@ import pytest
 from sqlalchemy import insert, inspect, text
 from sqlalchemy.exc import DBAPIError
 
+from bench.scripted import solution
 from domain import events as ev
 from domain.tasks import default_catalog
 from service import EnvironmentService
@@ -29,7 +30,6 @@ from store.eventstore import EventStore
 from store.migrate import current_revision, head_revision, upgrade
 from store.schema import episodes, events, metadata
 from tests.databases import sqlite_pass_only
-from tests.scripted import solution
 
 pytestmark = sqlite_pass_only("every test names its backends (both_backends_url)")
 
@@ -169,16 +169,16 @@ def _v1_reply_log(svc: EnvironmentService) -> tuple[dict[str, Any], list[dict[st
     prev = GENESIS
     for r in svc.store.load(eid):
         data, version = r.data, r.version
-        if r.type == ev.EPISODE_STARTED:
+        if r.type == ev.EpisodeStarted.type:
             data = {**data, "episode_id": new_id}
-        if r.type == ev.REPLY_DRAFTED:
+        if r.type == ev.ReplyDrafted.type:
             data, version = {"reply_text": data["text"]}, 1
         body = canonical_json(data)
         digest = link(prev, r.seq, r.type, version, body)
         rows.append({"episode_id": new_id, "seq": r.seq, "type": r.type, "version": version,
                      "data": body, "prev_hash": prev, "hash": digest, "recorded_at": r.recorded_at})
         prev = digest
-    assert any(row["version"] == 1 and row["type"] == ev.REPLY_DRAFTED for row in rows)
+    assert any(row["version"] == 1 and row["type"] == ev.ReplyDrafted.type for row in rows)
     index = {**dataclasses.asdict(svc.store.episode(eid)), "episode_id": new_id, "head_hash": prev}
     return index, rows
 
@@ -227,7 +227,7 @@ def test_upgrade_from_0001_with_data_keeps_every_event_and_hash(both_backends_ur
         state = svc.state(v1_id)
         assert state.done and state.score == 1.0
         assert state.reply_draft and state.reply_draft.startswith("Hi ")
-        stored = [r for r in svc.store.load(v1_id) if r.type == ev.REPLY_DRAFTED]
+        stored = [r for r in svc.store.load(v1_id) if r.type == ev.ReplyDrafted.type]
         assert stored[0].version == 1 and "reply_text" in stored[0].data  # never rewritten in place
         # An episode interrupted before the upgrade carries on with the new code.
         task = svc.state(unfinished).task

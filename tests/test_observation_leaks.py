@@ -16,10 +16,10 @@ from typing import Any
 
 import pytest
 
+from bench.scripted import solution
 from domain.tasks import TaskInstance, default_catalog
 from domain.vocabulary import ResolutionCode, Tag
 from tests.play import module_database_url, module_service  # noqa: F401 (fixtures, see below)
-from tests.scripted import solution
 
 CATALOG = default_catalog()
 SEEDS = [None, *range(8)]

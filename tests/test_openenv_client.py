@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from api.models import PublicState
+from bench.scripted import REPLIES
 from client import (
     AssignQueue,
     ClassifyPriority,
@@ -15,7 +16,6 @@ from client import (
     TicketLedgerEnv,
 )
 from domain.tasks import default_catalog
-from tests.scripted import REPLIES
 from tests.servers import LiveServer, episode_events
 
 

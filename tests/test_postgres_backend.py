@@ -15,13 +15,13 @@ from typing import Any
 import pytest
 from sqlalchemy import text
 
+from bench.scripted import solution
 from domain.tasks import default_catalog
 from service import EnvironmentService
 from service.audit import replay
 from service.errors import EpisodeBusy
 from service.settings import read
 from store import open_database
-from tests.scripted import solution
 
 CATALOG = default_catalog()
 BACKEND = os.environ.get("TICKETLEDGER_TEST_BACKEND", "sqlite")

@@ -21,6 +21,7 @@ import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
+from bench.scripted import NOTES, REPLIES, solution
 from domain.actions import REQUIRED, InvalidAction
 from domain.tasks import TaskInstance, default_catalog
 from domain.vocabulary import PolicyId, Priority, Queue, ResolutionCode, Tag, Vocabulary
@@ -29,7 +30,6 @@ from service import EnvironmentService, EpisodeEnded, StepResult
 from service.audit import replay, state_at
 from store import open_database
 from tests.play import log_facts, module_database_url, module_service  # noqa: F401 (fixtures, see below)
-from tests.scripted import NOTES, REPLIES, solution
 
 CATALOG = default_catalog()
 EXAMPLES = 12

@@ -6,11 +6,12 @@ from typing import Any
 
 import pytest
 
+from bench.scripted import solution
 from domain.tasks import default_catalog
+from domain.tasks.variant import TaskVariant
 from graders import UNITS, components, penalties
 from service.audit import diff, replay, state_at
 from tests.play import module_database_url, module_service, play  # noqa: F401 (fixtures, see below)
-from tests.scripted import solution
 
 CATALOG = default_catalog()
 NOOP = {"action_type": "noop"}
@@ -90,8 +91,8 @@ def test_a_changed_component_weighting_is_reported_at_the_first_step_it_affects(
 def test_a_changed_task_variant_is_reported_before_any_step(service, monkeypatch) -> None:  # type: ignore[no-untyped-def]
     results = play(service, "task_easy_password", solution(CATALOG.instance("task_easy_password")))
     recorded = service.load_events(results[0].episode_id)
-    changed = CATALOG.instance("task_easy_password").model_copy(update={"max_steps": 9})
-    monkeypatch.setattr(service.catalog, "instance", lambda task_id, seed=None: changed)
+    changed = TaskVariant.of(CATALOG.instance("task_easy_password").model_copy(update={"max_steps": 9}))
+    monkeypatch.setattr(service.catalog, "variant", lambda task_id, seed=None: changed)
     report = replay(recorded, service.catalog)
     first = report.first_divergence
     assert first is not None and (first.kind, first.step, first.seq) == ("catalog", 0, 1)

@@ -16,6 +16,7 @@ import pytest
 from sqlalchemy import text
 from sqlalchemy.exc import DBAPIError
 
+from bench.scripted import solution
 from domain.tasks import default_catalog
 from service import EnvironmentService
 from service.audit import replay, verify_chain
@@ -24,7 +25,6 @@ from store.chain import GENESIS, link
 from store.eventstore import EventStore, NewEvent, Projection
 from tests.databases import sqlite_pass_only
 from tests.play import module_url, play
-from tests.scripted import solution
 
 pytestmark = sqlite_pass_only("the backend fixture runs every test on both backends")
 

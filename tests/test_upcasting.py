@@ -10,6 +10,7 @@ import itertools
 
 import pytest
 
+from bench.scripted import solution
 from domain import events as ev
 from domain.tasks import default_catalog
 from graders import grade_episode
@@ -17,7 +18,6 @@ from service import EnvironmentService
 from service.audit import public_fields, replay
 from store.eventstore import NewEvent, Projection, RecordedEvent
 from tests.play import module_database_url, module_service, play  # noqa: F401 (fixtures, see below)
-from tests.scripted import solution
 
 CATALOG = default_catalog()
 _IDS = itertools.count(1)
@@ -34,10 +34,10 @@ def _as_v1(recorded: list[RecordedEvent], episode_id: str) -> list[NewEvent]:
     out = []
     for r in recorded:
         data = r.data
-        if r.type == ev.EPISODE_STARTED:
+        if r.type == ev.EpisodeStarted.type:
             data = dict(data, episode_id=episode_id)
-        if r.type == ev.REPLY_DRAFTED:
-            assert r.version == ev.CURRENT_VERSION[ev.REPLY_DRAFTED] == 2
+        if r.type == ev.ReplyDrafted.type:
+            assert r.version == ev.ReplyDrafted.version == 2
             out.append(NewEvent(r.type, 1, {"reply_text": data["text"]}))
             continue
         out.append(NewEvent(r.type, r.version, data))
@@ -50,8 +50,8 @@ def _write_v1(service: EnvironmentService, recorded: list[RecordedEvent]) -> str
     service.store.create(episode_id, started["task_id"], started["seed"], _as_v1(recorded, episode_id),
                          Projection("open", 0, 0.0))
     stored = service.store.load(episode_id)
-    assert sum(1 for r in stored if r.type == ev.REPLY_DRAFTED and r.version == 1) >= 1
-    assert all("reply_text" in r.data for r in stored if r.type == ev.REPLY_DRAFTED)
+    assert sum(1 for r in stored if r.type == ev.ReplyDrafted.type and r.version == 1) >= 1
+    assert all("reply_text" in r.data for r in stored if r.type == ev.ReplyDrafted.type)
     return episode_id
 
 
@@ -91,6 +91,5 @@ def test_an_episode_recorded_with_v1_events_can_be_continued(service) -> None:  
 
 def test_upcast_refuses_a_version_newer_than_the_code() -> None:
     with pytest.raises(ValueError, match="newer than this code"):
-        ev.upcast(ev.REPLY_DRAFTED, 3, {"text": "hi"})
-    assert ev.upcast(ev.REPLY_DRAFTED, 1, {"reply_text": "hi"}) == ev.Event(ev.REPLY_DRAFTED,
-                                                                           {"text": "hi"}, 2)
+        ev.upcast(ev.ReplyDrafted.type, 3, {"text": "hi"})
+    assert ev.upcast(ev.ReplyDrafted.type, 1, {"reply_text": "hi"}) == ev.ReplyDrafted("hi")

@@ -11,12 +11,12 @@ from typing import Any
 
 import pytest
 
+from bench.scripted import solution
 from domain.actions import InvalidAction
 from domain.tasks.catalog import UnknownTask
 from service import EnvironmentService, EpisodeBusy, EpisodeEnded, EpisodeNotFound
 from store import open_database
 from tests.play import log_facts, module_database_url, module_service, play  # noqa: F401 (fixtures, see below)
-from tests.scripted import solution
 
 NOOP = {"action_type": "noop"}
 

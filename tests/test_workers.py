@@ -22,10 +22,10 @@ import httpx
 import pytest
 
 from bench.load import audit, drive
+from bench.scripted import solution
 from domain.tasks import default_catalog
 from service.audit import replay
 from tests.databases import fresh_pg_database
-from tests.scripted import solution
 from tests.servers import ROOT, LiveServer, episode_events, free_port, launch
 
 pytestmark = pytest.mark.slow

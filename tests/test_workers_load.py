@@ -13,9 +13,9 @@ import os
 import pytest
 
 from bench.load import EpisodeLog, audit, marker, run_config
+from bench.scripted import solution
 from service import EnvironmentService
 from store import open_database
-from tests.scripted import solution
 
 BACKEND = os.environ.get("TICKETLEDGER_TEST_BACKEND", "sqlite")
 

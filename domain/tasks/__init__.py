@@ -2,5 +2,7 @@
 
 from domain.tasks.catalog import Catalog, UnknownTask, default_catalog
 from domain.tasks.spec import TaskInstance, TaskSpec, Ticket
+from domain.tasks.variant import TaskVariant
 
-__all__ = ["Catalog", "TaskInstance", "TaskSpec", "Ticket", "UnknownTask", "default_catalog"]
+__all__ = ["Catalog", "TaskInstance", "TaskSpec", "TaskVariant", "Ticket", "UnknownTask",
+           "default_catalog"]

@@ -8,14 +8,16 @@ catalog, never while deciding or folding. Variant drawing is a pure function of 
 from __future__ import annotations
 
 import datetime as dt
-import hashlib
 import json
+import operator
 import random
+import threading
+from collections.abc import Callable
 from functools import cache
 from pathlib import Path
-from typing import Any
 
 from domain.tasks.spec import Case, Condition, Rubric, TaskInstance, TaskSpec, Ticket
+from domain.tasks.variant import TaskVariant
 from domain.vocabulary import PolicyId
 
 DATA_DIR = Path(__file__).parent / "data"
@@ -34,7 +36,8 @@ class Catalog:
         if len(self._specs) != len(specs):
             raise ValueError("duplicate task ids in the catalog")
         self.policies = policies
-        self._instances: dict[tuple[str, int | None], TaskInstance] = {}
+        self._variants: dict[tuple[str, int | None], TaskVariant] = {}
+        self._lock = threading.Lock()  # services call from several threads
 
     @property
     def task_ids(self) -> list[str]:
@@ -56,80 +59,51 @@ class Catalog:
         ids = self.task_ids
         return ids[random.Random(f"pick:{seed or 0}").randrange(len(ids))]
 
-    def instance(self, task_id: str, seed: int | None = None) -> TaskInstance:
-        """Materialise ``task_id`` for ``seed``; ``None`` gives the seed's published variant.
+    def variant(self, task_id: str, seed: int | None = None) -> TaskVariant:
+        """Materialise ``task_id`` for ``seed`` (``None``: the seed's published variant), with its
+        JSON form, digest, public view and answer key.
 
-        Memoised (bounded): drawing and validating a variant costs ~60 us, every reset and every
-        replay asks for one, and the result is a frozen value of (task, seed). Callers share it.
+        Built once per (task, seed) and kept (a bounded dict, oldest entry out first): every reset
+        of the variant records its JSON and digest, and every observation and grade reads its
+        public view and answer key. A variant is immutable, so its episodes share it.
         """
         key = (task_id, seed)
-        found = self._instances.get(key)
+        with self._lock:
+            found = self._variants.get(key)
         if found is None:
-            found = _materialise(self.spec(task_id), seed)
-            if len(self._instances) >= INSTANCE_CACHE_SIZE:
-                self._instances.clear()
-            self._instances[key] = found
+            found = TaskVariant.of(_materialise(self.spec(task_id), seed))
+            with self._lock:
+                if len(self._variants) >= VARIANT_CACHE_SIZE:
+                    self._variants.pop(next(iter(self._variants)))
+                self._variants[key] = found
         return found
+
+    def instance(self, task_id: str, seed: int | None = None) -> TaskInstance:
+        """The materialised task of :meth:`variant`."""
+        return self.variant(task_id, seed).task
 
     def policy_text(self, policy_id: PolicyId) -> str:
         return self.policies[policy_id]
 
 
-INSTANCE_CACHE_SIZE = 4096
-_DIGESTS: dict[int, tuple[TaskInstance, str]] = {}
-_JSON: dict[int, tuple[TaskInstance, dict[str, Any]]] = {}
-
-
-def task_json(task: TaskInstance) -> dict[str, Any]:
-    """The task as JSON data, as recorded in ``EpisodeStarted``: one shared, READ-ONLY dict per task
-    object (kept alive in the entry, so its id is not reused).
-
-    Every reset records the materialised task, and dumping the model anew cost a sixth of a reset.
-    Event payloads are never changed once decided (the log is append-only, and folds only read
-    them), so the events of every episode of a variant can share this one; the fold's task memo
-    (``domain.state._task``) compares payloads with it.
-    """
-    hit = _JSON.get(id(task))
-    if hit is not None and hit[0] is task:
-        return hit[1]
-    data = task.model_dump(mode="json")
-    if len(_JSON) >= INSTANCE_CACHE_SIZE:
-        _JSON.clear()
-    _JSON[id(task)] = (task, data)
-    return data
-
-
-def instance_digest(task: TaskInstance) -> str:
-    """A short fingerprint of a materialised task, recorded at reset so replay notices catalog drift.
-
-    Memoised per task object (kept alive in the entry, so its id is not reused): catalog instances
-    are shared, and serialising and hashing one costs ~50 us.
-    """
-    hit = _DIGESTS.get(id(task))
-    if hit is not None and hit[0] is task:
-        return hit[1]
-    blob = json.dumps(task_json(task), sort_keys=True, separators=(",", ":"))
-    digest = hashlib.sha256(blob.encode()).hexdigest()[:16]
-    if len(_DIGESTS) >= INSTANCE_CACHE_SIZE:
-        _DIGESTS.clear()
-    _DIGESTS[id(task)] = (task, digest)
-    return digest
+VARIANT_CACHE_SIZE = 4096
+"""Variants a catalog keeps: far more than the tasks times the seeds a run uses at once."""
 
 
 def _draw(spec: TaskSpec, seed: int | None) -> dict[str, int | str]:
     rng = random.Random(f"{spec.task_id}:{seed}")
     drawn: dict[str, int | str] = {}
     for name, var in sorted(spec.variables.items()):
-        if var.choices is not None and var.choices and isinstance(var.choices[0], dict):
-            index = int(var.published) if seed is None else rng.randrange(len(var.choices))
-            drawn.update(var.choices[index])  # type: ignore[arg-type]
-        elif seed is None:
-            drawn[name] = var.published
-        elif var.choices is not None:
-            drawn[name] = rng.choice(var.choices)  # type: ignore[arg-type]
+        choices = var.choices or []
+        if var.range is not None:
+            low, high = var.range
+            drawn[name] = var.published if seed is None else rng.randint(low, high)
+        elif choices and isinstance(choices[0], dict):  # a bundle: its keys are drawn together
+            bundles = [c for c in choices if isinstance(c, dict)]
+            drawn.update(bundles[int(var.published) if seed is None else rng.randrange(len(bundles))])
         else:
-            low, high = var.range  # type: ignore[misc]
-            drawn[name] = rng.randint(low, high)
+            values = [c for c in choices if isinstance(c, str)]
+            drawn[name] = var.published if seed is None else rng.choice(values)
     return drawn
 
 
@@ -154,14 +128,17 @@ def _holds(cond: Condition | None, values: dict[str, int | str]) -> bool:
         return True
     left = values[cond.variable]
     right = cond.value
-    return {
-        "lt": lambda: left < right,  # type: ignore[operator]
-        "le": lambda: left <= right,  # type: ignore[operator]
-        "gt": lambda: left > right,  # type: ignore[operator]
-        "ge": lambda: left >= right,  # type: ignore[operator]
-        "eq": lambda: left == right,
-        "ne": lambda: left != right,
-    }[cond.op]()
+    if cond.op == "eq":
+        return left == right
+    if cond.op == "ne":
+        return left != right
+    if type(left) is not type(right):
+        raise ValueError(f"cannot order {cond.variable}={left!r} against {right!r}")
+    return _ORDER[cond.op](left, right)
+
+
+_ORDER: dict[str, Callable[[int | str, int | str], bool]] = {
+    "lt": operator.lt, "le": operator.le, "gt": operator.gt, "ge": operator.ge}
 
 
 def _fill(text: str, values: dict[str, int | str]) -> str:
@@ -182,7 +159,8 @@ def _materialise(spec: TaskSpec, seed: int | None) -> TaskInstance:
     case: Case = next(c for c in spec.cases if _holds(c.when, values))
     template = spec.ticket.model_dump()
     facts = {k: _fill(v, values) for k, v in template.pop("facts").items()}
-    ticket = Ticket(**{k: _fill(v, values) for k, v in template.items()}, facts=facts)
+    ticket = Ticket.model_validate({**{k: _fill(v, values) for k, v in template.items()},
+                                    "facts": facts})
     return TaskInstance(
         task_id=spec.task_id,
         title=spec.title,

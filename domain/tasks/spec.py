@@ -36,15 +36,17 @@ class Phrases(Strict):
     """One fact or claim, satisfied by any of several phrasings (case-insensitive, whole words)."""
 
     name: str
-    any_of: list[str] = Field(min_length=1)
+    any_of: tuple[str, ...] = Field(min_length=1)
 
 
 class Rubric(Strict):
-    """How a free-text field (reply or internal note) is judged."""
+    """How a free-text field (reply or internal note) is judged.
 
-    facts: list[Phrases] = Field(default_factory=list)
-    tone: list[Literal["greeting", "empathy", "closing"]] = Field(default_factory=list)
-    forbidden: list[Phrases] = Field(default_factory=list)
+    Tuples, not lists: a rubric is a hashable value, so the graders can key results on it."""
+
+    facts: tuple[Phrases, ...] = ()
+    tone: tuple[Literal["greeting", "empathy", "closing"], ...] = ()
+    forbidden: tuple[Phrases, ...] = ()
     min_words: int = 20
     min_sentences: int = 2
 
@@ -54,9 +56,9 @@ class Expected(Strict):
 
     priority: Priority | None = None
     queue: Queue | None = None
-    tags: list[Tag] = Field(default_factory=list)
-    status: list[Status] = Field(min_length=1)
-    resolution_code: list[ResolutionCode | None] = Field(min_length=1)
+    tags: tuple[Tag, ...] = ()
+    status: tuple[Status, ...] = Field(min_length=1)
+    resolution_code: tuple[ResolutionCode | None, ...] = Field(min_length=1)
     policy: PolicyId | None = None
 
 
@@ -114,7 +116,7 @@ class TaskSpec(Strict):
     objective: str
     max_steps: int = Field(ge=2, le=50)
     success_threshold: float = Field(gt=0.0, le=1.0)
-    policies: list[PolicyId] = Field(default_factory=list)
+    policies: tuple[PolicyId, ...] = ()
     weights: dict[str, float]
     ticket: TicketTemplate
     variables: dict[str, Variable] = Field(default_factory=dict)
@@ -169,7 +171,7 @@ class TaskInstance(Strict):
     objective: str
     max_steps: int
     success_threshold: float
-    policies: list[PolicyId]
+    policies: tuple[PolicyId, ...]
     weights: dict[str, float]
     seed: int | None
     variables: dict[str, int | str]

@@ -1,7 +1,8 @@
 """Scripted solutions: for any task variant, the actions an expert takes (they read the answer key).
 
-Kept in the tests as the proof that every task can score 1.0. The replies are written per case as
-real support replies, not keyword lists.
+The bench's workload (``bench.workload``) and the tests' proof that every task can score 1.0
+(``tests/test_scripted_solutions.py``); it lives in ``bench/`` because the bench imports nothing
+from ``tests/``. The replies are written per case as real support replies, not keyword lists.
 """
 
 from __future__ import annotations

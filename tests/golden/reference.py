@@ -1,0 +1,83 @@
+"""Reading a recorded version (``tests/golden/<version>/``) and saying where a replay departs from it."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from functools import cached_property
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve().parent
+MAX_REPORTED = 8
+"""Differences listed per episode or conversation before the rest are only counted."""
+
+
+class Recorded:
+    """One version's files, read once."""
+
+    def __init__(self, version: str):
+        self.version = version
+        self.path = HERE / version
+
+    @cached_property
+    def meta(self) -> dict[str, Any]:
+        return json.loads((self.path / "meta.json").read_text(encoding="utf-8"))
+
+    @cached_property
+    def episodes(self) -> list[dict[str, Any]]:
+        """Every recorded episode; the files are split by player (each stays well under 2 MiB)."""
+        out: list[dict[str, Any]] = []
+        for path in sorted(self.path.glob("episodes-*.jsonl")):
+            with path.open(encoding="utf-8") as lines:
+                out.extend(json.loads(line) for line in lines if line.strip())
+        return out
+
+    def episode(self, name: str) -> dict[str, Any]:
+        return next(e for e in self.episodes if e["name"] == name)
+
+    @cached_property
+    def conversations(self) -> list[dict[str, Any]]:
+        return json.loads((self.path / "wire.json").read_text(encoding="utf-8"))
+
+    def log_sql(self) -> str:
+        return (self.path / "log.sql").read_text(encoding="utf-8")
+
+
+def differences(recorded: Any, now: Any, path: str = "") -> Iterator[str]:
+    """Where ``now`` departs from ``recorded``: one line per differing leaf, with its path."""
+    if isinstance(recorded, dict) and isinstance(now, dict):
+        for key in [*recorded, *(k for k in now if k not in recorded)]:
+            where = f"{path}.{key}" if path else str(key)
+            if key not in now:
+                yield f"{where}: recorded {_short(recorded[key])}, now absent"
+            elif key not in recorded:
+                yield f"{where}: not recorded, now {_short(now[key])}"
+            else:
+                yield from differences(recorded[key], now[key], where)
+    elif isinstance(recorded, list) and isinstance(now, list):
+        for index in range(max(len(recorded), len(now))):
+            where = f"{path}[{index}]"
+            if index >= len(now):
+                yield f"{where}: recorded {_short(recorded[index])}, now absent"
+            elif index >= len(recorded):
+                yield f"{where}: not recorded, now {_short(now[index])}"
+            else:
+                yield from differences(recorded[index], now[index], where)
+    elif type(recorded) is not type(now) or recorded != now:
+        yield f"{path}: recorded {_short(recorded)}, now {_short(now)}"
+
+
+def report(name: str, recorded: Any, now: Any) -> str | None:
+    """A short account of how ``now`` departs from ``recorded`` (None when it does not)."""
+    found = list(differences(recorded, now))
+    if not found:
+        return None
+    shown = "\n    ".join(found[:MAX_REPORTED])
+    more = f"\n    ... and {len(found) - MAX_REPORTED} more" if len(found) > MAX_REPORTED else ""
+    return f"{name}: {len(found)} difference(s)\n    {shown}{more}"
+
+
+def _short(value: Any, limit: int = 160) -> str:
+    text = json.dumps(value, ensure_ascii=False, sort_keys=True)
+    return text if len(text) <= limit else text[:limit] + "..."
