@@ -1,7 +1,7 @@
 """The FastAPI application factory.
 
-Routers live in their own modules and are included here; each gets the service through
-``api.deps.get_service``. Importing this module must not import openenv or gradio.
+Routers live in their own modules and are included here; each reaches the environment through the
+one dependency of ``api.deps``. Importing this module must not import openenv or gradio.
 """
 
 from __future__ import annotations
@@ -9,8 +9,9 @@ from __future__ import annotations
 from fastapi import FastAPI
 
 from api import routes_audit, routes_openenv, routes_ui
-from api.settings import Settings
+from api.deps import Environment
 from service import EnvironmentService
+from service.settings import Settings, read
 from store import open_database
 
 ROUTERS = (
@@ -21,11 +22,13 @@ ROUTERS = (
 
 
 def create_app(settings: Settings | None = None, service: EnvironmentService | None = None) -> FastAPI:
-    settings = settings or Settings()
+    """The app over ``service`` (default: one on ``settings.database_url``, migrated). Without
+    ``settings`` (``uvicorn server.app:app``, worker processes) they are read here, once."""
+    settings = settings or read()
     app = FastAPI(title="TicketLedger", version="0.1.0",
                   description="Event-sourced customer-support environment for AI agents (OpenEnv).")
-    app.state.settings = settings
-    app.state.service = service or EnvironmentService(open_database(settings.database_url))
+    service = service or EnvironmentService(open_database(settings.database_url))
+    app.state.environment = Environment(service, settings)
     for module in ROUTERS:
         module.install(app)
     return app

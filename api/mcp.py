@@ -17,12 +17,11 @@ from typing import Any
 
 from fastapi import FastAPI, Request, Response
 
+from api.deps import Env, Environment
 from api.errors import describe
 from api.models import ResetBody, inline_refs
-from api.protocol import openenv_payload, parse_json, public_state, reset_args, reset_payload
-from api.routing import EpisodeRouter
+from api.protocol import openenv_answer, reset_answer, reset_body, syntax_error
 from domain.actions import action_json_schema
-from service import EnvironmentService
 from service.errors import BadRequest
 
 PROTOCOL_VERSIONS = ("2025-06-18", "2025-03-26", "2024-11-05")
@@ -73,15 +72,16 @@ def all_tools() -> list[dict[str, Any]]:
     ]
 
 
+TOOLS = all_tools()
+TOOL_NAMES = frozenset(tool["name"] for tool in TOOLS)
+
+
 class McpCall:
     """One HTTP request's worth of JSON-RPC calls (remembers a reset, to set the cookie)."""
 
-    def __init__(self, request: Request):
+    def __init__(self, request: Request, env: Environment):
         self.request = request
-        self.service: EnvironmentService = request.app.state.service
-        self.router: EpisodeRouter = request.app.state.episodes
-        self.tools: list[dict[str, Any]] = request.app.state.mcp_tools
-        self.call = request.app.state.call
+        self.env = env
         self.started: str | None = None
 
     async def answer(self, message: Any) -> dict[str, Any] | None:
@@ -119,7 +119,7 @@ class McpCall:
         if method == "ping" or method.startswith("notifications/"):
             return {}
         if method == "tools/list":
-            return {"tools": self.tools}
+            return {"tools": TOOLS}
         if method == "tools/call":
             return await self._call(params)
         raise RpcError(METHOD_NOT_FOUND, f"Method not found: {method!r}; supported: initialize, "
@@ -130,7 +130,7 @@ class McpCall:
         args = params.get("arguments") or {}
         if not isinstance(args, dict):
             raise RpcError(INVALID_PARAMS, "Invalid params: arguments must be an object")
-        if name not in {t["name"] for t in self.tools}:
+        if not isinstance(name, str) or name not in TOOL_NAMES:
             raise RpcError(INVALID_PARAMS, f"Unknown tool {name!r}; tools/list names the tools")
         try:
             payload = await self._run(name, dict(args))
@@ -145,19 +145,19 @@ class McpCall:
 
     async def _run(self, name: str, args: dict[str, Any]) -> dict[str, Any]:
         if name == "reset":
-            result = await self.call(reset_args(args).apply, self.service)
+            result = await self.env.reset(reset_body(args))
             self.started = result.episode_id
-            return json.loads(reset_payload(result))
+            return reset_answer(result).model_dump(mode="json")
         explicit = args.pop("episode_id", None)
         if explicit is not None and not isinstance(explicit, str):
             raise BadRequest("episode_id must be a string")
-        episode_id = self.router.resolve(self.request, explicit)
+        episode_id = self.env.episodes.resolve(self.request, explicit)
         if name == "state":
             if args:
                 raise BadRequest(f"unknown argument {sorted(args)[0]!r}; state takes: episode_id")
-            return await self.call(public_state, self.service, episode_id)
-        result = await self.call(self.service.step, episode_id, {"action_type": name, **args})
-        return json.loads(openenv_payload(result))
+            return (await self.env.state(episode_id)).model_dump(mode="json")
+        result = await self.env.step(episode_id, {"action_type": name, **args})
+        return openenv_answer(result).model_dump(mode="json")
 
 
 def _error(request_id: Any, code: int, message: str) -> dict[str, Any]:
@@ -165,12 +165,13 @@ def _error(request_id: Any, code: int, message: str) -> dict[str, Any]:
             "error": {"code": code, "message": message}}
 
 
-async def mcp_endpoint(request: Request) -> Response:
+async def mcp_endpoint(request: Request, env: Env) -> Response:
+    raw = await request.body()
     try:
-        body = parse_json(await request.body(), what="JSON-RPC request")
-    except BadRequest as exc:
-        return _json(_error(None, PARSE_ERROR, f"Parse error: {exc}"))
-    call = McpCall(request)
+        body = json.loads(raw) if raw.strip() else None
+    except (ValueError, RecursionError):  # ValueError: json.JSONDecodeError, UnicodeDecodeError
+        return _json(_error(None, PARSE_ERROR, f"Parse error: {syntax_error(raw, 'JSON-RPC request')}"))
+    call = McpCall(request, env)
     if isinstance(body, list):
         if not body:
             reply: Any = _error(None, INVALID_REQUEST, "Invalid Request: empty batch")
@@ -181,7 +182,7 @@ async def mcp_endpoint(request: Request) -> Response:
         reply = await call.answer(body if body is not None else {})
     response = Response(status_code=202) if reply is None else _json(reply)
     if call.started:
-        call.router.started(response, call.started)
+        env.episodes.started(response, call.started)
     return response
 
 
@@ -190,6 +191,5 @@ def _json(value: Any) -> Response:
 
 
 def install(app: FastAPI) -> None:
-    app.state.mcp_tools = all_tools()
     app.add_api_route("/mcp", mcp_endpoint, methods=["POST"], tags=["OpenEnv"],
                       summary="MCP (JSON-RPC 2.0): initialize, tools/list, tools/call")

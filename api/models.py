@@ -1,18 +1,60 @@
-"""Wire models of the agent-facing API that are not domain models: request bodies and public state.
+"""Wire models of the agent-facing API that are not domain models: request bodies and answers.
 
 Only pydantic and the domain are imported here, so the typed client (``client.py``) can use these
-models without pulling in the server. The request models document the bodies in ``/docs`` and
-``/schema``; the routes themselves parse the raw JSON once (see ``api.requests``) so a step is not
-validated twice.
+models without pulling in the server. The request models are what ``/reset``, ``/step``, ``/ws``
+and ``/mcp`` parse bodies with (``api.protocol``) and what ``/docs``, ``/schema`` and MCP's
+``tools/list`` show. An action is carried as the JSON object it arrived as: the domain checks it
+(``domain.actions.parse_action``), because a known action that lacks its required field is a
+penalised, logged step there rather than a rejected request.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Discriminator,
+    Field,
+    StrictInt,
+    StrictStr,
+    Tag,
+    TypeAdapter,
+    WithJsonSchema,
+)
 
 from domain.actions import MAX_REPLY_CHARS, Action, CombinedAction
+from domain.observation import Observation
+
+
+def inline_refs(schema: dict[str, Any]) -> dict[str, Any]:
+    """A JSON schema with its ``$defs`` substituted in place, for embedding in OpenAPI and MCP.
+
+    Our schemas are not recursive, so plain substitution terminates.
+    """
+    defs = schema.get("$defs", {})
+
+    def walk(node: Any) -> Any:
+        if isinstance(node, dict):
+            ref = node.get("$ref")
+            if isinstance(ref, str) and ref.startswith("#/$defs/"):
+                merged = {**defs[ref.removeprefix("#/$defs/")], **{k: v for k, v in node.items()
+                                                                   if k != "$ref"}}
+                return walk(merged)
+            return {k: walk(v) for k, v in node.items() if k != "$defs"}
+        if isinstance(node, list):
+            return [walk(v) for v in node]
+        return node
+
+    result: dict[str, Any] = walk(schema)
+    return result
+
+
+ACTION_SCHEMA = inline_refs(TypeAdapter(Action | CombinedAction).json_schema())
+ActionObject = Annotated[dict[str, Any], WithJsonSchema(ACTION_SCHEMA)]
+"""An action as sent: one of the action types (see ``/schema``) or the CustomerSupportEnv
+combined action, documented as such and checked by the domain."""
 
 
 class ResetBody(BaseModel):
@@ -20,14 +62,15 @@ class ResetBody(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    task_id: str | None = Field(default=None, description="A task id from GET /tasks; "
-                                "omitted: picked from the seed")
-    seed: int | None = Field(default=None, description="Variant of the task; omitted: the "
-                             "published variant")
-    episode_id: str | None = Field(default=None, description="Your own id for the episode "
-                                   "(1-64 of letters, digits, _-.:); omitted: a random one")
-    run_id: str | None = Field(default=None, description="Files the episode under a run "
-                               "(GET /runs, ticketledger runs); same characters as episode_id")
+    task_id: StrictStr | None = Field(default=None, description="A task id from GET /tasks; "
+                                      "omitted: picked from the seed")
+    seed: StrictInt | None = Field(default=None, description="Variant of the task; omitted: the "
+                                   "published variant")
+    episode_id: StrictStr | None = Field(default=None, description="Your own id for the episode "
+                                         "(1-64 of letters, digits, _-.:); omitted: a random one")
+    run_id: StrictStr | None = Field(
+        default=None, description="Files the episode under a run (GET /runs, ticketledger runs); "
+                                  "same characters as episode_id")
 
 
 class WrappedStep(BaseModel):
@@ -35,15 +78,39 @@ class WrappedStep(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    action: Action | CombinedAction = Field(
+    action: ActionObject = Field(
         description=f"One action (see /schema), or the CustomerSupportEnv combined action. "
                     f"A reply draft holds at most {MAX_REPLY_CHARS} characters.")
-    episode_id: str | None = Field(default=None, description="Episode to act on (else the "
-                                   "X-Episode-Id header, the cookie from /reset, the latest reset)")
+    episode_id: StrictStr | None = Field(default=None, description="Episode to act on (else the "
+                                         "X-Episode-Id header, the cookie from /reset, the latest "
+                                         "reset)")
     timeout_s: float | None = Field(default=None, description="Accepted for OpenEnv "
                                     "compatibility; ignored")
     request_id: str | None = Field(default=None, description="Accepted for OpenEnv "
                                    "compatibility; ignored")
+
+
+class BareStep(BaseModel):
+    """The SupportOps seed's ``POST /step`` body: the action itself, every member as sent (unused
+    ones may be ``null``), plus an optional ``episode_id`` that routes it and is not part of it."""
+
+    model_config = ConfigDict(extra="allow")
+
+    episode_id: StrictStr | None = Field(default=None, description="Episode to act on")
+
+    @property
+    def action(self) -> dict[str, Any]:
+        return self.model_extra or {}
+
+
+def _dialect(body: Any) -> str:
+    """OpenEnv wraps the action (``{"action": {...}}``); the SupportOps seed sends it bare."""
+    return "wrapped" if isinstance(body, dict) and "action" in body else "bare"
+
+
+StepBody = Annotated[Annotated[WrappedStep, Tag("wrapped")] | Annotated[BareStep, Tag("bare")],
+                     Discriminator(_dialect)]
+"""A ``POST /step`` body (or the data of a WebSocket ``step`` message) in either dialect."""
 
 
 class PublicState(BaseModel):
@@ -71,23 +138,49 @@ class PublicState(BaseModel):
     head_hash: str | None = Field(default=None, description="Hash-chain head of the episode's log")
 
 
-def inline_refs(schema: dict[str, Any]) -> dict[str, Any]:
-    """A JSON schema with its ``$defs`` substituted in place, for embedding in OpenAPI and MCP.
 
-    Our schemas are not recursive, so plain substitution terminates.
-    """
-    defs = schema.get("$defs", {})
+class ResetResponse(BaseModel):
+    """``POST /reset``, and the WebSocket ``observation`` after a reset: the first observation."""
 
-    def walk(node: Any) -> Any:
-        if isinstance(node, dict):
-            ref = node.get("$ref")
-            if isinstance(ref, str) and ref.startswith("#/$defs/"):
-                merged = {**defs[ref.removeprefix("#/$defs/")], **{k: v for k, v in node.items()
-                                                                   if k != "$ref"}}
-                return walk(merged)
-            return {k: walk(v) for k, v in node.items() if k != "$defs"}
-        if isinstance(node, list):
-            return [walk(v) for v in node]
-        return node
+    observation: Observation
+    reward: float | None = None
+    done: bool
+    episode_id: str
 
-    return walk(schema)
+
+class StepResponse(BaseModel):
+    """OpenEnv's step answer (``reward`` a number), plus the episode id and its hash-chain head."""
+
+    observation: Observation
+    reward: float | None
+    done: bool
+    episode_id: str
+    head_hash: str
+
+
+class SeedReward(BaseModel):
+    """The SupportOps seed's reward object: the step's reward and the grader's public reason (the
+    audit detail, which names expected values, is only on the audit routes)."""
+
+    score: float
+    components: dict[str, float]
+    reason: str
+
+
+class SeedInfo(BaseModel):
+    task_score: float
+    episode_id: str
+    step_count: int
+    max_steps: int
+    last_action_error: str | None
+    end_reason: str | None
+    head_hash: str
+
+
+class SeedStepResponse(BaseModel):
+    """The SupportOps seed's step answer: a reward object and an ``info`` with the task score."""
+
+    observation: Observation
+    reward: SeedReward
+    done: bool
+    info: SeedInfo

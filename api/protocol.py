@@ -1,202 +1,216 @@
 """The wire protocol shared by stateful HTTP, the WebSocket sessions and MCP tool calls.
 
-Requests: one JSON parse, then plain checks with messages that say what to fix; actions go to the
-service as plain dicts (``domain.actions.parse_action`` validates them exactly once).
-Responses: the observation is serialised by pydantic straight to JSON and spliced into the
-envelope, so a step never turns the observation into Python dicts and back.
+Requests are parsed by the request models of ``api.models``: straight from the body's bytes with
+pydantic's JSON parser over HTTP, from the decoded message over ``/ws`` and ``/mcp``. A mistake
+becomes a ``BadRequest`` (422) worded as the API always has (``tests/golden/v1`` records the
+sentences): what is wrong and what to send instead. Answers are the response models.
 """
 
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
-from functools import lru_cache
 from typing import Any
 
-from api.models import PublicState
-from domain.actions import MAX_REPLY_CHARS
+from pydantic import TypeAdapter, ValidationError
+from pydantic_core import ErrorDetails
+
+from api.models import (
+    BareStep,
+    PublicState,
+    ResetBody,
+    ResetResponse,
+    SeedInfo,
+    SeedReward,
+    SeedStepResponse,
+    StepBody,
+    StepResponse,
+    WrappedStep,
+)
 from graders import to_float
 from service import EnvironmentService, StepResult
 from service.audit import public_fields
 from service.environment import EPISODE_ID
 from service.errors import BadRequest
 
-RESET_FIELDS = ("task_id", "seed", "episode_id", "run_id")
-WRAPPED_EXTRAS = frozenset({"episode_id", "timeout_s", "request_id"})
-
-
-_ENCODER = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False)  # built once, not per call
-
-
-def _dumps(value: Any) -> bytes:
-    return _ENCODER.encode(value).encode()
-
-
-@lru_cache(maxsize=256)
-def _member(name: str) -> bytes:
-    """``"name":`` (member names are a handful of constants: encoded once each)."""
-    return _dumps(name) + b":"
-
-
-def envelope(**parts: Any) -> bytes:
-    """A JSON object from its members; ``bytes`` values are already-encoded JSON, spliced as is."""
-    body = b",".join(_member(name) + (value if isinstance(value, bytes) else _dumps(value))
-                     for name, value in parts.items())
-    return b"{" + body + b"}"
+RESET_EXAMPLE = '{"task_id": "task_easy_password", "seed": 7}'
+RUN_ID_RULE = "run_id must be 1-64 characters of letters, digits, '_', '-', '.', ':'"
+RESET_BODY: TypeAdapter[ResetBody | None] = TypeAdapter(ResetBody | None)
+STEP_BODY: TypeAdapter[WrappedStep | BareStep | None] = TypeAdapter(StepBody | None)
 
 
 # ----------------------------------------------------------------------------------- requests
-def parse_json(raw: bytes, *, what: str) -> Any:
-    """The decoded body; an empty body is ``None``. Malformed JSON is a 422 that shows where."""
+def parse_reset(raw: bytes) -> ResetBody:
+    """A ``POST /reset`` body; empty or ``null`` means every default."""
     if not raw.strip():
-        return None
+        return ResetBody()
     try:
-        return json.loads(raw)
-    except UnicodeDecodeError:
-        raise BadRequest(f"the {what} must be UTF-8 encoded JSON") from None
-    except json.JSONDecodeError as exc:
-        raise BadRequest(f"the {what} is not valid JSON: {exc.msg} at line {exc.lineno} "
-                         f"column {exc.colno}") from None
+        body = RESET_BODY.validate_json(raw) or ResetBody()
+    except ValidationError as exc:
+        raise _reset_mistake(exc, raw) from None
+    return _run_id_checked(body)
 
 
-@dataclass(frozen=True)
-class ResetArgs:
-    task_id: str | None = None
-    seed: int | None = None
-    episode_id: str | None = None
-    run_id: str | None = None
-
-    def apply(self, service: EnvironmentService) -> StepResult:
-        return service.reset(self.task_id, self.seed, self.episode_id, run_id=self.run_id)
+def reset_body(data: Any) -> ResetBody:
+    """The data of a WebSocket ``reset`` message or the arguments of MCP's ``reset`` tool."""
+    try:
+        body = RESET_BODY.validate_python(data) or ResetBody()
+    except ValidationError as exc:
+        raise _reset_mistake(exc) from None
+    return _run_id_checked(body)
 
 
-def reset_args(data: Any) -> ResetArgs:
-    """The arguments of a reset body (``None`` or ``{}`` mean defaults)."""
-    if data is None:
-        return ResetArgs()
-    if not isinstance(data, dict):
-        raise BadRequest("the reset body must be a JSON object such as "
-                         '{"task_id": "task_easy_password", "seed": 7} (every field optional)')
-    unknown = sorted(set(data) - set(RESET_FIELDS))
-    if unknown:
-        raise BadRequest(f"unknown field {unknown[0]!r}; reset takes: {', '.join(RESET_FIELDS)}")
-    task_id, seed, episode_id, run_id = (data.get(k) for k in RESET_FIELDS)
-    if task_id is not None and not isinstance(task_id, str):
-        raise BadRequest("task_id must be a string; GET /tasks lists them")
-    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
-        raise BadRequest("seed must be an integer")
-    if episode_id is not None and not isinstance(episode_id, str):
-        raise BadRequest("episode_id must be a string")
-    if run_id is not None and (not isinstance(run_id, str) or not EPISODE_ID.match(run_id)):
-        raise BadRequest("run_id must be 1-64 characters of letters, digits, '_', '-', '.', ':'")
-    return ResetArgs(task_id, seed, episode_id, run_id)
+def _run_id_checked(body: ResetBody) -> ResetBody:
+    """A run id follows the rule of episode ids (the service checks those itself)."""
+    if body.run_id is not None and not EPISODE_ID.match(body.run_id):
+        raise BadRequest(RUN_ID_RULE)
+    return body
 
 
-def split_step(data: Any) -> tuple[dict[str, Any], str | None, bool]:
-    """``(action, episode_id, wrapped)`` from a step body in either dialect.
-
-    OpenEnv wraps the action: ``{"action": {...}, "episode_id"?}``. The SupportOps seed sends the
-    action itself (the CustomerSupportEnv combined action too); an ``episode_id`` member is taken
-    out of it for routing.
-    """
-    if data is None:
+def parse_step(raw: bytes) -> WrappedStep | BareStep:
+    """A ``POST /step`` body in either dialect."""
+    try:
+        body = STEP_BODY.validate_json(raw) if raw.strip() else None
+    except ValidationError as exc:
+        raise _step_mistake(exc, raw) from None
+    if body is None:
         raise BadRequest('the step body is empty; send an action such as {"action_type": '
                          '"classify_priority", "priority": "high"} or {"action": {...}}')
-    if not isinstance(data, dict):
-        raise BadRequest(f"the step body must be a JSON object, not {type(data).__name__}")
-    if "action" in data:
-        action = data["action"]
-        if not isinstance(action, dict):
-            raise BadRequest("'action' must be a JSON object such as "
-                             '{"action_type": "assign_queue", "queue": "billing"}')
-        unknown = sorted(set(data) - WRAPPED_EXTRAS - {"action"})
-        if unknown:
-            raise BadRequest(f"unknown field {unknown[0]!r} next to 'action'; a wrapped step "
-                             f"takes: action, {', '.join(sorted(WRAPPED_EXTRAS))}")
-        episode_id = data.get("episode_id")
-        wrapped = True
-    else:
-        action = dict(data)
-        episode_id = action.pop("episode_id", None)
-        wrapped = False
-    if episode_id is not None and not isinstance(episode_id, str):
-        raise BadRequest("episode_id must be a string")
-    return action, episode_id, wrapped
+    return body
+
+
+def step_body(data: Any) -> WrappedStep | BareStep:
+    """The data of a WebSocket ``step`` message (a JSON object)."""
+    try:
+        body = STEP_BODY.validate_python(data)
+    except ValidationError as exc:
+        raise _step_mistake(exc) from None
+    assert body is not None, "a WebSocket step's data is an object"
+    return body
+
+
+def _reset_mistake(exc: ValidationError, raw: bytes | None = None) -> BadRequest:
+    """The first mistake, in the order the API has always checked them: JSON, an object, unknown
+    fields (by name), then each field in turn."""
+    errors = exc.errors(include_url=False)
+    unknown = sorted(str(e["loc"][0]) for e in errors if e["type"] == "extra_forbidden")
+    error = errors[0]
+    match error["type"], error["loc"]:
+        case "json_invalid", _:
+            return _not_json(raw or b"", "reset body", error)
+        case _ if unknown:
+            return BadRequest(f"unknown field {unknown[0]!r}; reset takes: "
+                              f"{', '.join(ResetBody.model_fields)}")
+        case "model_type", ():
+            return BadRequest(f"the reset body must be a JSON object such as {RESET_EXAMPLE} "
+                              "(every field optional)")
+        case _, ("task_id",):
+            return BadRequest("task_id must be a string; GET /tasks lists them")
+        case _, ("seed",):
+            return BadRequest("seed must be an integer")
+        case _, ("episode_id",):
+            return BadRequest("episode_id must be a string")
+        case _, ("run_id",):
+            return BadRequest(RUN_ID_RULE)
+    return _generic(error)
+
+
+def _step_mistake(exc: ValidationError, raw: bytes | None = None) -> BadRequest:
+    """The first mistake, in the order the API has always checked them: JSON, an object, a wrapped
+    action that is not an object, unknown fields next to it (by name), the episode id."""
+    errors = exc.errors(include_url=False)
+    unknown = sorted(str(e["loc"][1]) for e in errors
+                     if e["type"] == "extra_forbidden" and e["loc"][0] == "wrapped")
+    error = errors[0]
+    match error["type"], error["loc"]:
+        case "json_invalid", _:
+            return _not_json(raw or b"", "step body", error)
+        case "model_type", ("bare",):
+            return BadRequest("the step body must be a JSON object, not "
+                              f"{type(error['input']).__name__}")
+        case _, ("wrapped", "action"):
+            return BadRequest("'action' must be a JSON object such as "
+                              '{"action_type": "assign_queue", "queue": "billing"}')
+        case _ if unknown:
+            extras = sorted(set(WrappedStep.model_fields) - {"action"})
+            return BadRequest(f"unknown field {unknown[0]!r} next to 'action'; a wrapped step "
+                              f"takes: action, {', '.join(extras)}")
+        case _, (_, "episode_id"):
+            return BadRequest("episode_id must be a string")
+    return _generic(error)
+
+
+def _generic(error: ErrorDetails) -> BadRequest:
+    where = ".".join(str(part) for part in error["loc"] if part not in ("wrapped", "bare"))
+    return BadRequest(f"{where}: {error['msg']}" if where else error["msg"])
+
+
+def _not_json(raw: bytes, what: str, error: ErrorDetails) -> BadRequest:
+    """pydantic's parser also refuses what the standard library reads: nesting over its depth
+    limit, lone surrogates. Those are said in pydantic's words."""
+    return BadRequest(syntax_error(raw, what)
+                      or f"the {what} cannot be read: {error['msg'].removeprefix('Invalid JSON: ')}")
+
+
+def syntax_error(raw: bytes, what: str) -> str | None:
+    """What makes ``raw`` unreadable as JSON, in the standard library's words (the API's wording
+    since v1), or ``None`` when the standard library reads it."""
+    try:
+        json.loads(raw)
+    except UnicodeDecodeError:
+        return f"the {what} must be UTF-8 encoded JSON"
+    except json.JSONDecodeError as exc:
+        return f"the {what} is not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}"
+    except RecursionError:
+        return f"the {what} is nested too deeply to read"
+    return None
 
 
 # ---------------------------------------------------------------------------------- responses
-def reset_payload(result: StepResult) -> bytes:
-    return envelope(observation=result.observation.model_dump_json().encode(), reward=None,
-                    done=result.done, episode_id=result.episode_id)
+def reset_answer(result: StepResult) -> ResetResponse:
+    return ResetResponse(observation=result.observation, done=result.done,
+                         episode_id=result.episode_id)
 
 
-def openenv_payload(result: StepResult) -> bytes:
-    """OpenEnv's step shape (reward a number), plus the episode id and its hash-chain head."""
-    return envelope(observation=result.observation.model_dump_json().encode(),
-                    reward=result.reward, done=result.done, episode_id=result.episode_id,
-                    head_hash=result.head_hash)
+def openenv_answer(result: StepResult) -> StepResponse:
+    return StepResponse(observation=result.observation, reward=result.reward, done=result.done,
+                        episode_id=result.episode_id, head_hash=result.head_hash)
 
 
-def seed_payload(result: StepResult) -> bytes:
-    """The SupportOps seed's step shape: a reward object and an ``info`` with the task score.
-
-    ``reason`` is the grader's public reason; the audit detail (which names expected values) is
-    only on the audit routes.
-    """
+def seed_answer(result: StepResult) -> SeedStepResponse:
     grade = result.grade
     assert grade is not None, "a step result always carries its grade"
     state = result.state
-    reward = {
-        "score": grade.reward,
-        "components": {c.name: to_float(c.earned) for c in grade.components},
-        "reason": grade.public_reason(),
-    }
-    info = {
-        "task_score": state.score,
-        "episode_id": result.episode_id,
-        "step_count": state.step_count,
-        "max_steps": result.observation.max_steps,
-        "last_action_error": result.observation.last_action_error,
-        "end_reason": state.end_reason,
-        "head_hash": result.head_hash,
-    }
-    return envelope(observation=result.observation.model_dump_json().encode(), reward=reward,
-                    done=result.done, info=info)
+    return SeedStepResponse(
+        observation=result.observation,
+        reward=SeedReward(score=grade.reward,
+                          components={c.name: to_float(c.earned) for c in grade.components},
+                          reason=grade.public_reason()),
+        done=result.done,
+        info=SeedInfo(task_score=state.score, episode_id=result.episode_id,
+                      step_count=state.step_count, max_steps=result.observation.max_steps,
+                      last_action_error=result.observation.last_action_error,
+                      end_reason=state.end_reason, head_hash=result.head_hash))
 
 
-def public_state(service: EnvironmentService, episode_id: str) -> dict[str, Any]:
-    """The public view of an episode's state (``PublicState``): never the answer key."""
+def answer(result: StepResult, body: WrappedStep | BareStep) -> StepResponse | SeedStepResponse:
+    """A step's answer in the dialect it was asked in."""
+    return openenv_answer(result) if isinstance(body, WrappedStep) else seed_answer(result)
+
+
+def public_state(service: EnvironmentService, episode_id: str) -> PublicState:
+    """The public view of an episode's state: never the answer key."""
     state = service.state(episode_id)
     _, head = service.head(episode_id)
     task = state.task
     assert task is not None
     fields = public_fields(state)
     last = state.last_step
-    return {
-        "episode_id": state.episode_id,
-        "step_count": state.step_count,
-        "task_id": task.task_id,
-        "title": task.title,
-        "difficulty": task.difficulty.value,
-        "max_steps": task.max_steps,
-        "status": fields["status"],
-        "done": fields["done"],
-        "end_reason": state.end_reason,
-        "score": fields["score"],
-        "rewards": list(state.rewards),
-        "priority": fields["priority"],
-        "queue": fields["queue"],
-        "tags": fields["tags"],
-        "reply_draft": fields["reply_draft"],
-        "internal_notes": fields["internal_notes"],
-        "policies_viewed": fields["policies_viewed"],
-        "resolution_code": fields["resolution_code"],
-        "last_action_error": last.error if last else None,
-        "head_hash": head,
-    }
-
-
-EMPTY_STATE: dict[str, Any] = PublicState().model_dump(mode="json")
-"""The state of a session that has not reset yet (OpenEnv's ``State`` defaults)."""
-
-LIMITS_TEXT = f"a reply draft holds at most {MAX_REPLY_CHARS} characters"
+    return PublicState(
+        episode_id=state.episode_id, step_count=state.step_count, task_id=task.task_id,
+        title=task.title, difficulty=task.difficulty.value, max_steps=task.max_steps,
+        status=fields["status"], done=fields["done"], end_reason=state.end_reason,
+        score=fields["score"], rewards=list(state.rewards), priority=fields["priority"],
+        queue=fields["queue"], tags=fields["tags"], reply_draft=fields["reply_draft"],
+        internal_notes=fields["internal_notes"], policies_viewed=fields["policies_viewed"],
+        resolution_code=fields["resolution_code"], last_action_error=last.error if last else None,
+        head_hash=head)

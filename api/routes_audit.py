@@ -15,7 +15,7 @@ from fastapi import APIRouter, Depends, FastAPI, Query, Request
 from fastapi.responses import JSONResponse, PlainTextResponse, StreamingResponse
 from pydantic import BaseModel, ConfigDict, Field
 
-from api.deps import require_audit_token
+from api.deps import Env, require_audit_token
 from service.auditor import MAX_PAGE, Auditor
 from service.errors import ServiceError
 from store.queries import EpisodeFilter
@@ -28,13 +28,9 @@ Run = Query(None, max_length=64, description="only this run's episodes")
 Task = Query(None, max_length=64, description="only this task's episodes")
 
 
-def auditor(request: Request) -> Auditor:
-    """One Auditor per app, over the same database and catalog as the environment service."""
-    existing = getattr(request.app.state, "auditor", None)
-    if existing is None:
-        service = request.app.state.service
-        existing = request.app.state.auditor = Auditor(service.db, service.catalog)
-    return existing
+async def auditor(env: Env) -> Auditor:
+    """The app's auditor, over the same database and catalog as the environment service."""
+    return env.auditor
 
 
 class ForkBody(BaseModel):
@@ -45,8 +41,8 @@ class ForkBody(BaseModel):
 
 class RegradeBody(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    run_id: str | None = Field(None, max_length=64)
-    task_id: str | None = Field(None, max_length=64)
+    run_id: str | None = Field(default=None, max_length=64)
+    task_id: str | None = Field(default=None, max_length=64)
     dry_run: bool = False
 
 

@@ -7,69 +7,56 @@ to: OpenEnv's wrapped body ``{"action": {...}}`` gets ``{"observation", "reward"
 "done", ...}``; the SupportOps seed's bare action gets ``{"observation", "reward": {"score",
 "components", "reason"}, "done", "info": {"task_score", ...}}``.
 
-The service is blocking (SQLite/PostgreSQL); ``api.calls`` decides whether it runs on the event
-loop or in the thread pool. Bodies are read and parsed once, without a second pydantic
-validation of the action.
+``/reset`` and ``/step`` read their body themselves and parse it with the request models
+(``api.protocol``), whatever its content type: the seeds' scripts post JSON with ``curl -d``, which
+says it sends a form. Their ``openapi_extra`` documents the models, as FastAPI's docs show for a
+body a route parses itself. Answers are the response models, serialised by pydantic.
 """
 
 from __future__ import annotations
 
-import json
-from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import Any
 
 from fastapi import APIRouter, FastAPI, Request, Response
 from fastapi.responses import HTMLResponse, JSONResponse
+from pydantic import BaseModel
+from pydantic_core import to_json
 
-from api import calls, errors, mcp, ws
+from api import errors, mcp, ws
+from api.deps import Env, Environment
 from api.limits import BodyLimit
-from api.models import PublicState, ResetBody, WrappedStep, inline_refs
-from api.protocol import (
-    EMPTY_STATE,
-    openenv_payload,
-    parse_json,
-    public_state,
-    reset_args,
-    reset_payload,
-    seed_payload,
-    split_step,
+from api.models import (
+    ACTION_SCHEMA,
+    PublicState,
+    ResetBody,
+    ResetResponse,
+    SeedStepResponse,
+    StepResponse,
+    WrappedStep,
+    inline_refs,
 )
-from api.routing import EpisodeRouter
+from api.protocol import answer, parse_reset, parse_step, reset_answer
 from domain.actions import MAX_NOTE_CHARS, MAX_REPLY_CHARS, action_json_schema
 from domain.observation import Observation
-from service import EnvironmentService
 from service.errors import EpisodeNotFound
 
-T = TypeVar("T")
 NAME = "ticketledger"
 DESCRIPTION = ("Event-sourced customer-support environment: triage a ticket (priority, queue, "
                "tags), look up policies, draft the reply, resolve or close. Every action is an "
                "immutable, hash-chained event; rewards are dense and can be negative.")
 JSON = "application/json"
+SCHEMAS = {"action": action_json_schema(), "observation": Observation.model_json_schema(),
+           "state": PublicState.model_json_schema()}
 
 router = APIRouter()
 
 
-async def blocking(request: Request, fn: Callable[..., T], *args: Any) -> T:
-    """Run a blocking service call the way ``Settings.blocking_calls`` says (``api.calls``)."""
-    return await request.app.state.call(fn, *args)
-
-
-def _service(request: Request) -> EnvironmentService:
-    return request.app.state.service
-
-
-def _router(request: Request) -> EpisodeRouter:
-    return request.app.state.episodes
-
-
 # ------------------------------------------------------------------------------- information
 @router.api_route("/", methods=["GET", "HEAD"], include_in_schema=False)
-async def root(request: Request) -> Response:
+async def root(request: Request, env: Env) -> Response:
     """The Space's landing page (Spaces ping it): links to the API docs and the audit viewer."""
     if "text/html" in request.headers.get("accept", ""):
-        limit = str(request.app.state.settings.max_body_bytes)
-        return HTMLResponse(_LANDING.replace("{body}", limit))
+        return HTMLResponse(_LANDING.replace("{body}", str(env.settings.max_body_bytes)))
     return JSONResponse({"name": NAME, "status": "healthy", "description": DESCRIPTION,
                          "links": {"docs": "/docs", "ui": "/ui", "tasks": "/tasks",
                                    "health": "/health", "schema": "/schema"}})
@@ -87,77 +74,76 @@ async def metadata(request: Request) -> dict[str, str]:
 
 
 @router.get("/schema", tags=["OpenEnv"])
-async def schema(request: Request) -> Response:
+async def schema() -> dict[str, Any]:
     """JSON schemas of the action, the observation and the state."""
-    return Response(request.app.state.schemas, media_type=JSON)
+    return SCHEMAS
 
 
 @router.get("/tasks", tags=["Environment"])
-async def tasks(request: Request) -> dict[str, list[dict[str, Any]]]:
+async def tasks(env: Env) -> dict[str, list[dict[str, Any]]]:
     return {"tasks": [{"task_id": s.task_id, "difficulty": s.difficulty.value, "title": s.title,
                        "objective": s.objective, "max_steps": s.max_steps,
                        "success_threshold": s.success_threshold}
-                      for s in _service(request).catalog.specs()]}
+                      for s in env.service.catalog.specs()]}
 
 
 # --------------------------------------------------------------------------------- episodes
-@router.post("/reset", tags=["OpenEnv"], openapi_extra={"requestBody": {
-    "required": False, "content": {JSON: {"schema": inline_refs(ResetBody.model_json_schema())}}}})
-async def reset(request: Request) -> Response:
+@router.post("/reset", tags=["OpenEnv"], response_model=ResetResponse, openapi_extra={
+    "requestBody": {"required": False,
+                    "content": {JSON: {"schema": inline_refs(ResetBody.model_json_schema())}}}})
+async def reset(request: Request, env: Env) -> Response:
     """Start an episode. Body optional: ``{task_id?, seed?, episode_id?, run_id?}``. Sets a cookie that
     routes this client's next requests to the new episode."""
-    args = reset_args(parse_json(await request.body(), what="reset body"))
-    result = await blocking(request, args.apply, _service(request))
-    response = Response(reset_payload(result), media_type=JSON)
-    _router(request).started(response, result.episode_id)
+    result = await env.reset(parse_reset(await request.body()))
+    response = _json(reset_answer(result))
+    env.episodes.started(response, result.episode_id)
     return response
 
 
-_STEP_BODY = {
-    "anyOf": [inline_refs(WrappedStep.model_json_schema()), inline_refs(action_json_schema())],
-    "description": "OpenEnv's wrapped {action, episode_id?} or the SupportOps seed's bare action "
-                   "(a combined CustomerSupportEnv action works in both)",
-}
-
-
-@router.post("/step", tags=["OpenEnv"], openapi_extra={"requestBody": {
-    "required": True, "content": {JSON: {"schema": _STEP_BODY}}}})
-async def step(request: Request) -> Response:
+@router.post("/step", tags=["OpenEnv"], response_model=StepResponse | SeedStepResponse,
+             openapi_extra={"requestBody": {
+    "required": True, "content": {JSON: {"schema": {
+        "anyOf": [inline_refs(WrappedStep.model_json_schema()), ACTION_SCHEMA],
+        "description": "OpenEnv's wrapped {action, episode_id?} or the SupportOps seed's bare "
+                       "action (a combined CustomerSupportEnv action works in both)"}}}}})
+async def step(request: Request, env: Env) -> Response:
     """Apply one action. A wrapped body answers OpenEnv's shape; a bare action answers the
     SupportOps seed's shape (reward object and ``info.task_score``)."""
-    action, explicit, wrapped = split_step(parse_json(await request.body(), what="step body"))
-    episode_id = _router(request).resolve(request, explicit)
-    result = await blocking(request, _service(request).step, episode_id, action)
-    return Response(openenv_payload(result) if wrapped else seed_payload(result), media_type=JSON)
+    body = parse_step(await request.body())
+    episode_id = env.episodes.resolve(request, body.episode_id)
+    result = await env.step(episode_id, body.action)
+    return _json(answer(result, body))
 
 
-@router.get("/state", tags=["OpenEnv"], response_model=PublicState)
-async def state(request: Request, episode_id: str | None = None) -> Response:
+@router.get("/state", tags=["OpenEnv"])
+async def state(request: Request, env: Env, episode_id: str | None = None) -> PublicState:
     """The public state of the routed episode (never the answer key)."""
     try:
-        chosen = _router(request).resolve(request, episode_id)
+        chosen = env.episodes.resolve(request, episode_id)
     except EpisodeNotFound:
-        return JSONResponse(EMPTY_STATE)  # nothing reset yet: OpenEnv's empty State
-    return JSONResponse(await blocking(request, public_state, _service(request), chosen))
+        return PublicState()  # nothing reset yet: OpenEnv's empty State
+    return await env.state(chosen)
 
 
-def _schemas() -> bytes:
-    return json.dumps({"action": action_json_schema(),
-                       "observation": Observation.model_json_schema(),
-                       "state": PublicState.model_json_schema()}).encode()
+def _json(answer: BaseModel) -> Response:
+    """An answer serialised by pydantic in one pass and handed to FastAPI ready to send. Returned
+    as a model, it would be validated against the route's ``response_model`` again first, which
+    shows on a sequential step; the model still documents the answer in OpenAPI."""
+    return Response(to_json(answer), media_type=JSON)
 
 
 def install(app: FastAPI) -> None:
     """Routes, WebSocket sessions, MCP, JSON errors and the body limit."""
-    settings = app.state.settings
-    app.state.episodes = EpisodeRouter()
-    app.state.call = calls.runner(settings, app.state.service)
-    app.state.schemas = _schemas()
     app.include_router(router)
     ws.install(app)
     mcp.install(app)
     errors.install(app)
-    app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)
+    app.add_middleware(BodyLimit, max_bytes=_environment(app).settings.max_body_bytes)
+
+
+def _environment(app: FastAPI) -> Environment:
+    env: Environment = app.state.environment
+    return env
 
 
 _LANDING = f"""<!doctype html>

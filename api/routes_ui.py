@@ -23,7 +23,7 @@ from fastapi import APIRouter, FastAPI, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from fastapi.staticfiles import StaticFiles
 
-from api.routes_audit import auditor
+from api.deps import Env
 from api.ui_html import (
     CSP,
     Markup,
@@ -66,9 +66,8 @@ def _cookie_value(token: str) -> str:
     return hashlib.sha256(f"ticketledger-ui:{token}".encode()).hexdigest()
 
 
-def _gate(request: Request) -> Response | None:
+def _gate(request: Request, token: str | None) -> Response | None:
     """None if the viewer may be shown; otherwise the response to send instead (see module doc)."""
-    token = request.app.state.settings.audit_token
     if not token:
         return None
     given = request.query_params.get("token")
@@ -90,13 +89,13 @@ def _gate(request: Request) -> Response | None:
                   "?token=<the token> added to its address; a cookie keeps you signed in.", 401)
 
 
-def _render(request: Request, build: Any) -> Response:
+def _render(request: Request, env: Env, build: Any) -> Response:
     """Check the token, build the page, turn service errors into an HTML error page."""
-    refused = _gate(request)
+    refused = _gate(request, env.settings.audit_token)
     if refused is not None:
         return refused
     try:
-        return _html(build(auditor(request)))
+        return _html(build(env.auditor))
     except ServiceError as exc:
         return _error("Not available", str(exc), exc.status)
 
@@ -134,7 +133,7 @@ def _float(value: str | None) -> float | None:
 # ----------------------------------------------------------------------------------- episodes
 @router.get("", response_class=HTMLResponse)
 @router.get("/", response_class=HTMLResponse)
-def episodes_page(request: Request) -> Response:
+def episodes_page(request: Request, env: Env) -> Response:
     q = request.query_params
 
     def build(a: Auditor) -> str:
@@ -161,7 +160,7 @@ def episodes_page(request: Request) -> Response:
                                  class_="next"))
         return page("Episodes", form + listing + more + _diff_form())
 
-    return _render(request, build)
+    return _render(request, env, build)
 
 
 def _filter_form(a: Auditor, q: Any) -> Markup:
@@ -190,7 +189,7 @@ def _diff_form(a: str = "", b: str = "") -> Markup:
 
 
 @router.get("/episodes/{episode_id}", response_class=HTMLResponse)
-def episode_page(request: Request, episode_id: str) -> Response:
+def episode_page(request: Request, env: Env, episode_id: str) -> Response:
     def build(a: Auditor) -> str:
         shown = a.show(episode_id)
         report = a.replay(episode_id)
@@ -247,12 +246,12 @@ def episode_page(request: Request, episode_id: str) -> Response:
                 + _diff_form(episode_id))
         return page(f"Episode {episode_id}", body)
 
-    return _render(request, build)
+    return _render(request, env, build)
 
 
 # --------------------------------------------------------------------------------------- diff
 @router.get("/diff", response_class=HTMLResponse)
-def diff_page(request: Request) -> Response:
+def diff_page(request: Request, env: Env) -> Response:
     a_id, b_id = request.query_params.get("a", ""), request.query_params.get("b", "")
 
     def build(a: Auditor) -> str:
@@ -297,12 +296,12 @@ def diff_page(request: Request) -> Response:
         body = tag("p", banner, class_="verdict") + note + heads + grid + _diff_form(a_id, b_id)
         return page("Diff", body)
 
-    return _render(request, build)
+    return _render(request, env, build)
 
 
 # --------------------------------------------------------------------------------------- runs
 @router.get("/runs", response_class=HTMLResponse)
-def runs_page(request: Request) -> Response:
+def runs_page(request: Request, env: Env) -> Response:
     def build(a: Auditor) -> str:
         data = a.list_runs(PAGE_SIZE, request.query_params.get("cursor") or None)
         rows = [[link(f"/ui/runs/{r['run_id']}", r["run_id"]), r["agent"], r["status"],
@@ -316,11 +315,11 @@ def runs_page(request: Request) -> Response:
                 if data["next_cursor"] else e(""))
         return page("Runs", listing + more)
 
-    return _render(request, build)
+    return _render(request, env, build)
 
 
 @router.get("/runs/{run_id}", response_class=HTMLResponse)
-def run_page(request: Request, run_id: str) -> Response:
+def run_page(request: Request, env: Env, run_id: str) -> Response:
     def build(a: Auditor) -> str:
         run = a.run(run_id)
         facts = [("Agent", run["agent"]), ("Status", run["status"]),
@@ -341,7 +340,7 @@ def run_page(request: Request, run_id: str) -> Response:
                 + more)
         return page(f"Run {run_id}", body, nav=[(f"/ui/runs/{run_id}", run_id)])
 
-    return _render(request, build)
+    return _render(request, env, build)
 
 
 def install(app: FastAPI) -> None:

@@ -20,23 +20,16 @@ from dataclasses import dataclass
 from typing import Any
 
 from fastapi import FastAPI, WebSocket, WebSocketDisconnect
+from pydantic import BaseModel
+from pydantic_core import to_json
 
-from api.calls import Runner
+from api.deps import Env, Environment
 from api.errors import describe
-from api.protocol import (
-    EMPTY_STATE,
-    envelope,
-    openenv_payload,
-    public_state,
-    reset_args,
-    reset_payload,
-    split_step,
-)
+from api.models import PublicState
+from api.protocol import openenv_answer, reset_answer, reset_body, step_body
 from domain.actions import InvalidAction
 from domain.tasks import UnknownTask
-from service import EnvironmentService
 from service.errors import BadRequest
-from store.codec import parse_json
 
 log = logging.getLogger("ticketledger.ws")
 
@@ -70,17 +63,21 @@ class Sessions:
         self.active -= 1
 
 
+def frame(kind: str, data: BaseModel) -> str:
+    """A ``{"type", "data"}`` message, ``data`` serialised by pydantic with the rest."""
+    return to_json({"type": kind, "data": data}).decode()
+
+
 def error_frame(code: str, message: str, **extra: Any) -> str:
     return json.dumps({"type": "error", "data": {"message": message, "code": code, **extra}})
 
 
 class Session:
-    """One connection's episode; blocking service calls go through ``call`` (``api.calls``)."""
+    """One connection's episode."""
 
-    def __init__(self, service: EnvironmentService, call: Runner, max_bytes: int):
-        self.service = service
-        self.call = call
-        self.max_bytes = max_bytes
+    def __init__(self, env: Environment):
+        self.env = env
+        self.max_bytes = env.settings.max_body_bytes
         self.episode_id: str | None = None
 
     async def handle(self, text: str) -> tuple[str, bool]:
@@ -103,9 +100,11 @@ class Session:
             raise SessionError("VALIDATION_ERROR", f"message is {len(text)} characters; the limit is "
                                f"{self.max_bytes} (TICKETLEDGER_MAX_BODY_BYTES)")
         try:
-            message = parse_json(text)
+            message = json.loads(text)
         except json.JSONDecodeError as exc:
             raise SessionError("INVALID_JSON", f"Invalid JSON: {exc}") from None
+        except RecursionError:
+            raise SessionError("INVALID_JSON", "Invalid JSON: nested too deeply to read") from None
         if not isinstance(message, dict):
             raise SessionError("VALIDATION_ERROR", 'a message must be a JSON object such as '
                                '{"type": "reset", "data": {}}')
@@ -116,27 +115,26 @@ class Session:
         if kind == "close":
             return "", True
         if kind == "state":
-            data = (EMPTY_STATE if self.episode_id is None
-                    else await self.call(public_state, self.service, self.episode_id))
-            return envelope(type="state", data=data).decode(), False
+            state = PublicState() if self.episode_id is None else await self.env.state(self.episode_id)
+            return frame("state", state), False
         data = message.get("data", {})
         if data is None:
             data = {}
         if not isinstance(data, dict):
             raise SessionError("VALIDATION_ERROR", f"'data' of a {kind} message must be a JSON object")
         if kind == "reset":
-            result = await self.call(reset_args(data).apply, self.service)
+            result = await self.env.reset(reset_body(data))
             self.episode_id = result.episode_id
-            return envelope(type="observation", data=reset_payload(result)).decode(), False
-        action, explicit, _ = split_step(data)
-        target = explicit or self.episode_id  # explicit: go on with a recorded one (e.g. a fork)
+            return frame("observation", reset_answer(result)), False
+        body = step_body(data)
+        target = body.episode_id or self.episode_id  # named: go on with a recorded one (a fork)
         if target is None:
             raise SessionError("EXECUTION_ERROR", 'no episode in this session yet: send '
                                '{"type": "reset"} first (or name one: "episode_id" in the step '
                                'data)', status=409)
-        result = await self.call(self.service.step, target, action)
+        result = await self.env.step(target, body.action)
         self.episode_id = target
-        return envelope(type="observation", data=openenv_payload(result)).decode(), False
+        return frame("observation", openenv_answer(result)), False
 
 
 def _details(body: dict[str, Any]) -> dict[str, Any]:
@@ -149,18 +147,17 @@ async def _receive_text(websocket: WebSocket, idle_s: float) -> str | None:
         message = await websocket.receive()
     if message["type"] == "websocket.disconnect":
         return None
-    if message.get("text") is not None:
-        return message["text"]
+    text: str | None = message.get("text")
+    if text is not None:
+        return text
     try:
         return (message.get("bytes") or b"").decode()
     except UnicodeDecodeError:
         return "\x00invalid utf-8"  # fails json.loads -> INVALID_JSON, the session carries on
 
 
-async def session_endpoint(websocket: WebSocket) -> None:
-    app = websocket.app
-    settings = app.state.settings
-    sessions: Sessions = app.state.ws_sessions
+async def session_endpoint(websocket: WebSocket, env: Env) -> None:
+    sessions: Sessions = websocket.app.state.ws_sessions
     await websocket.accept()
     if not sessions.acquire():
         await websocket.send_text(error_frame(
@@ -169,8 +166,8 @@ async def session_endpoint(websocket: WebSocket) -> None:
             active_sessions=sessions.active, max_sessions=sessions.limit))
         await websocket.close(code=TRY_AGAIN_LATER)
         return
-    session = Session(app.state.service, app.state.call, settings.max_body_bytes)
-    idle = float(settings.session_idle_timeout_s)
+    session = Session(env)
+    idle = float(env.settings.session_idle_timeout_s)
     try:
         while True:
             try:
@@ -198,5 +195,5 @@ async def session_endpoint(websocket: WebSocket) -> None:
 
 
 def install(app: FastAPI) -> None:
-    app.state.ws_sessions = Sessions(app.state.settings.max_sessions)
+    app.state.ws_sessions = Sessions(app.state.environment.settings.max_sessions)
     app.add_api_websocket_route("/ws", session_endpoint)

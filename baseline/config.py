@@ -212,6 +212,12 @@ def load(argv: Sequence[str] | None = None, environ: Mapping[str, str] | None = 
         value = getattr(args, flag.lstrip("-").replace("-", "_"))
         return value if value is not None else env.get(variable)
 
+    from service.settings import SettingsError, read
+
+    try:  # the one reader of DATABASE_URL (and its default) for every entry point
+        database_url = read(env).override(database_url=args.database_url).database_url
+    except SettingsError as exc:
+        raise ConfigError(str(exc)) from None
     key_source = next((name for name in KEY_VARIABLES if env.get(name)), None)
     by_difficulty = {d: _split(get(f"--model-candidates-{d}", f"MODEL_CANDIDATES_{d.upper()}"))
                      for d in DIFFICULTIES}
@@ -232,7 +238,7 @@ def load(argv: Sequence[str] | None = None, environ: Mapping[str, str] | None = 
         trials=_int("TRIALS", get("--trials", "TRIALS"), 1, 1) or 1,
         max_steps=_int("MAX_STEPS", get("--max-steps", "MAX_STEPS"), None, 1),
         concurrency=_int("CONCURRENCY", get("--concurrency", "CONCURRENCY"), 1, 1) or 1,
-        database_url=get("--database-url", "DATABASE_URL") or None,
+        database_url=database_url,
         env_base_url=(get("--env-base-url", "ENV_BASE_URL") or "").rstrip("/") or None,
         llm_timeout=_float("LLM_TIMEOUT", get("--llm-timeout", "LLM_TIMEOUT"), DEFAULT_LLM_TIMEOUT),
         llm_max_retries=_int("LLM_MAX_RETRIES", get("--llm-max-retries", "LLM_MAX_RETRIES"),

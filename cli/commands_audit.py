@@ -22,10 +22,12 @@ Handler = Callable[[argparse.Namespace], int]
 
 
 def _auditor(args: argparse.Namespace):  # type: ignore[no-untyped-def]
+    """The auditor over an existing log: these commands look at recorded episodes (regrade and fork
+    add to them), so where there is no database they say so instead of creating an empty one."""
     from service.auditor import Auditor
     from store import open_database
 
-    return Auditor(open_database(args.database_url))
+    return Auditor(open_database(args.settings.database_url, must_exist=True))
 
 
 def _filter(args: argparse.Namespace):  # type: ignore[no-untyped-def]

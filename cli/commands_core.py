@@ -37,7 +37,7 @@ def cmd_db_upgrade(args: argparse.Namespace) -> int:
     from store import open_database
     from store.migrate import current_revision, upgrade
 
-    db = open_database(args.database_url, migrate_schema=False)
+    db = open_database(args.settings.database_url, migrate_schema=False)
     before = current_revision(db.engine)
     after = upgrade(db.engine)
     if args.json:

@@ -31,7 +31,7 @@ def _store(args: argparse.Namespace) -> Any:
     from store import open_database
     from store.runs import RunStore
 
-    return RunStore(open_database(args.database_url))
+    return RunStore(open_database(args.settings.database_url, must_exist=True))
 
 
 def _overview(run: Any) -> dict[str, Any]:

@@ -15,8 +15,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
-    from server.app import serve
+    from server.app import serve, with_flags
 
-    return serve(args.host, args.port, args.workers, args.log_level,
-                 database_url=args.database_url, access_log=args.access_log,
+    return serve(with_flags(args.settings, args), args.log_level, access_log=args.access_log,
                  ws_compression=args.ws_compression)

@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import json
 import sys
+from pathlib import Path
 
 COMMAND_MODULES = ("cli.commands_core", "cli.commands_audit", "cli.commands_serve", "cli.commands_runs")
 
@@ -20,7 +22,8 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--database-url", default=None,
                         help="SQLAlchemy URL of the event log (default: $DATABASE_URL or "
-                             "sqlite:///data/ticketledger.db)")
+                             "sqlite:///data/ticketledger.db); commands that read the log never "
+                             "create it")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in COMMAND_MODULES:
         importlib.import_module(name).register(sub)
@@ -33,12 +36,34 @@ def main(argv: list[str] | None = None) -> int:
     if not getattr(args, "func", None):
         parser.print_help()
         return 2
+    from service.settings import SettingsError, read
+    from store.errors import NoDatabase
+
     try:
+        args.settings = read().override(database_url=args.database_url)
         return int(args.func(args) or 0)
+    except SettingsError as exc:
+        return _fail(args, "bad_setting", str(exc))
+    except NoDatabase as exc:
+        return _fail(args, "no_database", no_database(exc.path))
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:
         return 0
+
+
+def no_database(path: str) -> str:
+    """What to do when a command that reads the log finds none where it looked."""
+    return (f"no database at {path} (looked for {Path(path).expanduser().absolute()}); nothing has "
+            "been recorded there. Point at the log you mean with --database-url URL or "
+            "DATABASE_URL=URL (sqlite:///path/to/file.db or postgresql+psycopg://...)")
+
+
+def _fail(args: argparse.Namespace, code: str, message: str) -> int:
+    if getattr(args, "json", False):
+        print(json.dumps({"error": {"code": code, "message": message}}, indent=2))
+    print(f"error: {message}", file=sys.stderr)
+    return 2
 
 
 if __name__ == "__main__":

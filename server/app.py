@@ -14,26 +14,20 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from service.settings import Settings
 
 DEFAULT_PORT = 7860
 LOG_LEVELS = ("critical", "error", "warning", "info", "debug", "trace")
 
 
-def _env_int(name: str, default: int) -> int:
-    raw = os.environ.get(name, "")
-    try:
-        return int(raw) if raw else default
-    except ValueError:
-        raise SystemExit(f"{name} must be an integer, not {raw!r}") from None
-
-
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--host", default=os.environ.get("HOST", "0.0.0.0"),
-                        help="interface to listen on (default: $HOST or 0.0.0.0)")
-    parser.add_argument("--port", type=int, default=_env_int("PORT", DEFAULT_PORT),
-                        help=f"port (default: $PORT or {DEFAULT_PORT})")
-    parser.add_argument("--workers", type=int, default=_env_int("WEB_CONCURRENCY", 1),
+    """The server's flags; each one given overrides its setting (``service.settings``)."""
+    parser.add_argument("--host", help="interface to listen on (default: $HOST or 0.0.0.0)")
+    parser.add_argument("--port", type=int, help=f"port (default: $PORT or {DEFAULT_PORT})")
+    parser.add_argument("--workers", type=int,
                         help="worker processes (default: $WEB_CONCURRENCY or 1; more than one "
                              "needs PostgreSQL)")
     parser.add_argument("--log-level", default="info", choices=LOG_LEVELS, type=str.lower,
@@ -45,14 +39,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "halves session throughput; worth it only on slow links)")
 
 
-def serve(host: str, port: int, workers: int = 1, log_level: str = "info",
-          database_url: str | None = None, access_log: bool = False,
+def with_flags(settings: Settings, args: argparse.Namespace) -> Settings:
+    """``settings`` with the flags of :func:`add_arguments` that were given."""
+    return settings.override(host=args.host, port=args.port, workers=args.workers)
+
+
+def serve(settings: Settings, log_level: str = "info", *, access_log: bool = False,
           ws_compression: bool = False) -> int:
     """Apply migrations, then serve until interrupted. Returns the exit status."""
-    from store.database import default_database_url
-
-    url = database_url or default_database_url()
-    os.environ["DATABASE_URL"] = url  # worker processes build their app from the environment
+    url, workers = settings.database_url, settings.workers
     if workers < 1:
         print("--workers must be at least 1", file=sys.stderr)
         return 2
@@ -65,13 +60,11 @@ def serve(host: str, port: int, workers: int = 1, log_level: str = "info",
     import uvicorn
 
     from api.app import create_app
-    from api.settings import Settings
 
-    settings = Settings(database_url=url)
     options: dict[str, Any] = {
-        "host": host, "port": port, "log_level": log_level, "access_log": access_log,
-        "ws_max_size": max(4 * settings.max_body_bytes, 1 << 20), "server_header": False,
-        "ws_per_message_deflate": ws_compression,
+        "host": settings.host, "port": settings.port, "log_level": log_level,
+        "access_log": access_log, "ws_max_size": max(4 * settings.max_body_bytes, 1 << 20),
+        "server_header": False, "ws_per_message_deflate": ws_compression,
     }
     if workers == 1:
         uvicorn.run(create_app(settings), **options)  # migrates on creation
@@ -79,17 +72,26 @@ def serve(host: str, port: int, workers: int = 1, log_level: str = "info",
         from store import open_database
 
         open_database(url).dispose()  # migrate once, before the workers race to
+        # uvicorn's worker processes import the app by name and read their settings from the
+        # environment, the one channel to them: a --database-url flag goes there.
+        os.environ["DATABASE_URL"] = url
         uvicorn.run("api.app:create_app", factory=True, workers=workers, **options)
     return 0
 
 
 def main(argv: list[str] | None = None) -> None:
+    from service.settings import SettingsError, read
+
     parser = argparse.ArgumentParser(prog="server", description="Serve TicketLedger over HTTP "
                                      "(OpenEnv routes, WebSocket sessions, audit API, web viewer).")
     add_arguments(parser)
     args = parser.parse_args(argv)
-    sys.exit(serve(args.host, args.port, args.workers, args.log_level,
-                   access_log=args.access_log, ws_compression=args.ws_compression))
+    try:
+        settings = with_flags(read(), args)
+    except SettingsError as exc:
+        sys.exit(f"error: {exc}")
+    sys.exit(serve(settings, args.log_level, access_log=args.access_log,
+                   ws_compression=args.ws_compression))
 
 
 def __getattr__(name: str) -> Any:

@@ -1,6 +1,7 @@
 """The only package that talks SQL: engine set-up, migrations, the event store and admin tables."""
 
-from store.database import Database, default_database_url, open_database
-from store.errors import Conflict, NotFound, StoreError
+from store.database import DEFAULT_DATABASE_URL, Database, open_database
+from store.errors import Conflict, NoDatabase, NotFound, StoreError
 
-__all__ = ["Conflict", "Database", "NotFound", "StoreError", "default_database_url", "open_database"]
+__all__ = ["DEFAULT_DATABASE_URL", "Conflict", "Database", "NoDatabase", "NotFound", "StoreError",
+           "open_database"]

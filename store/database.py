@@ -6,23 +6,24 @@ taken for a read or for a write, which is what the engine set-up needs to know.
 
 from __future__ import annotations
 
-import os
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager, nullcontext
 from pathlib import Path
 
 from sqlalchemy import Connection, Engine
+from sqlalchemy.engine import make_url
 
 from store import migrate
 from store.engine import READ_ONLY, make_engine
+from store.errors import NoDatabase
 
 DEFAULT_SQLITE_PATH = Path("data") / "ticketledger.db"
 
 
-def default_database_url() -> str:
-    """``DATABASE_URL`` if set, else an SQLite file ``data/ticketledger.db`` under the cwd."""
-    return os.environ.get("DATABASE_URL") or f"sqlite:///{DEFAULT_SQLITE_PATH.as_posix()}"
+DEFAULT_DATABASE_URL = f"sqlite:///{DEFAULT_SQLITE_PATH.as_posix()}"
+"""The event log when nothing else is said: an SQLite file under the current folder. Which
+database a program uses is a setting (``DATABASE_URL``, read by ``service.settings``)."""
 
 
 class Database:
@@ -62,9 +63,25 @@ class Database:
         self.engine.dispose()
 
 
-def open_database(url: str | None = None, *, migrate_schema: bool = True) -> Database:
-    """Open (and by default migrate) the database at ``url`` (default: :func:`default_database_url`)."""
-    db = Database(make_engine(url or default_database_url()))
+def open_database(url: str | None = None, *, migrate_schema: bool = True,
+                  must_exist: bool = False) -> Database:
+    """Open (and by default migrate) the database at ``url`` (default: ``DEFAULT_DATABASE_URL``).
+
+    ``must_exist``: for programs that only look at a log, which must not leave an empty database
+    behind where none was; an SQLite file that is not there raises :class:`NoDatabase`.
+    """
+    url = url or DEFAULT_DATABASE_URL
+    if must_exist:
+        _check_exists(url)
+    db = Database(make_engine(url))
     if migrate_schema:
         migrate.ensure_current(db.engine)
     return db
+
+
+def _check_exists(url: str) -> None:
+    parsed = make_url(url)
+    path = parsed.database
+    if (parsed.get_backend_name() == "sqlite" and path not in (None, "", ":memory:")
+            and not Path(path).expanduser().is_file()):
+        raise NoDatabase(path)

@@ -11,3 +11,11 @@ class Conflict(StoreError):
 
 class NotFound(StoreError):
     pass
+
+
+class NoDatabase(StoreError):
+    """An SQLite file that should hold a log is not there. ``path`` is the file looked for."""
+
+    def __init__(self, path: str):
+        super().__init__(f"no database at {path}")
+        self.path = path

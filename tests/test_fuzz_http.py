@@ -59,7 +59,7 @@ def _operations() -> list[Any]:
     import warnings
 
     from api.app import create_app
-    from api.settings import Settings
+    from service.settings import Settings
 
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # FastAPI warns about GET+HEAD sharing an operation id

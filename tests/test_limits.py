@@ -99,6 +99,25 @@ def test_websocket_message_at_and_past_the_limit(live_server: LiveServer) -> Non
         assert json.loads(ws.recv(timeout=30))["data"]["step_count"] == 1
 
 
+def test_json_nested_deeper_than_the_parser_reads_is_a_4xx_not_a_crash(http, live_server) -> None:  # type: ignore[no-untyped-def]
+    """Under the body limit, ``[[[[...`` can still be deeper than a recursive parser's stack."""
+    eid = _episode(http)
+    before = log_size(live_server.database_url)
+    deep = b"[" * (MAX_BODY - 1)
+    for path, status in (("/step", 422), ("/reset", 422), ("/mcp", 200)):
+        reply = http.post(path, content=deep, headers={"X-Episode-Id": eid})
+        assert reply.status_code == status, (path, reply.text)
+        assert "nested too deeply" in reply.text, reply.text
+    with ws_connect(live_server.url.replace("http://", "ws://") + "/ws") as ws:
+        ws.send('{"type": "step", "data": ' + "[" * (MAX_BODY - 30))
+        error = json.loads(ws.recv(timeout=30))["data"]
+        assert error["code"] == "INVALID_JSON" and "nested too deeply" in error["message"]
+        ws.send(json.dumps({"type": "state"}))
+        assert json.loads(ws.recv(timeout=30))["type"] == "state"  # the session carries on
+    assert log_size(live_server.database_url) == before
+    assert "Traceback" not in live_server.log()
+
+
 # ------------------------------------------------------------------------------ text lengths
 @pytest.mark.parametrize(("action_type", "field", "limit"), [
     ("draft_reply", "reply_text", MAX_REPLY_CHARS), ("add_internal_note", "note", MAX_NOTE_CHARS)])

@@ -99,7 +99,7 @@ def test_the_server_import_path_imports_neither_openenv_nor_gradio(tmp_path: Pat
     probe = (
         "import sys, server.app, cli.main\n"
         "from api.app import create_app\n"
-        "from api.settings import Settings\n"
+        "from service.settings import Settings\n"
         f"create_app(Settings(database_url='sqlite:///{tmp_path / 'probe.db'}'))\n"
         "cli.main.build_parser()\n"
         "print(sorted(m for m in sys.modules if m.split('.')[0] in ('openenv', 'gradio')))\n"

@@ -20,7 +20,8 @@ from domain.tasks import default_catalog
 from service import EnvironmentService
 from service.audit import replay
 from service.errors import EpisodeBusy
-from store import default_database_url, open_database
+from service.settings import read
+from store import open_database
 
 CATALOG = default_catalog()
 BACKEND = os.environ.get("TICKETLEDGER_TEST_BACKEND", "sqlite")
@@ -39,8 +40,8 @@ def test_database_fixture_uses_the_requested_backend(database) -> None:  # type:
 
 
 def test_default_database_url_follows_the_backend() -> None:
-    """Code that opens the default database (servers, scripts) lands on the run's backend too."""
-    url = default_database_url()
+    """Code that opens the configured database (servers, scripts) lands on the run's backend too."""
+    url = read().database_url
     assert url == os.environ["DATABASE_URL"]
     assert url.startswith(EXPECTED_DIALECT)
     assert "data/ticketledger.db" not in url

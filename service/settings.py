@@ -1,0 +1,78 @@
+"""TicketLedger's settings: one object, read from the environment once at start-up.
+
+Each entry point (``ticketledger``, ``server``, ``inference.py``) calls :func:`read` once and hands
+the result on; command-line flags override it (:meth:`Settings.override`). Nothing else reads these
+variables. The names are the environment variables themselves (the aliases below), so this class is
+also the list of them; pydantic converts and checks the values. An empty variable counts as unset.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationError
+
+from store.database import DEFAULT_DATABASE_URL
+
+
+class SettingsError(ValueError):
+    """A variable whose value cannot be used; the message names it and says what it must be."""
+
+
+def _lower(value: Any) -> Any:
+    return value.strip().lower() if isinstance(value, str) else value
+
+
+class Settings(BaseModel):
+    """Where the log lives, the server's limits and where it listens."""
+
+    model_config = ConfigDict(frozen=True, extra="ignore", validate_by_name=True,
+                              validate_by_alias=True)
+
+    database_url: str = Field(DEFAULT_DATABASE_URL, alias="DATABASE_URL",
+                              description="SQLAlchemy URL of the event log (SQLite or PostgreSQL)")
+    audit_token: str | None = Field(None, alias="TICKETLEDGER_AUDIT_TOKEN", repr=False,
+                                    description="when set, the audit routes and /ui need it as a "
+                                                "bearer token")
+    max_body_bytes: int = Field(65_536, alias="TICKETLEDGER_MAX_BODY_BYTES",
+                                description="request body limit (HTTP and WebSocket messages)")
+    max_sessions: int = Field(256, alias="TICKETLEDGER_MAX_SESSIONS",
+                              description="open WebSocket sessions per worker process")
+    session_idle_timeout_s: int = Field(300, alias="TICKETLEDGER_SESSION_IDLE_TIMEOUT",
+                                        description="seconds a WebSocket session may stay silent")
+    blocking_calls: Annotated[Literal["auto", "inline", "thread"], BeforeValidator(_lower)] = Field(
+        "auto", alias="TICKETLEDGER_BLOCKING_CALLS",
+        description="where the (blocking) service runs: inline on the event loop or in the thread "
+                    "pool. auto: inline for SQLite, whose calls are short and local and take one "
+                    "writer at a time anyway, so a hand-off to a thread would only add to each; "
+                    "threads for PostgreSQL, where a call waits on the network and sessions "
+                    "should overlap")
+    host: str = Field("0.0.0.0", alias="HOST", description="interface the server listens on")
+    port: int = Field(7860, alias="PORT", description="the seeds' and Hugging Face Spaces' port")
+    workers: int = Field(1, alias="WEB_CONCURRENCY",
+                         description="server worker processes; more than one needs PostgreSQL")
+
+    def override(self, **flags: Any) -> Settings:
+        """These settings with the command-line flags that were given (``None``: not given)."""
+        given = {name: value for name, value in flags.items() if value is not None}
+        if not given:
+            return self
+        return _validated({**self.model_dump(), **given})
+
+
+def read(environ: Mapping[str, str] | None = None) -> Settings:
+    """The settings from ``environ`` (default: this process's environment)."""
+    env = os.environ if environ is None else environ
+    names = [field.alias for field in Settings.model_fields.values() if field.alias]
+    return _validated({name: env[name] for name in names if env.get(name)})
+
+
+def _validated(values: Mapping[str, Any]) -> Settings:
+    try:
+        return Settings.model_validate(values)
+    except ValidationError as exc:
+        error = exc.errors(include_url=False)[0]
+        name = ".".join(str(part) for part in error["loc"])
+        raise SettingsError(f"{name}={error['input']!r} cannot be used: {error['msg']}") from None
