@@ -59,7 +59,7 @@ def _guarded(handler: Handler) -> Handler:
     return run
 
 
-def _parser(sub: argparse._SubParsersAction, name: str, help_: str, handler: Handler,  # type: ignore[type-arg]
+def _parser(sub: argparse._SubParsersAction[argparse.ArgumentParser], name: str, help_: str, handler: Handler,
             description: str | None = None) -> argparse.ArgumentParser:
     p = sub.add_parser(name, help=help_, description=description or help_)
     p.add_argument("--json", action="store_true", help="print the same JSON as the REST route")
@@ -74,7 +74,7 @@ def _selection(p: argparse.ArgumentParser) -> None:
     p.add_argument("--task", metavar="TASK_ID", help="only this task's episodes")
 
 
-def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = _parser(sub, "episodes", "list recorded episodes, newest first", cmd_episodes)
     _selection(p)
     p.add_argument("--status", choices=["open", "ended"])
