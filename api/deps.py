@@ -21,7 +21,7 @@ from api.models import PublicState, ResetBody
 from api.protocol import public_state
 from api.routing import EpisodeRouter
 from service import EnvironmentService, StepResult
-from service.auditor import Auditor
+from service.audit_views import Auditor
 from service.settings import Settings
 
 P = ParamSpec("P")

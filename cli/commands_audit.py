@@ -13,24 +13,28 @@ import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from cli.output import colour, print_table
 from cli.progress import ProgressBar
 
+if TYPE_CHECKING:  # imported where used: `ticketledger --help` stays light
+    from service.audit_views import Auditor
+    from store.queries import EpisodeFilter
+
 Handler = Callable[[argparse.Namespace], int]
 
 
-def _auditor(args: argparse.Namespace):  # type: ignore[no-untyped-def]
+def _auditor(args: argparse.Namespace) -> Auditor:
     """The auditor over an existing log: these commands look at recorded episodes (regrade and fork
     add to them), so where there is no database they say so instead of creating an empty one."""
-    from service.auditor import Auditor
+    from service.audit_views import Auditor
     from store import open_database
 
     return Auditor(open_database(args.settings.database_url, must_exist=True))
 
 
-def _filter(args: argparse.Namespace):  # type: ignore[no-untyped-def]
+def _filter(args: argparse.Namespace) -> EpisodeFilter:
     from store.queries import EpisodeFilter
 
     return EpisodeFilter(task_id=getattr(args, "task", None), run_id=getattr(args, "run", None),
