@@ -22,8 +22,6 @@ from baseline.policy import BuiltinPolicy
 from baseline.stdout import Block
 from baseline.summary import EpisodeResult, print_summary, summarise
 
-DIFFICULTY_ORDER = ("easy", "medium", "hard")
-
 
 def log(message: str) -> None:
     print(f"[baseline] {message}", file=sys.stderr, flush=True)
