@@ -17,11 +17,11 @@ from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import HTTPConnection
 
+from api.episode_routing import EpisodeRouter
 from api.models import PublicState, ResetBody
 from api.protocol import public_state
-from api.routing import EpisodeRouter
 from service import EnvironmentService, StepResult
-from service.auditor import Auditor
+from service.audit_views import Auditor
 from service.settings import Settings
 
 P = ParamSpec("P")

@@ -3,7 +3,7 @@
 ``initialize``, ``ping``, ``tools/list`` and ``tools/call``. The tools are ``reset``, ``state`` and
 one tool per action type (``classify_priority``, ``assign_queue``, ...), whose arguments are the
 action's fields plus an optional ``episode_id``; episodes are routed like stateful HTTP
-(``api.routing``). Every answer is HTTP 200 with a JSON-RPC body (``POST /mcp {}`` gets an
+(``api.episode_routing``). Every answer is HTTP 200 with a JSON-RPC body (``POST /mcp {}`` gets an
 ``Invalid Request`` error object), except notifications, which get 202 and no body. A tool that
 fails on its input (an invalid action, an ended episode) answers a result with ``isError: true``
 and the message, as MCP asks; protocol mistakes answer JSON-RPC errors.

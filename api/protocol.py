@@ -28,9 +28,9 @@ from api.models import (
 )
 from graders import to_float
 from service import EnvironmentService, StepResult
-from service.audit import public_fields
 from service.environment import EPISODE_ID
 from service.errors import BadRequest
+from service.replay import public_fields
 
 RESET_EXAMPLE = '{"task_id": "task_easy_password", "seed": 7}'
 RUN_ID_RULE = "run_id must be 1-64 characters of letters, digits, '_', '-', '.', ':'"

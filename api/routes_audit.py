@@ -1,7 +1,7 @@
 """REST audit routes: listings, step tables, replay, state at a step, diff, runs, regrade, export, fork.
 
 Every route answers the same JSON as the matching ``ticketledger ... --json`` command (both call
-``service.auditor`` and friends). They show grading detail and the expected end state, so they are
+``service.audit_views`` and friends). They show grading detail and the expected end state, so they are
 for auditors only: when ``TICKETLEDGER_AUDIT_TOKEN`` is set each one needs it as a bearer token.
 Listings are keyset-paginated (``limit`` + ``cursor``; the answer's ``next_cursor`` is None on the
 last page) and the export streams one episode per line.
@@ -16,7 +16,7 @@ from fastapi.responses import JSONResponse, PlainTextResponse, StreamingResponse
 from pydantic import BaseModel, ConfigDict, Field
 
 from api.deps import Env, require_audit_token
-from service.auditor import MAX_PAGE, Auditor
+from service.audit_views import MAX_PAGE, Auditor
 from service.errors import ServiceError
 from store.queries import EpisodeFilter
 

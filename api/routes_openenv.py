@@ -2,7 +2,7 @@
 
 ``/health``, ``/metadata`` and ``/schema`` have the stock OpenEnv server's shapes. ``/reset``,
 ``/step`` and ``/state`` are stateful (the stock server's HTTP is not): episodes live in the event
-log, and ``api.routing`` picks the episode. ``POST /step`` answers in the dialect it was spoken
+log, and ``api.episode_routing`` picks the episode. ``POST /step`` answers in the dialect it was spoken
 to: OpenEnv's wrapped body ``{"action": {...}}`` gets ``{"observation", "reward": <number>,
 "done", ...}``; the SupportOps seed's bare action gets ``{"observation", "reward": {"score",
 "components", "reason"}, "done", "info": {"task_score", ...}}``.

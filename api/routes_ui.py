@@ -40,7 +40,7 @@ from api.ui_html import (
     url,
 )
 from graders import to_float
-from service.auditor import Auditor
+from service.audit_views import Auditor
 from service.errors import BadRequest, ServiceError
 from store.queries import EpisodeFilter
 

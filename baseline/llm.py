@@ -17,12 +17,15 @@ import threading
 import time
 from collections.abc import Callable, Mapping
 from functools import cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from baseline.config import Config
 from baseline.decision import Decision, LLMCall
 from baseline.policy import BuiltinPolicy
 from baseline.stdout import one_line
+
+if TYPE_CHECKING:
+    from openai.types.chat import ChatCompletionMessageParam
 
 MAX_REPLY_TOKENS = 700
 DETAIL_CHARS = 100
@@ -62,7 +65,7 @@ def schema_text() -> str:
     return json.dumps(action_json_schema(), separators=(",", ":"))
 
 
-def build_messages(observation: Mapping[str, Any]) -> list[dict[str, str]]:
+def build_messages(observation: Mapping[str, Any]) -> list[ChatCompletionMessageParam]:
     """The chat messages for one step: the rules and schema, then the observation as JSON."""
     shown = {k: v for k, v in observation.items() if k not in HIDDEN_FIELDS}
     return [
@@ -267,7 +270,7 @@ class ChatClient:
         self.client = openai.OpenAI(base_url=config.api_base_url, api_key=config.api_key,
                                     timeout=config.llm_timeout, max_retries=config.llm_max_retries)
 
-    def complete(self, model: str, messages: list[dict[str, str]]) -> tuple[str | None, LLMCall]:
+    def complete(self, model: str, messages: list[ChatCompletionMessageParam]) -> tuple[str | None, LLMCall]:
         """One chat completion: (text, call record), or (None, failed call record)."""
         began = time.monotonic()
 
@@ -348,7 +351,8 @@ class LLMAgent:
         return Decision(fallback.action, fallback.chosen_by,
                         _explain(problems, skipped, fallback.chosen_by), tuple(calls))
 
-    def _ask(self, model: str, messages: list[dict[str, str]]) -> tuple[dict[str, Any] | None, LLMCall]:
+    def _ask(self, model: str,
+             messages: list[ChatCompletionMessageParam]) -> tuple[dict[str, Any] | None, LLMCall]:
         text, call = self.client.complete(model, messages)
         if text is None:
             return None, call

@@ -145,7 +145,6 @@ def policy_phrase(text: str | None, pattern: str, default: str) -> str:
 class Plan:
     """Everything the policy means to do on this ticket, in the order it does it."""
 
-    situation: Situation
     policy: str | None
     priority: str
     queue: str
@@ -315,7 +314,7 @@ def make_plan(obs: Mapping[str, Any]) -> Plan:
     priority = policy_priority(policy_text) or s.priority
     if t.tier == "enterprise" and priority in ("low", "medium"):
         priority = "high"
-    plan = Plan(situation=s, policy=s.policy, priority=priority,
+    plan = Plan(policy=s.policy, priority=priority,
                 queue=policy_queue(policy_text) or s.queue,
                 tags=[s.tag] if s.tag else [],
                 finish={"resolution_code": s.resolution} if s.resolution else {})

@@ -115,7 +115,8 @@ class RemoteEnv:
             return {}
         if not isinstance(data, dict):
             return {}
-        record = data.get("episode") if isinstance(data.get("episode"), dict) else data
+        episode = data.get("episode")
+        record = episode if isinstance(episode, dict) else data
         return {k: record[k] for k in ("score", "head_hash", "step_count") if k in record}
 
     def close(self) -> None:

@@ -22,8 +22,6 @@ from baseline.policy import BuiltinPolicy
 from baseline.stdout import Block
 from baseline.summary import EpisodeResult, print_summary, summarise
 
-DIFFICULTY_ORDER = ("easy", "medium", "hard")
-
 
 def log(message: str) -> None:
     print(f"[baseline] {message}", file=sys.stderr, flush=True)
@@ -53,7 +51,7 @@ def plan_jobs(config: cfg.Config, catalog: Any) -> list[Job]:
     if stray:
         log(f"warning: MODEL_CANDIDATES_TASK_* set for unknown task(s) {', '.join(stray)}; ignored")
     chosen = [t for t in known if not config.tasks or t in config.tasks]
-    jobs = []
+    jobs: list[Job] = []
     for task_id in chosen:
         spec = catalog.spec(task_id)
         for trial, seed in enumerate(config.seeds()):

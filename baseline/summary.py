@@ -81,7 +81,7 @@ def summarise(results: Sequence[EpisodeResult], trials: int) -> dict[str, Any]:
     tasks: dict[str, list[EpisodeResult]] = {}
     for r in results:
         tasks.setdefault(r.task_id, []).append(r)
-    rows = []
+    rows: list[dict[str, Any]] = []
     for task_id, group in tasks.items():
         rows.append({
             "task_id": task_id, "difficulty": group[0].difficulty, "trials": len(group),

@@ -8,7 +8,7 @@ import platform
 import statistics
 import sys
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -62,11 +62,6 @@ def ratio(key: str, label: str, num: Figure, den: Figure, *, target: float | Non
     """A comparison of two figures of the same invocation, run by run (runs were interleaved)."""
     runs = [a / b for a, b in zip(num.runs, den.runs, strict=False) if b]
     return Figure(key, label, "x", runs, target=target, higher=higher, note=note)
-
-
-def median_spread(samples: Iterable[float]) -> tuple[float, float, float]:
-    values = sorted(samples)
-    return statistics.median(values), values[0], values[-1]
 
 
 def percentile(sorted_values: list[float], q: float) -> float:

@@ -31,7 +31,6 @@ from bench.workload import plans
 
 SIZES = (10_000, 100_000, 1_000_000)
 QUICK_SIZES = (1_000, 3_000, 10_000)
-ROUTES = ("events", "replay", "list")
 
 
 def _label(size: int) -> str:

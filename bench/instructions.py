@@ -14,7 +14,7 @@ fixed. Workloads:
 * ``step``: ``EnvironmentService.step_many``, 16 episodes side by side, log in memory
   (``sqlite://``), resets included: what ``inprocess.memory_vector`` times;
 * ``parts``: the domain's pure pipeline alone (``bench.parts.play``): what ``parts.ceiling`` times;
-* ``replay``: fold, re-grade and chain check of stored episodes, events in memory (``audit.replay``).
+* ``replay``: fold, re-grade and chain check of stored episodes, events in memory (``service.replay.replay``).
 
 Kernel work (a durable commit's writes) is not counted: callgrind sees user space only.
 
@@ -73,7 +73,7 @@ def _play(workload: str, passes: int) -> int:
 
         from bench.replay import build_log, load_all
         from domain.tasks import default_catalog
-        from service.audit import replay
+        from service.replay import replay
 
         with tempfile.TemporaryDirectory() as tmp:  # the replay section's episodes, about one pass
             url = f"sqlite:///{Path(tmp) / 'replay.db'}"

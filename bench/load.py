@@ -253,7 +253,7 @@ def audit(database_url: str, episodes: Sequence[EpisodeLog], *, crashed: bool = 
 
     from domain import events as ev
     from domain.tasks import default_catalog
-    from service.audit import replay
+    from service.replay import replay
     from store import open_database
     from store.eventstore import EventStore
     from store.schema import events

@@ -54,7 +54,7 @@ def build_log(url: str, events: int, episode_ids: list[str] | None = None) -> in
 
 
 def _verify_rate(url: str, jobs: int = 1) -> tuple[float, int]:
-    from service.auditor import Auditor
+    from service.audit_views import Auditor
     from service.verify import verify
     from store import open_database
     from store.queries import EpisodeFilter
@@ -75,7 +75,7 @@ def _verify_rate(url: str, jobs: int = 1) -> tuple[float, int]:
 
 def load_all(url: str) -> list[list[RecordedEvent]]:
     """Every stored episode's events, a list per episode (read a page of episodes at a time)."""
-    from service.auditor import Auditor
+    from service.audit_views import Auditor
     from store import open_database
     from store.queries import EpisodeFilter
 
@@ -89,7 +89,7 @@ def load_all(url: str) -> list[list[RecordedEvent]]:
 def _fold_rate(episodes: list[list[RecordedEvent]], *, cold: bool) -> float:
     from domain.tasks import default_catalog
     from graders import rubric
-    from service.audit import replay
+    from service.replay import replay
 
     catalog = default_catalog()
     total = sum(len(e) for e in episodes)

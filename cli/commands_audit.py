@@ -13,24 +13,28 @@ import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from cli.output import colour, print_table
 from cli.progress import ProgressBar
 
+if TYPE_CHECKING:  # imported where used: `ticketledger --help` stays light
+    from service.audit_views import Auditor
+    from store.queries import EpisodeFilter
+
 Handler = Callable[[argparse.Namespace], int]
 
 
-def _auditor(args: argparse.Namespace):  # type: ignore[no-untyped-def]
+def _auditor(args: argparse.Namespace) -> Auditor:
     """The auditor over an existing log: these commands look at recorded episodes (regrade and fork
     add to them), so where there is no database they say so instead of creating an empty one."""
-    from service.auditor import Auditor
+    from service.audit_views import Auditor
     from store import open_database
 
     return Auditor(open_database(args.settings.database_url, must_exist=True))
 
 
-def _filter(args: argparse.Namespace):  # type: ignore[no-untyped-def]
+def _filter(args: argparse.Namespace) -> EpisodeFilter:
     from store.queries import EpisodeFilter
 
     return EpisodeFilter(task_id=getattr(args, "task", None), run_id=getattr(args, "run", None),
@@ -59,7 +63,7 @@ def _guarded(handler: Handler) -> Handler:
     return run
 
 
-def _parser(sub: argparse._SubParsersAction, name: str, help_: str, handler: Handler,  # type: ignore[type-arg]
+def _parser(sub: argparse._SubParsersAction[argparse.ArgumentParser], name: str, help_: str, handler: Handler,
             description: str | None = None) -> argparse.ArgumentParser:
     p = sub.add_parser(name, help=help_, description=description or help_)
     p.add_argument("--json", action="store_true", help="print the same JSON as the REST route")
@@ -74,7 +78,7 @@ def _selection(p: argparse.ArgumentParser) -> None:
     p.add_argument("--task", metavar="TASK_ID", help="only this task's episodes")
 
 
-def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = _parser(sub, "episodes", "list recorded episodes, newest first", cmd_episodes)
     _selection(p)
     p.add_argument("--status", choices=["open", "ended"])

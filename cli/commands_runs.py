@@ -15,7 +15,7 @@ from typing import Any
 from cli.output import colour, print_table
 
 
-def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("runs", help="list baseline runs (python inference.py); 'runs show ID' for one")
     p.add_argument("--limit", type=int, default=20, help="how many of the latest runs (default 20)")
     p.add_argument("--json", action="store_true", help="machine-readable output")

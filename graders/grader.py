@@ -15,7 +15,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from domain.events import ActionReceived, Component, Event, Penalty, StepGraded
-from domain.state import EMPTY, EpisodeState, evolve, fold
+from domain.state import EpisodeState, evolve, fold
 from graders.components import UNITS, score_components
 from graders.penalties import step_penalties
 
@@ -78,7 +78,7 @@ class StepGrade:
 
 def grade_step(before: EpisodeState, step_events: Sequence[Event], after: EpisodeState) -> StepGrade:
     """Grade one step from the state before it, its events (no grade), and the state after it."""
-    penalties = tuple(step_penalties(before, step_events, after))
+    penalties = tuple(step_penalties(before, step_events))
     penalty_units = before.penalty_units + sum(p.units for p in penalties)
     components = score_components(after)
     raw = sum(c.earned for c in components) - penalty_units
@@ -102,7 +102,6 @@ class EpisodeGrade:
 
     steps: tuple[StepGrade, ...]
     recorded: tuple[StepGraded, ...] = ()
-    final_state: EpisodeState = EMPTY
 
     @property
     def score(self) -> float:
@@ -142,4 +141,4 @@ def grade_episode(events: Iterable[Event]) -> EpisodeGrade:
         grade = grade_step(before, facts, state)
         grades.append(grade)
         state = evolve(state, grade.to_event())
-    return EpisodeGrade(tuple(grades), tuple(recorded), state)
+    return EpisodeGrade(tuple(grades), tuple(recorded))

@@ -31,8 +31,7 @@ NO_EFFECT = 200
 CHURN = 100
 
 
-def step_penalties(before: EpisodeState, step_events: Sequence[Event],
-                   after: EpisodeState) -> list[Penalty]:
+def step_penalties(before: EpisodeState, step_events: Sequence[Event]) -> list[Penalty]:
     """Penalties for one step. ``step_events`` are the step's events without its grade, starting
     with its ``ActionReceived``."""
     received = step_events[0]

@@ -118,6 +118,7 @@ class EnvironmentService:
         """Start a new episode. Without ``task_id`` the task is picked from ``seed``."""
         opening = self._open(task_id, seed, episode_id, run_id)
         c = opening.create
+        recorded: list[RecordedEvent] | Conflict
         try:
             recorded = self.store.create(c.episode_id, c.task_id, c.seed, c.new, c.projection,
                                          run_id=c.run_id)
@@ -180,6 +181,7 @@ class EnvironmentService:
         try:
             decided = self._decide(episode_id, plan)
             a = decided.append
+            recorded: list[RecordedEvent] | Conflict
             try:
                 recorded = self.store.append(episode_id, a.expected_seq, a.prev_hash, a.new,
                                              a.projection)

@@ -18,7 +18,7 @@ from domain.observation import observe
 from domain.state import fold
 from domain.tasks.catalog import Catalog
 from graders.grader import split_steps
-from service.auditor import Auditor, check_filter, iso
+from service.audit_views import Auditor, check_filter, iso
 from service.environment import to_domain
 from service.errors import BadRequest
 from store.eventstore import EpisodeRow, RecordedEvent

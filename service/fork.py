@@ -18,7 +18,7 @@ from domain.state import fold
 from graders import grade_episode
 from graders import grader as grader_module
 from graders.grader import split_steps
-from service.auditor import Auditor
+from service.audit_views import Auditor
 from service.environment import check_episode_id, new_episode_id, to_domain
 from service.errors import BadRequest, EpisodeBusy
 from store import Conflict

@@ -15,7 +15,7 @@ from typing import Any
 
 from graders import grade_episode, to_float
 from graders import grader as grader_module
-from service.auditor import Auditor, check_filter
+from service.audit_views import Auditor, check_filter
 from service.environment import to_domain
 from store.eventstore import EpisodeRow, RecordedEvent
 from store.queries import EpisodeFilter

@@ -1,6 +1,6 @@
 """Verification of the whole log, and tamper evidence beyond the database (chain heads).
 
-``verify`` replays every selected episode (chain, re-grade, catalog; ``service.audit.replay``) and
+``verify`` replays every selected episode (chain, re-grade, catalog; ``service.replay.replay``) and
 also checks that the episode index row agrees with the log it summarises.
 
 A hash chain kept only in the database can be recomputed by whoever can write the database, so heads
@@ -25,8 +25,8 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from service import audit
-from service.auditor import Auditor, check_filter
+from service import replay
+from service.audit_views import Auditor, check_filter
 from service.errors import BadRequest
 from store.eventstore import EpisodeRow, RecordedEvent
 from store.queries import EpisodeFilter
@@ -52,7 +52,7 @@ def verify_episode(row: EpisodeRow, recorded: list[RecordedEvent], auditor: Audi
     """Replay one episode and check its index row; the first problem found is named."""
     problems: list[dict[str, Any]] = []
     try:
-        report = audit.replay(recorded, auditor.catalog, steps=False)
+        report = replay.replay(recorded, auditor.catalog, steps=False)
         problems += [d.to_json() for d in report.divergences]
     except (ValueError, KeyError) as exc:
         problems.append({"step": None, "seq": 1, "kind": "log", "message": f"cannot replay: {exc}"})
@@ -185,7 +185,7 @@ def parse_heads(text: str) -> list[Head]:
 def _check_one(head: Head, recorded: list[RecordedEvent]) -> dict[str, Any] | None:
     if not recorded:
         return {**head.to_json(), "problem": "missing", "message": "episode not in the log"}
-    broken = audit.verify_chain(recorded)
+    broken = replay.verify_chain(recorded)
     if broken is not None:
         return {**head.to_json(), "problem": "chain", "message": broken.message}
     seq = head.seq if head.seq is not None else recorded[-1].seq

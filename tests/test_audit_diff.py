@@ -7,7 +7,7 @@ import pytest
 
 from bench.scripted import solution
 from service import EnvironmentService
-from service.auditor import Auditor
+from service.audit_views import Auditor
 from tests.audit_helpers import play, play_weak
 
 

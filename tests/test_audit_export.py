@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from service import EnvironmentService
-from service.auditor import Auditor
+from service.audit_views import Auditor
 from service.errors import BadRequest
 from service.export import export_lines
 from service.fork import fork

@@ -7,7 +7,7 @@ import pytest
 
 from bench.scripted import solution
 from service import EnvironmentService
-from service.auditor import Auditor
+from service.audit_views import Auditor
 from service.errors import BadRequest, EpisodeBusy
 from service.fork import fork
 from tests.audit_helpers import play, weak_policy

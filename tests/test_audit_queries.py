@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from service import EnvironmentService
-from service.auditor import Auditor
+from service.audit_views import Auditor
 from service.errors import BadRequest, EpisodeNotFound
 from store.queries import EpisodeFilter
 from store.runs import RunStore

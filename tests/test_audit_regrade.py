@@ -9,7 +9,7 @@ from sqlalchemy import text
 from graders import components, grader
 from graders.components import Component
 from service import EnvironmentService
-from service.auditor import Auditor
+from service.audit_views import Auditor
 from service.regrade import regrade
 from store.queries import EpisodeFilter
 from tests.audit_helpers import play, play_weak

@@ -9,8 +9,8 @@ from sqlalchemy import text
 from graders import components
 from graders.components import Component
 from service import EnvironmentService
-from service.audit import replay
-from service.auditor import Auditor
+from service.audit_views import Auditor
+from service.replay import replay
 from tests.audit_helpers import play
 
 

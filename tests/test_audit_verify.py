@@ -9,7 +9,7 @@ import pytest
 from sqlalchemy import text
 
 from service import EnvironmentService
-from service.auditor import Auditor
+from service.audit_views import Auditor
 from service.errors import BadRequest
 from service.verify import check_heads, current_heads, format_heads, parse_heads, verify
 from store.chain import link

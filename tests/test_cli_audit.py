@@ -13,7 +13,7 @@ from sqlalchemy import text
 
 from cli.main import main
 from service import EnvironmentService
-from service.auditor import Auditor
+from service.audit_views import Auditor
 from store.queries import EpisodeFilter
 from tests.audit_helpers import play, play_weak
 from tests.servers import ROOT

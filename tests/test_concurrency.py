@@ -16,7 +16,7 @@ import pytest
 
 from bench.scripted import solution
 from service import EnvironmentService, EpisodeBusy, EpisodeEnded
-from service.audit import replay, verify_chain
+from service.replay import replay, verify_chain
 from store import Database, open_database
 from tests.play import module_url, play
 

@@ -8,7 +8,7 @@ restart on the same database:
 * every step a client got a 200 for is in the log, in its own episode, in the order sent;
 * a step in flight at the kill is either wholly recorded or not at all (never half-written);
 * sequences have no gaps, every ``ActionReceived`` has its ``StepGraded``, every hash chain
-  verifies and every episode replays consistently (``service.audit.replay``);
+  verifies and every episode replays consistently (``service.replay.replay``);
 * every interrupted episode can be continued: the next step answers 200 with the next step count.
 """
 

@@ -22,7 +22,7 @@ from baseline.policy import next_action
 from baseline.stdout import printed_score
 from domain.tasks import default_catalog
 from service import EnvironmentService
-from service.audit import replay
+from service.replay import replay
 from store import open_database
 from store.runs import RunStore
 from tests.inference_helpers import CLEARED, REPO, Run, run_inference
@@ -291,7 +291,7 @@ def test_the_readme_trials_figures_are_what_the_command_prints(tmp_path: Path, d
 
 
 def test_the_printed_heads_are_a_heads_file_that_verify_accepts(policy_run: Run, stored) -> None:  # type: ignore[no-untyped-def]
-    from service.auditor import Auditor
+    from service.audit_views import Auditor
     from service.verify import check_heads, parse_heads
 
     _, service = stored

@@ -10,7 +10,7 @@ import pytest
 
 from cli.main import main
 from domain.tasks import default_catalog
-from service.audit import replay
+from service.replay import replay
 from store import open_database
 from store.eventstore import EventStore
 from store.runs import RunStore

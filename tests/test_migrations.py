@@ -24,7 +24,7 @@ from bench.scripted import solution
 from domain import events as ev
 from domain.tasks import default_catalog
 from service import EnvironmentService
-from service.audit import replay
+from service.replay import replay
 from store import open_database
 from store.chain import GENESIS, canonical_json, link
 from store.eventstore import EventStore

@@ -18,8 +18,8 @@ from sqlalchemy import text
 from bench.scripted import solution
 from domain.tasks import default_catalog
 from service import EnvironmentService
-from service.audit import replay
 from service.errors import EpisodeBusy
+from service.replay import replay
 from service.settings import read
 from store import open_database
 

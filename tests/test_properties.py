@@ -27,7 +27,7 @@ from domain.tasks import TaskInstance, default_catalog
 from domain.vocabulary import PolicyId, Priority, Queue, ResolutionCode, Tag, Vocabulary
 from graders import UNITS
 from service import EnvironmentService, EpisodeEnded, StepResult
-from service.audit import replay, state_at
+from service.replay import replay, state_at
 from store import open_database
 from tests.play import log_facts, module_database_url, module_service  # noqa: F401 (fixtures, see below)
 

@@ -10,7 +10,7 @@ from bench.scripted import solution
 from domain.tasks import default_catalog
 from domain.tasks.variant import TaskVariant
 from graders import UNITS, components, penalties
-from service.audit import diff, replay, state_at
+from service.replay import diff, replay, state_at
 from tests.play import module_database_url, module_service, play  # noqa: F401 (fixtures, see below)
 
 CATALOG = default_catalog()

@@ -19,7 +19,7 @@ from sqlalchemy.exc import DBAPIError
 from bench.scripted import solution
 from domain.tasks import default_catalog
 from service import EnvironmentService
-from service.audit import replay, verify_chain
+from service.replay import replay, verify_chain
 from store import Conflict, Database, open_database
 from store.chain import GENESIS, link
 from store.eventstore import EventStore, NewEvent, Projection

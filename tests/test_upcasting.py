@@ -15,7 +15,7 @@ from domain import events as ev
 from domain.tasks import default_catalog
 from graders import grade_episode
 from service import EnvironmentService
-from service.audit import public_fields, replay
+from service.replay import public_fields, replay
 from store.eventstore import NewEvent, Projection, RecordedEvent
 from tests.play import module_database_url, module_service, play  # noqa: F401 (fixtures, see below)
 

@@ -24,7 +24,7 @@ import pytest
 from bench.load import audit, drive
 from bench.scripted import solution
 from domain.tasks import default_catalog
-from service.audit import replay
+from service.replay import replay
 from tests.databases import fresh_pg_database
 from tests.servers import ROOT, LiveServer, episode_events, free_port, launch
 

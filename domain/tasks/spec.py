@@ -25,8 +25,6 @@ from domain.vocabulary import (
 COMPONENTS = ("priority", "queue", "tags", "policy", "reply", "note", "resolution")
 """Every score component a task may weigh, in the order reports list them."""
 
-TONE_ELEMENTS = ("greeting", "empathy", "closing")
-
 
 class Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)

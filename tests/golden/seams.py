@@ -62,7 +62,7 @@ class Env:
     def folded_state(self, episode_id: str) -> JSONDict:
         """The state folded from the log, as the audit view shows it (``GET
         /episodes/{id}/state``): public fields and the task's expected end state."""
-        from service.auditor import Auditor
+        from service.audit_views import Auditor
 
         return Auditor(self._db).state(episode_id)
 

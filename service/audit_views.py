@@ -13,7 +13,7 @@ from typing import Any
 from domain.state import fold
 from domain.tasks.catalog import Catalog, default_catalog
 from domain.tasks.spec import TaskInstance
-from service import audit
+from service import replay
 from service.environment import check_episode_id, to_domain
 from service.errors import BadRequest, EpisodeNotFound, ServiceError
 from store import Database, NotFound
@@ -117,7 +117,7 @@ class Auditor:
             "episode": self.summary(episode_id),
             "task": task_json(task),
             "grader_version": started.get("grader_version"),
-            "steps": audit.timeline(recorded),
+            "steps": replay.timeline(recorded),
         }
 
     def events(self, episode_id: str, limit: int = 100, cursor: str | None = None) -> dict[str, Any]:
@@ -136,7 +136,7 @@ class Auditor:
                 "next_cursor": str(rows[-1].seq) if more else None, "limit": limit}
 
     def replay(self, episode_id: str) -> dict[str, Any]:
-        return audit.replay(self.load(episode_id), self.catalog).to_json()
+        return replay.replay(self.load(episode_id), self.catalog).to_json()
 
     def state(self, episode_id: str, step: int | None = None) -> dict[str, Any]:
         """The folded state after ``step`` (default: the latest), with the task's expected end state."""
@@ -145,16 +145,16 @@ class Auditor:
         if step is None:
             step = last.step_count
         try:
-            state = audit.state_at(recorded, step)
+            state = replay.state_at(recorded, step)
         except ValueError as exc:
             raise BadRequest(f"step {step} is out of range: {exc}") from None
         assert state.task is not None
         return {"episode_id": episode_id, "step": step, "steps": last.step_count,
-                "state": audit.public_fields(state),
+                "state": replay.public_fields(state),
                 "expected": state.task.expected.model_dump(mode="json")}
 
     def diff(self, a: str, b: str) -> dict[str, Any]:
-        out = audit.diff(self.load(a), self.load(b))
+        out = replay.diff(self.load(a), self.load(b))
         return {"episode_a": a, "episode_b": b, **out}
 
     def list_runs(self, limit: int = 50, cursor: str | None = None) -> dict[str, Any]:

@@ -1,6 +1,7 @@
-"""Replay, state-at-step and diff: answering "what happened, and is the log telling the truth?".
+"""Replay, chain check, state-at-step, diff and the step timeline: answering "what happened, and is
+the log telling the truth?".
 
-All three read only the log. Replay re-folds and re-grades every step with the current code,
+All of them read only the recorded events. Replay re-folds and re-grades every step with the current code,
 verifies the hash chain, checks the task variant against the catalog, and reports the first place
 where anything disagrees with what was recorded.
 """
@@ -252,11 +253,6 @@ def _reason(step_events: list[ev.Event]) -> str | None:
     parts = [c.detail for c in graded.components]
     parts += [f"penalty {p.rule}: {p.reason}" for p in graded.penalties]
     return "; ".join(parts)
-
-
-def step_reason(step_events: list[ev.Event]) -> str | None:
-    """The recorded grade's audit reason for one step (components with detail, then penalties)."""
-    return _reason(step_events)
 
 
 def timeline(recorded: list[RecordedEvent]) -> list[dict[str, Any]]:
