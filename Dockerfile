@@ -3,7 +3,7 @@
 #   docker run -p 7860:7860 -v ticketledger-data:/data ticketledger
 # The event log is an SQLite file in the /data volume (Spaces mount persistent storage there);
 # point DATABASE_URL at PostgreSQL to run several workers (`--workers N`).
-# No Docker engine runs where this project is developed: tests/test_packaging_docker.py runs this
+# No Docker engine runs where this project is developed: tests/e2e/test_packaging_docker.py runs this
 # file's install and start commands in a fresh virtual environment instead.
 FROM python:3.11-slim
 

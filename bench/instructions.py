@@ -20,7 +20,7 @@ Kernel work (a durable commit's writes) is not counted: callgrind sees user spac
 
 Run only when named (``python -m bench --only instructions``): it needs valgrind (Debian's
 ``valgrind`` package) and takes a few minutes. It is not part of CI; its check in
-``tests/test_bench.py`` runs only with ``TICKETLEDGER_BENCH_VALGRIND=1``.
+``tests/e2e/test_bench.py`` runs only with ``TICKETLEDGER_BENCH_VALGRIND=1``.
 """
 
 from __future__ import annotations

@@ -15,8 +15,8 @@ replays consistently. Any integrity failure makes the run fail (exit status 1).
 
 Bounded in count and time: each configuration stops starting episodes after ``--budget`` seconds
 and every request has a timeout. Figures: steps/s and p50/p99 step latency per configuration.
-The same drivers serve the crash-safety and worker tests (``tests/test_crash*.py``,
-``tests/test_workers*.py``), and the bench runner can call :func:`run`.
+The same drivers serve the crash-safety and worker tests (``tests/e2e/test_crash.py``,
+``tests/e2e/test_workers*.py``), and the bench runner can call :func:`run`.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """Scripted solutions: for any task variant, the actions an expert takes (they read the answer key).
 
 The bench's workload (``bench.workload``) and the tests' proof that every task can score 1.0
-(``tests/test_scripted_solutions.py``); it lives in ``bench/`` because the bench imports nothing
+(``tests/domain/test_scripted_solutions.py``); it lives in ``bench/`` because the bench imports nothing
 from ``tests/``. The replies are written per case as real support replies, not keyword lists.
 """
 

@@ -5,7 +5,7 @@
 #   2. docker build of DIR/Dockerfile within 600 s; reported SKIPPED (not passed) when no Docker
 #      engine answers `docker info`
 #   3. `openenv validate` exits 0 in DIR (default: the repository root)
-# Exit status 0 when nothing FAILED. Tested by tests/test_packaging_scripts.py against a local server.
+# Exit status 0 when nothing FAILED. Tested by tests/e2e/test_packaging_scripts.py against a local server.
 set -uo pipefail
 
 if [ $# -lt 1 ] || [ "$1" = "-h" ] || [ "$1" = "--help" ]; then

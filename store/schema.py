@@ -1,7 +1,7 @@
 """Table definitions for SQLAlchemy Core queries.
 
 The schema itself is created only by Alembic migrations (``migrations/``); these objects describe
-it for queries. ``tests/test_migrations.py`` checks the two agree.
+it for queries. ``tests/store/test_migrations.py`` checks the two agree.
 """
 
 from __future__ import annotations

@@ -7,6 +7,11 @@ both backends in every run use ``both_backends_url``. PostgreSQL comes from ``TI
 and fail under CI, where it must be tested for real. Code that opens the default database (servers
 and scripts a test starts without a URL) gets ``DATABASE_URL`` pointing at a per-session database of
 the same backend, so nothing falls back to SQLite in the PostgreSQL run or writes to ``data/``.
+
+Most tests open their own episodes and never look at anyone else's, so ``service`` shares one
+database per test module (on PostgreSQL that saves a CREATE DATABASE and a migration per test,
+about half a second each). A module that lists, counts or exports the whole log is marked
+``fresh_database`` and gets a database of its own per test.
 """
 
 from __future__ import annotations
@@ -16,7 +21,10 @@ from collections.abc import Iterator
 
 import pytest
 
+from service import EnvironmentService
+from store import Database, open_database
 from tests.databases import BACKEND, PG_URL, fresh_database, fresh_pg_database, pg_admin
+from tests.play import module_database, module_url
 
 pytest_plugins = ("tests.servers",)  # live_server: a real uvicorn server shared by the API tests
 
@@ -78,15 +86,35 @@ def both_backends_url(request: pytest.FixtureRequest) -> str:
 
 @pytest.fixture
 def database(database_url: str):  # type: ignore[no-untyped-def]
-    from store import open_database
-
     db = open_database(database_url)
     yield db
     db.dispose()
 
 
-@pytest.fixture
-def service(database):  # type: ignore[no-untyped-def]
-    from service import EnvironmentService
+@pytest.fixture(scope="module")
+def module_database_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """One database of the run's backend (TICKETLEDGER_TEST_BACKEND) for the whole test module."""
+    yield from module_url(BACKEND, tmp_path_factory)
 
-    return EnvironmentService(database)
+
+@pytest.fixture(scope="module")
+def module_service(module_database_url: str) -> Iterator[EnvironmentService]:
+    db: Database = open_database(module_database_url)
+    yield EnvironmentService(db)
+    db.dispose()
+
+
+@pytest.fixture
+def service(request: pytest.FixtureRequest) -> EnvironmentService:
+    """The module's shared service, or one on a database of its own for a ``fresh_database``
+    module (see the module docstring)."""
+    if request.node.get_closest_marker("fresh_database"):
+        return EnvironmentService(request.getfixturevalue("database"))
+    return request.getfixturevalue("module_service")  # type: ignore[no-any-return]
+
+
+@pytest.fixture(scope="module", params=["sqlite", "postgres"])
+def db(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Database]:
+    """One SQLite file and one PostgreSQL database for the module, in every run; each test opens
+    its own episodes."""
+    yield from module_database(request.param, tmp_path_factory)

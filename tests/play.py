@@ -1,9 +1,5 @@
 """Helpers the core tests share: play a list of actions, compare logs with timestamps aside, and
-module-wide databases.
-
-Most core tests open their own episodes and never look at anyone else's, so one database per test
-module is enough; on PostgreSQL that saves a CREATE DATABASE and a migration per test (about half a
-second each). Tests that damage a database (dropping a trigger) keep a database of their own.
+module-wide databases (the fixtures built on them are in ``tests/conftest.py``).
 """
 
 from __future__ import annotations
@@ -16,7 +12,7 @@ import pytest
 from service import EnvironmentService, StepResult
 from store import Database, open_database
 from store.eventstore import RecordedEvent
-from tests.databases import BACKEND, fresh_database
+from tests.databases import fresh_database
 
 
 def module_url(backend: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
@@ -26,17 +22,14 @@ def module_url(backend: str, tmp_path_factory: pytest.TempPathFactory) -> Iterat
         yield url
 
 
-@pytest.fixture(scope="module")
-def module_database_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """One database of the run's backend (TICKETLEDGER_TEST_BACKEND) for the whole test module."""
-    yield from module_url(BACKEND, tmp_path_factory)
-
-
-@pytest.fixture(scope="module")
-def module_service(module_database_url: str) -> Iterator[EnvironmentService]:
-    db: Database = open_database(module_database_url)
-    yield EnvironmentService(db)
-    db.dispose()
+def module_database(backend: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Database]:
+    """A generator fixtures drive: yields an open database of ``backend``; resuming it closes the
+    database and drops it on PostgreSQL."""
+    urls = module_url(backend, tmp_path_factory)
+    database = open_database(next(urls))
+    yield database
+    database.dispose()
+    next(urls, None)
 
 
 def play(service: EnvironmentService, task_id: str | None, actions: Iterable[Any],

@@ -1,0 +1,253 @@
+"""``WS /ws`` against a real server: OpenEnv's own client, many sessions, every error code."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import secrets
+from typing import Any
+
+import httpx
+import pytest
+import websockets
+from openenv.core.generic_client import GenericEnvClient
+
+from bench.scripted import solution
+from domain.tasks import default_catalog
+from tests.servers import LiveServer, episode_events, log_size, start_server
+
+CATALOG = default_catalog()
+
+
+def ws_url(server: LiveServer) -> str:
+    return server.url.replace("http://", "ws://") + "/ws"
+
+
+async def exchange(ws: Any, message: Any) -> dict[str, Any]:
+    await ws.send(message if isinstance(message, (str, bytes)) else json.dumps(message))
+    return json.loads(await asyncio.wait_for(ws.recv(), timeout=30))
+
+
+async def play(server: LiveServer, task_id: str, seed: int) -> dict[str, Any]:
+    """One full episode through OpenEnv's GenericEnvClient; what it saw, for checking."""
+    task = CATALOG.instance(task_id, seed)
+    plan = solution(task)
+    async with GenericEnvClient(base_url=server.url) as env:
+        first = await env.reset(task_id=task_id, seed=seed)
+        rewards, result = [], first
+        for action in plan:
+            assert not result.done
+            result = await env.step(action)
+            rewards.append(result.reward)
+        state = await env.state()
+    return {"episode_id": first.observation["episode_id"], "plan": plan, "rewards": rewards,
+            "done": result.done, "state": state, "first_reward": first.reward}
+
+
+def test_openenv_client_runs_32_sessions_at_once_with_complete_separate_logs(
+        live_server: LiveServer) -> None:
+    jobs = [(CATALOG.task_ids[i % len(CATALOG.task_ids)], 100 + i) for i in range(32)]
+
+    async def run_all() -> list[dict[str, Any]]:
+        return await asyncio.gather(*(play(live_server, t, s) for t, s in jobs))
+
+    runs = asyncio.run(run_all())
+    assert len({r["episode_id"] for r in runs}) == 32
+    for run in runs:
+        assert run["first_reward"] is None and run["done"] is True
+        assert round(sum(run["rewards"]), 4) == 1.0 == run["state"]["score"]
+        assert run["state"]["episode_id"] == run["episode_id"]
+        assert run["state"]["step_count"] == len(run["plan"])
+        recorded = episode_events(live_server.database_url, run["episode_id"])
+        assert [e.seq for e in recorded] == list(range(1, len(recorded) + 1))
+        assert recorded[0].type == "EpisodeStarted" and recorded[-1].type == "StepGraded"
+        assert {e.episode_id for e in recorded} == {run["episode_id"]}
+        received = [e.data["actions"] for e in recorded if e.type == "ActionReceived"]
+        assert received == [[action] for action in run["plan"]]
+        assert recorded[-1].data["done"] is True and recorded[-1].hash == run["state"]["head_hash"]
+
+
+def test_every_protocol_error_gets_its_code_and_the_session_carries_on(
+        live_server: LiveServer) -> None:
+    async def scenario() -> dict[str, Any]:
+        seen: dict[str, Any] = {}
+        async with websockets.connect(ws_url(live_server)) as ws:
+            seen["state_before"] = await exchange(ws, {"type": "state"})
+            seen["step_before"] = await exchange(ws, {"type": "step", "data": {"action_type": "noop"}})
+            seen["bad_json"] = await exchange(ws, "{not json")
+            seen["bad_utf8"] = await exchange(ws, b"\xff\xfe")
+            seen["not_object"] = await exchange(ws, "[1, 2]")
+            seen["unknown_type"] = await exchange(ws, {"type": "teleport"})
+            seen["bad_data"] = await exchange(ws, {"type": "reset", "data": [1]})
+            seen["unknown_task"] = await exchange(ws, {"type": "reset", "data": {"task_id": "nope"}})
+            seen["reset"] = await exchange(ws, {"type": "reset", "data": {"task_id": "task_easy_password"}})
+            episode = seen["reset"]["data"]["episode_id"]
+            seen["log_before"] = len(episode_events(live_server.database_url, episode))
+            seen["bad_action"] = await exchange(ws, {"type": "step", "data": {
+                "action_type": "classify_priority", "priority": "sky-high"}})
+            seen["too_long"] = await exchange(ws, {"type": "step", "data": {
+                "action_type": "draft_reply", "reply_text": "x" * 4001}})
+            seen["huge"] = await exchange(ws, {"type": "step", "data": {
+                "action_type": "draft_reply", "reply_text": "x" * 70_000}})
+            seen["log_after"] = len(episode_events(live_server.database_url, episode))
+            seen["wrapped"] = await exchange(ws, {"type": "step", "data": {"action": {
+                "action_type": "resolve_ticket", "resolution_code": "awaiting_customer_confirmation"}}})
+            seen["state"] = await exchange(ws, {"type": "state"})
+            await ws.send(json.dumps({"type": "close"}))
+            with pytest.raises(websockets.ConnectionClosed):
+                await asyncio.wait_for(ws.recv(), timeout=10)
+        return seen
+
+    seen = asyncio.run(scenario())
+    codes = {k: v["data"].get("code") for k, v in seen.items()
+             if isinstance(v, dict) and v.get("type") == "error"}
+    assert codes == {"step_before": "EXECUTION_ERROR", "bad_json": "INVALID_JSON",
+                     "bad_utf8": "INVALID_JSON", "not_object": "VALIDATION_ERROR",
+                     "unknown_type": "UNKNOWN_TYPE", "bad_data": "VALIDATION_ERROR",
+                     "unknown_task": "VALIDATION_ERROR", "bad_action": "VALIDATION_ERROR",
+                     "too_long": "VALIDATION_ERROR", "huge": "VALIDATION_ERROR"}
+    assert seen["state_before"] == {"type": "state", "data": seen["state_before"]["data"]}
+    assert seen["state_before"]["data"]["episode_id"] is None
+    assert seen["state_before"]["data"]["step_count"] == 0
+    assert "reset" in seen["step_before"]["data"]["message"]
+    assert "task_easy_password" in seen["unknown_task"]["data"]["message"]
+    assert seen["bad_action"]["data"]["field"] == "priority"
+    assert "low" in seen["bad_action"]["data"]["allowed"]
+    assert seen["too_long"]["data"]["field"] == "reply_text"
+    assert "4000" in seen["too_long"]["data"]["message"]
+    assert "limit" in seen["huge"]["data"]["message"]
+    assert seen["log_before"] == seen["log_after"]
+    assert seen["wrapped"]["type"] == "observation"
+    assert seen["state"]["data"]["step_count"] == 1
+    assert httpx.get(live_server.url + "/health").json() == {"status": "healthy"}
+
+
+def test_a_step_after_the_end_is_an_execution_error_and_logs_nothing(live_server: LiveServer) -> None:
+    task = CATALOG.instance("task_easy_refund_tag", None)
+
+    async def scenario() -> tuple[dict[str, Any], int, int]:
+        async with websockets.connect(ws_url(live_server)) as ws:
+            reply = await exchange(ws, {"type": "reset", "data": {"task_id": task.task_id}})
+            for action in solution(task):
+                reply = await exchange(ws, {"type": "step", "data": action})
+            assert reply["data"]["done"] is True
+            before = log_size(live_server.database_url)
+            late = await exchange(ws, {"type": "step", "data": {"action_type": "noop"}})
+            return late, before, log_size(live_server.database_url)
+
+    late, before, after = asyncio.run(scenario())
+    assert late["data"]["code"] == "EXECUTION_ERROR" and late["data"]["status"] == 409
+    assert "ended" in late["data"]["message"] and before == after
+
+
+def test_the_default_server_holds_256_sessions(live_server: LiveServer) -> None:
+    async def scenario() -> list[dict[str, Any]]:
+        sockets = [await websockets.connect(ws_url(live_server)) for _ in range(256)]
+        try:
+            return [await exchange(ws, {"type": "state"}) for ws in sockets]
+        finally:
+            await asyncio.gather(*(ws.close() for ws in sockets))
+
+    replies = asyncio.run(scenario())
+    assert all(r["type"] == "state" for r in replies)
+
+
+@pytest.fixture(scope="module")
+def small_server(tmp_path_factory: pytest.TempPathFactory):  # type: ignore[no-untyped-def]
+    url = f"sqlite:///{tmp_path_factory.mktemp('small') / 'small.db'}"
+    with start_server(url, env={"TICKETLEDGER_MAX_SESSIONS": "2",
+                                "TICKETLEDGER_SESSION_IDLE_TIMEOUT": "3"}) as server:
+        yield server
+
+
+async def reset_once_a_slot_is_free(server: LiveServer) -> dict[str, Any]:
+    """A reset on a new session, tried again while the server is still freeing a closed session's
+    slot (it does so after the close handshake, so no fixed wait is long enough). A refused session
+    answers with CAPACITY_REACHED or is already closed; any other reply is returned."""
+    reply: dict[str, Any] = {}
+    for _ in range(100):
+        async with websockets.connect(ws_url(server)) as ws:
+            try:
+                reply = await exchange(ws, {"type": "reset", "data": {}})
+            except websockets.ConnectionClosed:
+                reply = {"type": "error", "data": {"code": "CAPACITY_REACHED"}}
+        if reply.get("data", {}).get("code") != "CAPACITY_REACHED":
+            return reply
+        await asyncio.sleep(0.05)
+    return reply
+
+
+def test_past_the_session_limit_a_connection_gets_capacity_reached(small_server: LiveServer) -> None:
+    async def scenario() -> tuple[dict[str, Any], int | None, dict[str, Any]]:
+        first = await websockets.connect(ws_url(small_server))
+        second = await websockets.connect(ws_url(small_server))
+        try:
+            await exchange(first, {"type": "state"})
+            await exchange(second, {"type": "state"})
+            async with websockets.connect(ws_url(small_server)) as third:
+                refused = json.loads(await asyncio.wait_for(third.recv(), timeout=10))
+                with pytest.raises(websockets.ConnectionClosed) as closed:
+                    await asyncio.wait_for(third.recv(), timeout=10)
+            await first.close()
+            again = await reset_once_a_slot_is_free(small_server)
+        finally:
+            await first.close()
+            await second.close()
+        return refused, closed.value.rcvd.code if closed.value.rcvd else None, again
+
+    refused, close_code, again = asyncio.run(scenario())
+    assert refused["type"] == "error" and refused["data"]["code"] == "CAPACITY_REACHED"
+    assert refused["data"]["max_sessions"] == 2 and "TICKETLEDGER_MAX_SESSIONS" in refused["data"]["message"]
+    assert close_code == 1013
+    assert again["type"] == "observation"
+
+
+def test_an_idle_session_times_out(small_server: LiveServer) -> None:
+    async def scenario() -> dict[str, Any]:
+        async with websockets.connect(ws_url(small_server)) as ws:
+            await exchange(ws, {"type": "reset", "data": {"episode_id": "idle_" + secrets.token_hex(4)}})
+            notice = json.loads(await asyncio.wait_for(ws.recv(), timeout=15))
+            with pytest.raises(websockets.ConnectionClosed):
+                await asyncio.wait_for(ws.recv(), timeout=10)
+            return notice
+
+    notice = asyncio.run(scenario())
+    assert notice["data"]["code"] == "SESSION_ERROR" and "idle" in notice["data"]["message"]
+
+
+def test_a_session_can_go_on_with_a_recorded_episode_by_naming_it(live_server: LiveServer) -> None:
+    """E.g. a fork made through the audit routes: the step names the episode, the session follows."""
+    episode = "resume_" + secrets.token_hex(6)
+    httpx.post(live_server.url + "/reset", json={"task_id": "task_easy_password",
+                                                 "episode_id": episode}).raise_for_status()
+
+    async def scenario() -> list[dict[str, Any]]:
+        async with websockets.connect(ws_url(live_server)) as ws:
+            return [
+                await exchange(ws, {"type": "step", "data": {"action_type": "noop",
+                                                             "episode_id": "ep_not_there"}}),
+                await exchange(ws, {"type": "step", "data": {"action_type": "classify_priority",
+                                                             "priority": "medium",
+                                                             "episode_id": episode}}),
+                await exchange(ws, {"type": "step", "data": {"action": {
+                    "action_type": "assign_queue", "queue": "account"}}}),
+                await exchange(ws, {"type": "state"}),
+            ]
+
+    missing, first, second, state = asyncio.run(scenario())
+    assert missing["data"]["code"] == "EXECUTION_ERROR" and missing["data"]["status"] == 404
+    assert first["data"]["episode_id"] == second["data"]["episode_id"] == episode
+    assert state["data"]["step_count"] == 2 and state["data"]["queue"] == "account"
+
+
+def test_a_frame_past_the_transport_cap_closes_only_that_connection(live_server: LiveServer) -> None:
+    """Frames over 4x the body limit (at least 1 MiB) are refused by the server's WebSocket layer."""
+    async def scenario() -> int | None:
+        async with websockets.connect(ws_url(live_server), max_size=None) as ws:
+            with pytest.raises(websockets.ConnectionClosed) as closed:  # while sending, or after
+                await ws.send("x" * (2 << 20))
+                await asyncio.wait_for(ws.recv(), timeout=10)
+            return closed.value.rcvd.code if closed.value.rcvd else None
+
+    assert asyncio.run(scenario()) == 1009  # message too big
+    assert httpx.get(live_server.url + "/health").json() == {"status": "healthy"}

@@ -1,0 +1,190 @@
+"""LLM mode: the real ``openai`` client against a scripted OpenAI-compatible server on 127.0.0.1.
+
+The scripted ``good`` model plays exactly like the built-in policy, so an LLM run that works must
+reproduce the policy's scores; every failure mode must fall through the candidate chain to it.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from baseline.config import load
+from baseline.llm import ChatClient, LLMAgent
+from baseline.policy import next_action
+from domain.tasks import default_catalog
+from store import open_database
+from store.runs import RunStore
+from tests.baseline.fake_openai import FakeOpenAI
+from tests.baseline.inference_helpers import Run, run_inference
+
+CATALOG = default_catalog()
+TASKS = ["task_easy_password", "task_medium_double_charge", "task_hard_account_email_change"]
+
+
+def _policy_scores(service, tasks: list[str]) -> dict[str, float]:  # type: ignore[no-untyped-def]
+    scores = {}
+    for task_id in tasks:
+        result = service.reset(task_id)
+        while not result.done:
+            result = service.step(result.episode_id, next_action(result.observation.model_dump(mode="json")))
+        scores[task_id] = result.state.score
+    return scores
+
+
+def _stored(database_url: str, run_id: str) -> tuple[Any, list[Any]]:
+    db = open_database(database_url)
+    try:
+        store = RunStore(db)
+        return store.get(run_id), store.episodes(run_id)
+    finally:
+        db.dispose()
+
+
+def _llm_env(fake: FakeOpenAI, database_url: str, **extra: str) -> dict[str, str]:
+    return {"API_KEY": "test-key-not-secret", "API_BASE_URL": fake.base_url, "DATABASE_URL": database_url,
+            "LLM_TIMEOUT": "1", **extra}
+
+
+def test_good_models_play_every_step_with_routing_by_difficulty_and_task(
+        database_url: str, tmp_path: Path, service) -> None:  # type: ignore[no-untyped-def]
+    with FakeOpenAI({"good": "good", "fenced": "fenced", "sloppy": "lenient"}) as fake:
+        run = run_inference(_llm_env(
+            fake, database_url, TASKS=",".join(TASKS), MODEL_CANDIDATES="good",
+            MODEL_CANDIDATES_MEDIUM="fenced", ACTION_SCHEMA_MODE="lenient",
+            MODEL_CANDIDATES_TASK_TASK_HARD_ACCOUNT_EMAIL_CHANGE="sloppy"), cwd=tmp_path)
+        calls = {m: fake.calls(m) for m in ("good", "fenced", "sloppy")}
+    assert run.returncode == 0, run.stderr
+    assert [(b.task, b.model) for b in run.blocks] == list(zip(TASKS, ["good", "fenced", "sloppy"],
+                                                               strict=True))
+    assert all(s.error is None for b in run.blocks for s in b.steps)
+    assert calls == {"good": len(run.blocks[0].steps), "fenced": len(run.blocks[1].steps),
+                     "sloppy": len(run.blocks[2].steps)}
+    record, episodes = _stored(database_url, run.run_id)
+    assert {e.task_id: e.score for e in episodes} == _policy_scores(service, TASKS)
+    assert record.agent == "llm:good,fenced,sloppy"
+    assert "test-key-not-secret" not in str(record.config) and record.config["api_key_set"]
+    llm = record.summary["llm"]
+    assert llm["calls"] == sum(calls.values()) and llm["failures"] == 0
+    assert llm["prompt_tokens"] == 100 * llm["calls"] and llm["completion_tokens"] == 20 * llm["calls"]
+    assert llm["latency_s_total"] > 0
+
+
+@pytest.fixture(scope="module")
+def failing_chain_run(default_database_env: str,
+                      tmp_path_factory: pytest.TempPathFactory) -> tuple[Run, dict[str, int]]:
+    """One run whose chain holds every kind of failing model before a good one."""
+    behaviours = {"broken": "http_500", "prose": "not_json", "schema": "schema", "slow": "slow:4",
+                  "good": "good"}
+    with FakeOpenAI(behaviours) as fake:
+        run = run_inference(_llm_env(fake, default_database_env,
+                                     TASKS="task_easy_password,task_easy_refund_tag",
+                                     MODEL_CANDIDATES="broken,prose,schema,slow,good",
+                                     LLM_MAX_FAILURES="2", LLM_MAX_RETRIES="1"),
+                            cwd=tmp_path_factory.mktemp("llm"))
+        return run, {m: fake.calls(m) for m in behaviours}
+
+
+FAILED_THEN_GOOD = re.compile(
+    r"^broken http_500 \(scripted 500 for broken\); prose not_json \(.+\); schema invalid_action "
+    r"\(priority='super-urgent' is not allowed.*\); slow timeout \(no reply within 1s\); used good$")
+SKIPPED_THEN_GOOD = "skipped after repeated failures: broken, prose, schema, slow; used good"
+
+
+def test_failures_fall_through_the_chain_and_say_so_in_the_error_field(
+        failing_chain_run: tuple[Run, dict[str, int]], default_database_env: str,
+        service) -> None:  # type: ignore[no-untyped-def]
+    run, calls = failing_chain_run
+    assert run.returncode == 0, run.stderr
+    steps = [s for b in run.blocks for s in b.steps]
+    assert FAILED_THEN_GOOD.match(steps[0].error or ""), steps[0].error
+    assert FAILED_THEN_GOOD.match(steps[1].error or ""), steps[1].error
+    assert all(s.error == SKIPPED_THEN_GOOD for s in steps[2:]), [s.error for s in steps[2:]]
+    _, episodes = _stored(default_database_env, run.run_id)
+    tasks = ["task_easy_password", "task_easy_refund_tag"]
+    assert {e.task_id: e.score for e in episodes} == _policy_scores(service, tasks)
+    assert calls["good"] == len(steps)
+
+
+def test_a_model_that_keeps_failing_is_skipped_for_the_rest_of_the_run(
+        failing_chain_run: tuple[Run, dict[str, int]], default_database_env: str) -> None:
+    run, calls = failing_chain_run
+    assert calls["prose"] == 2 and calls["schema"] == 2  # two failed replies each, then never again
+    assert 2 <= calls["broken"] <= 4  # two calls, each with at most one client retry
+    assert 2 <= calls["slow"] <= 4
+    for model in ("broken", "prose", "schema", "slow"):
+        assert f"model {model} skipped for the rest of the run" in run.stderr
+    record, _ = _stored(default_database_env, run.run_id)
+    llm = record.summary["llm"]
+    assert llm["failures_by_kind"] == {"http_500": 2, "not_json": 2, "invalid_action": 2, "timeout": 2}
+    assert sorted(llm["skipped_models"]) == ["broken", "prose", "schema", "slow"]
+
+
+# ------------------------------------------------------------------ the agent, in-process
+def _observation(service, task_id: str = "task_easy_password") -> dict[str, Any]:  # type: ignore[no-untyped-def]
+    return service.reset(task_id).observation.model_dump(mode="json")
+
+
+def _agent(fake: FakeOpenAI, candidates: str, **env: str) -> tuple[LLMAgent, list[str]]:
+    notes: list[str] = []
+    config = load([], {"API_KEY": "k", "API_BASE_URL": fake.base_url, "MODEL_CANDIDATES": candidates,
+                       "LLM_TIMEOUT": "0.5", **env})
+    return LLMAgent(config, ChatClient(config), notify=notes.append), notes
+
+
+def test_a_socket_that_never_goes_quiet_is_cut_at_the_hard_deadline(service) -> None:  # type: ignore[no-untyped-def]
+    with FakeOpenAI({"drip": "drip:3"}) as fake:
+        agent, _ = _agent(fake, "drip", LLM_MAX_RETRIES="0")
+        decision = agent.act(_observation(service))
+    assert [c.failure for c in decision.calls] == ["timeout"]
+    assert decision.chosen_by == "builtin-policy"
+    assert decision.error == "drip timeout (no reply within 0.5s); used builtin-policy"
+
+
+def test_an_unknown_model_is_skipped_at_once(service) -> None:  # type: ignore[no-untyped-def]
+    with FakeOpenAI({"good": "good"}) as fake:
+        agent, notes = _agent(fake, "missing,good", LLM_MAX_FAILURES="5")
+        first = agent.act(_observation(service))
+        second = agent.act(_observation(service))
+        assert fake.calls("missing") == 1
+    assert first.chosen_by == second.chosen_by == "good"
+    assert first.error is not None and first.error.startswith("missing http_404")
+    assert second.error == "skipped after repeated failures: missing; used good"
+    assert len(notes) == 1 and "model missing skipped" in notes[0]
+
+
+def test_strict_mode_refuses_a_sloppy_reply_that_lenient_mode_repairs(service) -> None:  # type: ignore[no-untyped-def]
+    obs = _observation(service)
+    with FakeOpenAI({"sloppy": "lenient"}) as fake:
+        strict, _ = _agent(fake, "sloppy", ACTION_SCHEMA_MODE="strict", LLM_MAX_FAILURES="9")
+        lenient, _ = _agent(fake, "sloppy", ACTION_SCHEMA_MODE="lenient")
+        refused = strict.act(obs)
+        repaired = lenient.act(obs)
+    assert refused.chosen_by == "builtin-policy"
+    assert refused.error is not None and "sloppy invalid_action" in refused.error
+    assert repaired.chosen_by == "sloppy" and repaired.error is None
+    assert repaired.action == refused.action == next_action(obs)
+
+
+def test_one_failure_does_not_get_a_model_skipped(service) -> None:  # type: ignore[no-untyped-def]
+    obs = _observation(service)
+    with FakeOpenAI({"flaky": ["http_500", "good", "http_500", "good"]}) as fake:
+        agent, notes = _agent(fake, "flaky", LLM_MAX_RETRIES="0", LLM_MAX_FAILURES="2")
+        decisions = [agent.act(obs) for _ in range(4)]
+    assert [d.chosen_by for d in decisions] == ["builtin-policy", "flaky", "builtin-policy", "flaky"]
+    assert notes == [] and not agent.health.skipped
+
+
+def test_the_prompt_holds_the_observation_and_the_action_schema(service) -> None:  # type: ignore[no-untyped-def]
+    from baseline.llm import build_messages
+
+    obs = _observation(service, "task_hard_refund_fraud_trap")
+    system, user = build_messages(obs)
+    assert '"action_type"' in system["content"] and "lookup_policy" in system["content"]
+    assert obs["ticket"]["message"] in user["content"]
+    assert "refunds_last_90_days" in user["content"]
+    state = service.state(obs["episode_id"])
+    assert state.task.case not in user["content"]  # the variant's case name is part of the key

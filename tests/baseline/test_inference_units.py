@@ -1,0 +1,219 @@
+"""The baseline's pieces on their own: configuration, stdout formatting, reply parsing, pass^k."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+
+from baseline import config as cfg
+from baseline.llm import BadReply, extract_json, repair, to_action
+from baseline.stdout import end_line, one_line, printed_score, start_line, step_line, two_decimals
+from baseline.summary import EpisodeResult, summarise
+
+STEP = re.compile(r"^\[STEP\] step=\d+ action=\{\S.*\} reward=-?\d+\.\d\d done=(true|false) error=\S.*$")
+
+
+# ------------------------------------------------------------------------------ configuration
+def test_defaults_without_any_variable() -> None:
+    c = cfg.load([], {})
+    assert c.api_base_url == cfg.DEFAULT_API_BASE_URL
+    assert c.model_name == cfg.DEFAULT_MODEL_NAME
+    assert c.benchmark == "ticketledger"
+    assert c.llm_timeout == 15.0
+    assert c.llm_max_retries <= 2
+    assert c.action_schema_mode == "strict"
+    assert not c.uses_llm
+    assert c.agent_name() == cfg.POLICY_NAME
+    assert c.seeds() == [None]
+
+
+@pytest.mark.parametrize("variable", cfg.KEY_VARIABLES)
+def test_any_key_variable_switches_to_the_llm(variable: str) -> None:
+    c = cfg.load([], {variable: "sk-secret"})
+    assert c.uses_llm and c.api_key_source == variable
+    public = json.dumps(c.public())
+    assert "sk-secret" not in public
+    assert c.public()["api_key_set"] is True
+
+
+def test_flag_beats_variable_and_agent_policy_ignores_the_key() -> None:
+    env = {"API_KEY": "k", "MODEL_NAME": "from-env", "TRIALS": "2", "SEED": "5"}
+    c = cfg.load(["--model-name", "from-flag", "--agent", "policy"], env)
+    assert c.model_name == "from-flag"
+    assert not c.uses_llm
+    assert c.seeds() == [5, 6]
+    assert cfg.load([], {"TRIALS": "3"}).seeds() == [0, 1, 2]
+
+
+def test_candidate_chain_prefers_task_then_difficulty_then_general() -> None:
+    env = {"MODEL_NAME": "m0", "MODEL_CANDIDATES": "a, b,a", "MODEL_CANDIDATES_HARD": "h1,h2",
+           "MODEL_CANDIDATES_TASK_TASK_HARD_DATA_BREACH_REPORT": "t1"}
+    c = cfg.load(["--model-candidates-task", "task_easy_password=p1,p2"], env)
+    assert c.models_for("task_hard_data_breach_report", "hard") == ("t1",)
+    assert c.models_for("task_hard_gdpr_deletion", "hard") == ("h1", "h2")
+    assert c.models_for("task_easy_password", "easy") == ("p1", "p2")
+    assert c.models_for("task_easy_refund_tag", "easy") == ("a", "b")
+    assert cfg.load([], {"MODEL_NAME": "m0"}).models_for("x", "easy") == ("m0",)
+
+
+@pytest.mark.parametrize(("env", "message"), [
+    ({"TRIALS": "0"}, "TRIALS must be at least 1"),
+    ({"CONCURRENCY": "many"}, "CONCURRENCY must be an integer"),
+    ({"ACTION_SCHEMA_MODE": "loose"}, "ACTION_SCHEMA_MODE must be one of strict, lenient"),
+    ({"LLM_TIMEOUT": "-1"}, "LLM_TIMEOUT must be positive"),
+    ({"AGENT": "llm"}, "needs a key"),
+])
+def test_unusable_settings_name_the_variable(env: dict[str, str], message: str) -> None:
+    with pytest.raises(cfg.ConfigError, match=message):
+        cfg.load([], env)
+
+
+def test_credentials_in_urls_are_not_stored() -> None:
+    c = cfg.load([], {"DATABASE_URL": "postgresql+psycopg://u:pw@db:5432/x",
+                      "API_BASE_URL": "https://user:tok@llm.example/v1"})
+    public = json.dumps(c.public())
+    assert "pw" not in public and "tok" not in public
+    assert cfg.strip_credentials("http://127.0.0.1:7860") == "http://127.0.0.1:7860"
+
+
+# ------------------------------------------------------------------------------------ stdout
+def test_error_text_is_always_one_line() -> None:
+    nasty = "boom\nline two\r\nthree\u2028four\x0bfive\ttab"
+    line = step_line(3, {"action_type": "noop"}, -0.004, False, nasty)
+    assert line.splitlines() == [line]
+    assert STEP.match(line)
+    assert "reward=0.00" in line  # never "-0.00"
+    assert one_line("a" * 1000).endswith("...")
+
+
+def test_action_json_is_compact_and_escaped() -> None:
+    line = step_line(1, {"action_type": "draft_reply", "reply_text": "Hi\nthere \u2028 caf\u00e9"}, 0.1,
+                     True, None)
+    assert line.splitlines() == [line]
+    assert '"action_type":"draft_reply"' in line
+    assert line.endswith("done=true error=null")
+
+
+@pytest.mark.parametrize(("score", "printed"), [(0.0, "0.01"), (1.0, "0.99"), (0.8367, "0.84"),
+                                                (0.004, "0.01"), (0.996, "0.99"), (0.5, "0.50")])
+def test_printed_score_is_strictly_inside_zero_and_one(score: float, printed: str) -> None:
+    assert printed_score(score) == printed
+    assert f"score={printed} " in end_line(True, 2, score, [0.5, 0.5])
+
+
+def test_start_and_end_lines() -> None:
+    assert start_line("task_x", "ticketledger", "Qwen/Qwen2.5 72B") == \
+        "[START] task=task_x env=ticketledger model=Qwen/Qwen2.5_72B"
+    assert end_line(False, 0, 0.0, []) == "[END] success=false steps=0 score=0.01 rewards="
+    assert two_decimals(-0.05) == "-0.05"
+
+
+# ---------------------------------------------------------------------------- reply parsing
+@pytest.mark.parametrize("text", [
+    '{"action_type": "classify_priority", "priority": "high"}',
+    'Sure! ```json\n{"action_type": "classify_priority", "priority": "high"}\n``` hope it helps',
+    '```\n{"action_type": "classify_priority", "priority": "high"}\n```',
+    'My answer: {"action_type": "classify_priority", "priority": "high"} -- because {it is}',
+])
+def test_json_is_found_fenced_or_not(text: str) -> None:
+    assert extract_json(text) == {"action_type": "classify_priority", "priority": "high"}
+
+
+def test_braces_inside_strings_do_not_confuse_the_parser() -> None:
+    text = 'ok {"action_type": "draft_reply", "reply_text": "use {curly} and \\"quotes\\""} end'
+    assert extract_json(text)["reply_text"] == 'use {curly} and "quotes"'
+
+
+def test_prose_is_not_json() -> None:
+    with pytest.raises(BadReply) as info:
+        extract_json("I think the priority should be high.")
+    assert info.value.kind == "not_json"
+
+
+def test_strict_mode_takes_only_valid_actions() -> None:
+    good = {"action_type": "assign_queue", "queue": "billing"}
+    assert to_action(good, "strict") == good
+    for bad in ({"action_type": "assign_queue", "queue": "finance"},
+                {"action_type": "assign_queue"},  # missing field: a penalised step, not sent
+                {"type": "reply", "reply": "hello there"},
+                ["not", "an", "object"]):
+        with pytest.raises(BadReply) as info:
+            to_action(bad, "strict")
+        assert info.value.kind == "invalid_action"
+
+
+@pytest.mark.parametrize(("sloppy", "fixed"), [
+    ({"type": "Reply", "reply": "Hello", "confidence": 0.9},
+     {"action_type": "draft_reply", "reply_text": "Hello"}),
+    ({"action": {"action_type": "Set Priority", "priority": "HIGH"}},
+     {"action_type": "classify_priority", "priority": "high"}),
+    ({"Action_Type": "route", "queue": "Trust & Safety", "reason": None},
+     {"action_type": "assign_queue", "queue": "trust_and_safety"}),
+    ([{"action_type": "resolve", "resolution": "Refund Denied"}],
+     {"action_type": "resolve_ticket", "resolution_code": "refund_denied"}),
+    ({"action_type": "add_internal_note", "text": "4 refunds"},
+     {"action_type": "add_internal_note", "note": "4 refunds"}),
+    ({"action_type": "lookup_policy", "policy": "Refund Policy"},
+     {"action_type": "lookup_policy", "policy_id": "refund_policy"}),
+])
+def test_lenient_mode_repairs_common_slips(sloppy: object, fixed: dict[str, str]) -> None:
+    assert repair(sloppy) == fixed
+    assert to_action(sloppy, "lenient") == fixed
+
+
+def test_lenient_mode_still_refuses_nonsense() -> None:
+    with pytest.raises(BadReply):
+        to_action({"action_type": "dance"}, "lenient")
+    with pytest.raises(BadReply):
+        to_action({"action_type": "classify_priority", "priority": "whenever"}, "lenient")
+
+
+# ------------------------------------------------------------------------------------ pass^k
+def _result(task: str, trial: int, score: float) -> EpisodeResult:
+    r = EpisodeResult(task, "easy", trial, trial, 0.8, "m", episode_id=f"ep{task}{trial}", steps=3)
+    r.score, r.success = score, score >= 0.8
+    return r
+
+
+def test_pass_k_needs_every_trial_to_succeed() -> None:
+    results = [_result("a", 0, 0.9), _result("a", 1, 0.85), _result("a", 2, 0.8),
+               _result("b", 0, 0.9), _result("b", 1, 0.5), _result("b", 2, 0.95)]
+    summary = summarise(results, 3)
+    by_task = {t["task_id"]: t for t in summary["tasks"]}
+    assert by_task["a"]["pass_k"] == 1.0 and by_task["a"]["successes"] == 3
+    assert by_task["b"]["pass_k"] == 0.0 and by_task["b"]["successes"] == 2
+    assert summary["pass_k"] == {"k": 3, "overall": 0.5}
+    assert summary["success_rate"] == round(5 / 6, 4)
+
+
+# ------------------------------------------------------------------ the tests' contract checker
+GOOD_BLOCK = ("[START] task=t env=ticketledger model=m\n"
+              '[STEP] step=1 action={"action_type":"noop"} reward=-0.02 done=false error=null\n'
+              '[STEP] step=2 action={"action_type":"noop"} reward=0.50 done=true error=bad thing\n'
+              "[END] success=false steps=2 score=0.48 rewards=-0.02,0.50\n")
+
+
+@pytest.mark.parametrize("broken", [
+    GOOD_BLOCK.replace("[END]", "[START] task=u env=ticketledger model=m\n[END]"),  # interleaved
+    GOOD_BLOCK.replace("error=bad thing", "error=bad\nthing"),  # newline inside a line
+    GOOD_BLOCK.rsplit("[END]", 1)[0],  # no [END]
+    GOOD_BLOCK.replace("steps=2", "steps=3"),
+    GOOD_BLOCK.replace("score=0.48", "score=1.00"),
+    GOOD_BLOCK.replace("rewards=-0.02,0.50", "rewards=0.50"),
+    "progress: 50%\n" + GOOD_BLOCK,
+])
+def test_the_contract_checker_rejects_broken_output(broken: str) -> None:
+    from tests.baseline.inference_helpers import parse
+
+    assert len(parse(GOOD_BLOCK)) == 1
+    with pytest.raises(AssertionError):
+        parse(broken)
+
+
+def test_the_agent_name_lists_the_models_a_run_may_use() -> None:
+    assert cfg.load([], {"API_KEY": "k", "MODEL_NAME": "m0"}).agent_name() == "llm:m0"
+    c = cfg.load([], {"API_KEY": "k", "MODEL_NAME": "m0", "MODEL_CANDIDATES": "a,b",
+                      "MODEL_CANDIDATES_HARD": "h", "MODEL_CANDIDATES_TASK_TASK_X": "a,t"})
+    assert c.agent_name() == "llm:a,b,h,t"
