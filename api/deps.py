@@ -36,10 +36,7 @@ class Environment:
         self.settings = settings
         self.episodes = EpisodeRouter()
         self.auditor = Auditor(service.db, service.catalog)
-        mode = settings.blocking_calls
-        if mode == "auto":
-            mode = "inline" if service.db.dialect == "sqlite" else "thread"
-        self.inline = mode == "inline"
+        self.inline = settings.blocking_calls == "inline"
 
     async def run(self, fn: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
         """``fn(*args, **kwargs)``, on the event loop or in the thread pool (module docstring)."""

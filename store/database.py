@@ -35,6 +35,10 @@ class Database:
         self.in_memory = self.dialect == "sqlite" and engine.url.database in (None, "", ":memory:")
         # An in-memory database is one shared connection: two threads must not use it at once.
         self._memory_lock = threading.RLock() if self.in_memory else None
+        # An SQLite file takes one writer at a time. This process's writers wait their turn here,
+        # woken the moment the last one commits, rather than in SQLite's busy handler, which
+        # polls with sleeps of up to 100 ms. Readers never wait (WAL).
+        self._write_turn = threading.RLock() if self.dialect == "sqlite" and not self.in_memory else None
 
     @property
     def url(self) -> str:
@@ -44,7 +48,7 @@ class Database:
     def write(self) -> Iterator[Connection]:
         """A write transaction (``BEGIN IMMEDIATE`` on SQLite), committed when the block ends
         normally and rolled back (nothing written) when it raises."""
-        with self._turn(), self.engine.connect() as conn, conn.begin():
+        with self._turn(), self._writer(), self.engine.connect() as conn, conn.begin():
             yield conn
 
     @contextmanager
@@ -58,6 +62,9 @@ class Database:
 
     def _turn(self) -> threading.RLock | nullcontext[None]:
         return self._memory_lock if self._memory_lock is not None else nullcontext()
+
+    def _writer(self) -> threading.RLock | nullcontext[None]:
+        return self._write_turn if self._write_turn is not None else nullcontext()
 
     def dispose(self) -> None:
         self.engine.dispose()
