@@ -3,11 +3,13 @@
 ``Env`` (``Annotated[Environment, Depends(environment)]``) hands a route the app's
 :class:`Environment`: the service, the settings, the HTTP episode routing and the auditor. The
 service is blocking (SQLite/PostgreSQL); :meth:`Environment.run` runs its calls inline on the event
-loop or in the thread pool, as ``Settings.blocking_calls`` says, so no route chooses.
+loop or in the thread pool, as ``Settings.blocking_calls`` says, so no route chooses. In the thread
+pool, the steps that concurrent sessions send at the same moment go together (:class:`StepBatcher`).
 """
 
 from __future__ import annotations
 
+import asyncio
 import secrets
 from collections.abc import Callable
 from typing import Annotated, ParamSpec, TypeVar
@@ -28,6 +30,59 @@ P = ParamSpec("P")
 T = TypeVar("T")
 
 
+class StepBatcher:
+    """Steps that arrive together are decided and committed together (a group commit).
+
+    The first step of a batch schedules the hand-off to the thread pool for the event loop's next
+    turn; every step that comes in before then (other sessions' messages read in the same turn)
+    joins it. The batch runs as ``EnvironmentService.step_many`` (one transaction, one commit),
+    a batch of one as ``step``. A batch does not wait for the one before it to finish: a slow
+    commit holds up only the steps that were in its batch.
+    """
+
+    def __init__(self, service: EnvironmentService):
+        self.service = service
+        self.waiting: list[tuple[str, dict[str, object], asyncio.Future[StepResult]]] = []
+
+    async def step(self, episode_id: str, action: dict[str, object]) -> StepResult:
+        loop = asyncio.get_running_loop()
+        result: asyncio.Future[StepResult] = loop.create_future()
+        self.waiting.append((episode_id, action, result))
+        if len(self.waiting) == 1:
+            loop.call_soon(self._hand_off)
+        return await result
+
+    def _hand_off(self) -> None:
+        batch, self.waiting = self.waiting, []
+        asyncio.get_running_loop().create_task(self._run(batch))
+
+    async def _run(self, batch: list[tuple[str, dict[str, object], asyncio.Future[StepResult]]]) -> None:
+        try:
+            if len(batch) == 1:
+                episode_id, action, _ = batch[0]
+                outcomes: list[StepResult | Exception] = [
+                    await run_in_threadpool(_outcome, self.service.step, episode_id, action)]
+            else:
+                outcomes = await run_in_threadpool(self.service.step_many,
+                                                   [(eid, action) for eid, action, _ in batch])
+        except Exception as exc:  # a fault of the whole batch reaches every step in it
+            outcomes = [exc] * len(batch)
+        for (_, _, result), outcome in zip(batch, outcomes, strict=True):
+            if result.done():
+                continue  # its caller has gone (a closed connection)
+            if isinstance(outcome, Exception):
+                result.set_exception(outcome)
+            else:
+                result.set_result(outcome)
+
+
+def _outcome(fn: Callable[P, StepResult], *args: P.args, **kwargs: P.kwargs) -> StepResult | Exception:
+    try:
+        return fn(*args, **kwargs)
+    except Exception as exc:
+        return exc
+
+
 class Environment:
     """The environment service as the API uses it, one per app."""
 
@@ -37,6 +92,7 @@ class Environment:
         self.episodes = EpisodeRouter()
         self.auditor = Auditor(service.db, service.catalog)
         self.inline = settings.blocking_calls == "inline"
+        self.batcher = StepBatcher(service)
 
     async def run(self, fn: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
         """``fn(*args, **kwargs)``, on the event loop or in the thread pool (module docstring)."""
@@ -49,7 +105,9 @@ class Environment:
                               run_id=body.run_id)
 
     async def step(self, episode_id: str, action: dict[str, object]) -> StepResult:
-        return await self.run(self.service.step, episode_id, action)
+        if self.inline:
+            return self.service.step(episode_id, action)
+        return await self.batcher.step(episode_id, action)
 
     async def state(self, episode_id: str) -> PublicState:
         return await self.run(public_state, self.service, episode_id)

@@ -313,3 +313,37 @@ def test_one_sessions_slow_write_does_not_stall_another_session(sqlite_url: str,
     finally:
         release.set()
         service.db.dispose()
+
+
+def test_steps_that_arrive_together_are_committed_together(sqlite_url: str,
+                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    """Steps of several sessions sent in one turn of the event loop go to the service as one
+    ``step_many`` (one commit); each gets its own outcome, a second step of one episode its 409."""
+    from api.deps import Environment
+    from service import EpisodeBusy
+
+    service = EnvironmentService(open_database(sqlite_url))
+    env = Environment(service, read({"DATABASE_URL": sqlite_url}))
+    ids = [service.reset("task_easy_password", seed=n).episode_id for n in range(3)]
+    batches: list[list[str]] = []
+    real_step_many = service.step_many
+
+    def recorded_step_many(steps: Any) -> Any:
+        batches.append([eid for eid, _ in steps])
+        return real_step_many(steps)
+
+    monkeypatch.setattr(service, "step_many", recorded_step_many)
+    noop = {"action_type": "noop"}
+
+    async def together() -> list[Any]:
+        return await asyncio.gather(*(env.step(eid, noop) for eid in [*ids, ids[0]]),
+                                    return_exceptions=True)
+
+    try:
+        outcomes = asyncio.run(together())
+    finally:
+        service.db.dispose()
+    assert batches == [[*ids, ids[0]]]
+    assert [o.state.step_count for o in outcomes[:3]] == [1, 1, 1]
+    assert [o.episode_id for o in outcomes[:3]] == ids
+    assert isinstance(outcomes[3], EpisodeBusy) and outcomes[3].status == 409
