@@ -4,7 +4,7 @@
 :class:`Environment`: the service, the settings, the HTTP episode routing and the auditor. The
 service is blocking (SQLite/PostgreSQL); :meth:`Environment.run` runs its calls inline on the event
 loop or in the thread pool, as ``Settings.blocking_calls`` says, so no route chooses. In the thread
-pool, the steps that concurrent sessions send at the same moment go together (:class:`StepBatcher`).
+pool, steps that queue up while the writers are busy are committed together (:class:`StepBatcher`).
 """
 
 from __future__ import annotations
@@ -31,30 +31,38 @@ T = TypeVar("T")
 
 
 class StepBatcher:
-    """Steps that arrive together are decided and committed together (a group commit).
+    """A few writers that take steps in arrival order; whatever queued up while they were busy
+    goes in one batch (a group commit).
 
-    The first step of a batch schedules the hand-off to the thread pool for the event loop's next
-    turn; every step that comes in before then (other sessions' messages read in the same turn)
-    joins it. The batch runs as ``EnvironmentService.step_many`` (one transaction, one commit),
-    a batch of one as ``step``. A batch does not wait for the one before it to finish: a slow
-    commit holds up only the steps that were in its batch.
+    Each of ``writers`` tasks takes the oldest waiting step and every step that queued behind it
+    (up to ``most``) and runs them in the thread pool as ``EnvironmentService.step_many`` (one
+    transaction, one commit; a batch of one as ``step``). When the server is idle a step goes
+    alone at once; under load, batches grow and a commit is shared. A slow commit holds up one
+    writer and its batch; the other writers go on.
     """
 
-    def __init__(self, service: EnvironmentService):
+    def __init__(self, service: EnvironmentService, writers: int = 4, most: int = 16):
         self.service = service
-        self.waiting: list[tuple[str, dict[str, object], asyncio.Future[StepResult]]] = []
+        self.writers = writers
+        self.most = most
+        self.queue: asyncio.Queue[tuple[str, dict[str, object], asyncio.Future[StepResult]]] | None = None
+        self.tasks: set[asyncio.Task[None]] = set()
 
     async def step(self, episode_id: str, action: dict[str, object]) -> StepResult:
-        loop = asyncio.get_running_loop()
-        result: asyncio.Future[StepResult] = loop.create_future()
-        self.waiting.append((episode_id, action, result))
-        if len(self.waiting) == 1:
-            loop.call_soon(self._hand_off)
+        if self.queue is None:  # started on first use, in the serving event loop
+            self.queue = asyncio.Queue()
+            self.tasks = {asyncio.create_task(self._writer(self.queue)) for _ in range(self.writers)}
+        result: asyncio.Future[StepResult] = asyncio.get_running_loop().create_future()
+        self.queue.put_nowait((episode_id, action, result))
         return await result
 
-    def _hand_off(self) -> None:
-        batch, self.waiting = self.waiting, []
-        asyncio.get_running_loop().create_task(self._run(batch))
+    async def _writer(self, queue: asyncio.Queue[tuple[str, dict[str, object],
+                                                      asyncio.Future[StepResult]]]) -> None:
+        while True:
+            batch = [await queue.get()]
+            while not queue.empty() and len(batch) < self.most:
+                batch.append(queue.get_nowait())
+            await self._run(batch)
 
     async def _run(self, batch: list[tuple[str, dict[str, object], asyncio.Future[StepResult]]]) -> None:
         try:

@@ -315,16 +315,19 @@ def test_one_sessions_slow_write_does_not_stall_another_session(sqlite_url: str,
         service.db.dispose()
 
 
-def test_steps_that_arrive_together_are_committed_together(sqlite_url: str,
-                                                           monkeypatch: pytest.MonkeyPatch) -> None:
-    """Steps of several sessions sent in one turn of the event loop go to the service as one
-    ``step_many`` (one commit); each gets its own outcome, a second step of one episode its 409."""
-    from api.deps import Environment
+def test_steps_that_queue_while_the_writers_are_busy_are_committed_together(
+        sqlite_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """With its one writer busy, the steps of several sessions queue up and then go to the service
+    as one ``step_many`` (one commit); each gets its own outcome, a second step of one episode its
+    409."""
+    from api.deps import Environment, StepBatcher
     from service import EpisodeBusy
 
     service = EnvironmentService(open_database(sqlite_url))
     env = Environment(service, read({"DATABASE_URL": sqlite_url}))
-    ids = [service.reset("task_easy_password", seed=n).episode_id for n in range(3)]
+    env.batcher = StepBatcher(service, writers=1)
+    ids = [service.reset("task_easy_password", seed=n).episode_id for n in range(4)]
+    busy, ids = ids[0], ids[1:]
     batches: list[list[str]] = []
     real_step_many = service.step_many
 
@@ -336,8 +339,12 @@ def test_steps_that_arrive_together_are_committed_together(sqlite_url: str,
     noop = {"action_type": "noop"}
 
     async def together() -> list[Any]:
-        return await asyncio.gather(*(env.step(eid, noop) for eid in [*ids, ids[0]]),
+        first = asyncio.ensure_future(env.step(busy, noop))  # the writer takes it alone
+        await asyncio.sleep(0)
+        rest = await asyncio.gather(*(env.step(eid, noop) for eid in [*ids, ids[0]]),
                                     return_exceptions=True)
+        assert (await first).state.step_count == 1
+        return rest
 
     try:
         outcomes = asyncio.run(together())
