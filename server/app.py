@@ -20,6 +20,7 @@ if TYPE_CHECKING:
     from service.settings import Settings
 
 DEFAULT_PORT = 7860
+SWITCH_INTERVAL_S = 0.0005
 LOG_LEVELS = ("critical", "error", "warning", "info", "debug", "trace")
 
 
@@ -60,6 +61,11 @@ def serve(settings: Settings, log_level: str = "info", *, access_log: bool = Fal
     import uvicorn
 
     from api.app import create_app
+
+    # The event loop shares the interpreter with the threads that run the service; it gets the
+    # GIL back from a busy one after this long (Python's default is 5 ms, which every WebSocket
+    # session waiting on the loop would see in its latency).
+    sys.setswitchinterval(SWITCH_INTERVAL_S)
 
     options: dict[str, Any] = {
         "host": settings.host, "port": settings.port, "log_level": log_level,
