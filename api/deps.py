@@ -3,11 +3,13 @@
 ``Env`` (``Annotated[Environment, Depends(environment)]``) hands a route the app's
 :class:`Environment`: the service, the settings, the HTTP episode routing and the auditor. The
 service is blocking (SQLite/PostgreSQL); :meth:`Environment.run` runs its calls inline on the event
-loop or in the thread pool, as ``Settings.blocking_calls`` says, so no route chooses.
+loop or in the thread pool, as ``Settings.blocking_calls`` says, so no route chooses. In the thread
+pool, steps that queue up while the writers are busy are committed together (:class:`StepBatcher`).
 """
 
 from __future__ import annotations
 
+import asyncio
 import secrets
 from collections.abc import Callable
 from typing import Annotated, ParamSpec, TypeVar
@@ -28,6 +30,67 @@ P = ParamSpec("P")
 T = TypeVar("T")
 
 
+class StepBatcher:
+    """A few writers that take steps in arrival order; whatever queued up while they were busy
+    goes in one batch (a group commit).
+
+    Each of ``writers`` tasks takes the oldest waiting step and every step that queued behind it
+    (up to ``most``) and runs them in the thread pool as ``EnvironmentService.step_many`` (one
+    transaction, one commit; a batch of one as ``step``). When the server is idle a step goes
+    alone at once; under load, batches grow and a commit is shared. A slow commit holds up one
+    writer and its batch; the other writers go on.
+    """
+
+    def __init__(self, service: EnvironmentService, writers: int = 4, most: int = 16):
+        self.service = service
+        self.writers = writers
+        self.most = most
+        self.queue: asyncio.Queue[tuple[str, dict[str, object], asyncio.Future[StepResult]]] | None = None
+        self.tasks: set[asyncio.Task[None]] = set()
+
+    async def step(self, episode_id: str, action: dict[str, object]) -> StepResult:
+        if self.queue is None:  # started on first use, in the serving event loop
+            self.queue = asyncio.Queue()
+            self.tasks = {asyncio.create_task(self._writer(self.queue)) for _ in range(self.writers)}
+        result: asyncio.Future[StepResult] = asyncio.get_running_loop().create_future()
+        self.queue.put_nowait((episode_id, action, result))
+        return await result
+
+    async def _writer(self, queue: asyncio.Queue[tuple[str, dict[str, object],
+                                                      asyncio.Future[StepResult]]]) -> None:
+        while True:
+            batch = [await queue.get()]
+            while not queue.empty() and len(batch) < self.most:
+                batch.append(queue.get_nowait())
+            await self._run(batch)
+
+    async def _run(self, batch: list[tuple[str, dict[str, object], asyncio.Future[StepResult]]]) -> None:
+        try:
+            if len(batch) == 1:
+                episode_id, action, _ = batch[0]
+                outcomes: list[StepResult | Exception] = [
+                    await run_in_threadpool(_outcome, self.service.step, episode_id, action)]
+            else:
+                outcomes = await run_in_threadpool(self.service.step_many,
+                                                   [(eid, action) for eid, action, _ in batch])
+        except Exception as exc:  # a fault of the whole batch reaches every step in it
+            outcomes = [exc] * len(batch)
+        for (_, _, result), outcome in zip(batch, outcomes, strict=True):
+            if result.done():
+                continue  # its caller has gone (a closed connection)
+            if isinstance(outcome, Exception):
+                result.set_exception(outcome)
+            else:
+                result.set_result(outcome)
+
+
+def _outcome(fn: Callable[P, StepResult], *args: P.args, **kwargs: P.kwargs) -> StepResult | Exception:
+    try:
+        return fn(*args, **kwargs)
+    except Exception as exc:
+        return exc
+
+
 class Environment:
     """The environment service as the API uses it, one per app."""
 
@@ -36,10 +99,8 @@ class Environment:
         self.settings = settings
         self.episodes = EpisodeRouter()
         self.auditor = Auditor(service.db, service.catalog)
-        mode = settings.blocking_calls
-        if mode == "auto":
-            mode = "inline" if service.db.dialect == "sqlite" else "thread"
-        self.inline = mode == "inline"
+        self.inline = settings.blocking_calls == "inline"
+        self.batcher = StepBatcher(service)
 
     async def run(self, fn: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
         """``fn(*args, **kwargs)``, on the event loop or in the thread pool (module docstring)."""
@@ -52,7 +113,9 @@ class Environment:
                               run_id=body.run_id)
 
     async def step(self, episode_id: str, action: dict[str, object]) -> StepResult:
-        return await self.run(self.service.step, episode_id, action)
+        if self.inline:
+            return self.service.step(episode_id, action)
+        return await self.batcher.step(episode_id, action)
 
     async def state(self, episode_id: str) -> PublicState:
         return await self.run(public_state, self.service, episode_id)

@@ -1,9 +1,11 @@
 """``EnvironmentService``: reset, step and state over the event log.
 
-Each step: read the episode's head, fold any events this process has not seen yet, ``decide``,
-grade, and append everything in one transaction that states the sequence number it follows. The
-folded state is cached per episode, but the cache is only ever a fold of the log: it is checked
-against the stored head before each step and refreshed from the log when another process moved on.
+Each step: take the episode's folded state, ``decide``, grade, and append everything in one
+transaction that states the sequence number it follows. The folded state is cached per episode, but
+the cache is only ever a fold of the log: the append is conditional on the cached head, so a cache
+that another process made stale is caught by the append itself (nothing is written), refreshed from
+the log, and the step decided once more on the fresh state. Only a step that loses that second
+race too is refused (409). Reads (``state``, ``head``) check the stored head first.
 """
 
 from __future__ import annotations
@@ -179,17 +181,24 @@ class EnvironmentService:
         plan = parse_action(action)
         self._claim(episode_id)
         try:
-            decided = self._decide(episode_id, plan)
-            a = decided.append
-            recorded: list[RecordedEvent] | Conflict
-            try:
-                recorded = self.store.append(episode_id, a.expected_seq, a.prev_hash, a.new,
-                                             a.projection)
-            except Conflict as exc:
-                recorded = exc
+            cached = self._cached(episode_id)
+            decided = self._decide(episode_id, plan, cached or self._current(episode_id))
+            recorded = self._append(decided)
+            if isinstance(recorded, Conflict) and cached is not None:
+                # Decided on a cache another process made stale: once more, from the log.
+                self._forget(episode_id)
+                decided = self._decide(episode_id, plan, self._current(episode_id))
+                recorded = self._append(decided)
             return self._stepped(decided, recorded)
         finally:
             self._release(episode_id)
+
+    def _append(self, decided: _Decided) -> list[RecordedEvent] | Conflict:
+        a = decided.append
+        try:
+            return self.store.append(a.episode_id, a.expected_seq, a.prev_hash, a.new, a.projection)
+        except Conflict as exc:
+            return exc
 
     def step_many(self, steps: Sequence[tuple[str, Any]]) -> list[StepResult | Exception]:
         """Step several episodes, ``(episode_id, action)`` each, with ONE commit for all of them.
@@ -211,7 +220,8 @@ class EnvironmentService:
                     plan = parse_action(action)
                     self._claim(episode_id)
                     claimed.append(episode_id)
-                    out.append(self._decide(episode_id, plan, heads.get(episode_id, _UNKNOWN)))
+                    base = self._current(episode_id, heads.get(episode_id, _UNKNOWN))
+                    out.append(self._decide(episode_id, plan, base))
                 except _ITEM_ERRORS as exc:
                     out.append(exc)
             decided = [d for d in out if isinstance(d, _Decided)]
@@ -230,11 +240,9 @@ class EnvironmentService:
             for episode_id in claimed:
                 self._release(episode_id)
 
-    def _decide(self, episode_id: str, plan: ActionPlan,
-                head: tuple[int, str] | None = None) -> _Decided:
-        """Everything of a step but the write: the events, the grade and the state after them.
-        ``head``: the episode's stored head if the caller has just read it (``_UNKNOWN``: absent)."""
-        cached = self._current(episode_id, head)
+    def _decide(self, episode_id: str, plan: ActionPlan, cached: _Cached) -> _Decided:
+        """Everything of a step but the write: the events, the grade and the state after them,
+        decided on ``cached`` (the append states its head)."""
         try:
             step_events = decide(cached.state, plan)
         except EpisodeFinished as exc:
@@ -291,6 +299,17 @@ class EnvironmentService:
     def _release(self, episode_id: str) -> None:
         with self._guard:
             self._busy.discard(episode_id)
+
+    def _cached(self, episode_id: str) -> _Cached | None:
+        """The episode's cached state as it is, unchecked against the log (a step's append checks
+        it); None if there is none or the id is malformed (then :meth:`_current` says why)."""
+        if not isinstance(episode_id, str):
+            return None
+        with self._guard:
+            cached = self._cache.get(episode_id)
+            if cached is not None:
+                self._cache.move_to_end(episode_id)
+        return cached
 
     def _current(self, episode_id: str, known: tuple[int, str] | None = None) -> _Cached:
         """The episode's state at the stored head, folding only events not yet seen here.

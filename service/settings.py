@@ -45,10 +45,9 @@ class Settings(BaseModel):
     blocking_calls: Annotated[Literal["auto", "inline", "thread"], BeforeValidator(_lower)] = Field(
         "auto", alias="TICKETLEDGER_BLOCKING_CALLS",
         description="where the (blocking) service runs: inline on the event loop or in the thread "
-                    "pool. auto: inline for SQLite, whose calls are short and local and take one "
-                    "writer at a time anyway, so a hand-off to a thread would only add to each; "
-                    "threads for PostgreSQL, where a call waits on the network and sessions "
-                    "should overlap")
+                    "pool. auto: the thread pool, so that one session's database work (a slow "
+                    "commit, a WAL checkpoint) never blocks the event loop the other sessions are "
+                    "served on; inline saves the hand-off for a client that never overlaps calls")
     host: str = Field("0.0.0.0", alias="HOST", description="interface the server listens on")
     port: int = Field(7860, alias="PORT", description="the seeds' and Hugging Face Spaces' port")
     workers: int = Field(1, alias="WEB_CONCURRENCY",

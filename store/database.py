@@ -15,7 +15,7 @@ from sqlalchemy import Connection, Engine
 from sqlalchemy.engine import make_url
 
 from store import migrate
-from store.engine import READ_ONLY, make_engine
+from store.engine import READ_ONLY, make_engines, sqlite_begin
 from store.errors import NoDatabase
 
 DEFAULT_SQLITE_PATH = Path("data") / "ticketledger.db"
@@ -27,14 +27,22 @@ database a program uses is a setting (``DATABASE_URL``, read by ``service.settin
 
 
 class Database:
-    """An engine and the two kinds of transaction the store runs on it."""
+    """An engine and the two kinds of transaction the store runs on it.
 
-    def __init__(self, engine: Engine):
+    ``engine`` is for anyone; the store's transactions run on ``store_engine`` (the same pool; on
+    SQLite it leaves BEGIN to :meth:`read` and :meth:`write`, see ``store.engine``)."""
+
+    def __init__(self, engine: Engine, store_engine: Engine | None = None):
         self.engine = engine
+        self.store_engine = store_engine if store_engine is not None else engine
         self.dialect = engine.dialect.name
         self.in_memory = self.dialect == "sqlite" and engine.url.database in (None, "", ":memory:")
         # An in-memory database is one shared connection: two threads must not use it at once.
         self._memory_lock = threading.RLock() if self.in_memory else None
+        # An SQLite file takes one writer at a time. This process's writers wait their turn here,
+        # woken the moment the last one commits, rather than in SQLite's busy handler, which
+        # polls with sleeps of up to 100 ms. Readers never wait (WAL).
+        self._write_turn = threading.RLock() if self.dialect == "sqlite" and not self.in_memory else None
 
     @property
     def url(self) -> str:
@@ -44,20 +52,29 @@ class Database:
     def write(self) -> Iterator[Connection]:
         """A write transaction (``BEGIN IMMEDIATE`` on SQLite), committed when the block ends
         normally and rolled back (nothing written) when it raises."""
-        with self._turn(), self.engine.connect() as conn, conn.begin():
+        with self._turn(), self._writer(), self.store_engine.connect() as conn, conn.begin():
+            self._begin(conn)
             yield conn
 
     @contextmanager
     def read(self) -> Iterator[Connection]:
         """A read transaction (deferred on SQLite: it waits for no writer): one consistent snapshot
         for everything read in the block."""
-        with self._turn(), self.engine.connect() as conn:
+        with self._turn(), self.store_engine.connect() as conn:
             conn.execution_options(**{READ_ONLY: True})
             with conn.begin():
+                self._begin(conn)
                 yield conn
+
+    def _begin(self, conn: Connection) -> None:
+        if self.store_engine is not self.engine and self.dialect == "sqlite":
+            sqlite_begin(conn)
 
     def _turn(self) -> threading.RLock | nullcontext[None]:
         return self._memory_lock if self._memory_lock is not None else nullcontext()
+
+    def _writer(self) -> threading.RLock | nullcontext[None]:
+        return self._write_turn if self._write_turn is not None else nullcontext()
 
     def dispose(self) -> None:
         self.engine.dispose()
@@ -73,7 +90,7 @@ def open_database(url: str | None = None, *, migrate_schema: bool = True,
     url = url or DEFAULT_DATABASE_URL
     if must_exist:
         _check_exists(url)
-    db = Database(make_engine(url))
+    db = Database(*make_engines(url))
     if migrate_schema:
         migrate.ensure_current(db.engine)
     return db

@@ -4,9 +4,16 @@ This is the one place where the two backends differ; everything above it is SQLA
 ``Database.read()`` and ``Database.write()`` connections from SQLAlchemy's own pool.
 
 SQLite: WAL, ``synchronous=NORMAL`` (a committed step survives a process crash), a busy timeout,
-and ``BEGIN IMMEDIATE`` for every transaction not declared a read (see :func:`_sqlite_begin`;
+and ``BEGIN IMMEDIATE`` for every transaction not declared a read (see :func:`sqlite_begin`;
 SQLAlchemy's documented recipe: the driver's own transaction handling is turned off on connect and
 the ``begin`` event emits BEGIN). An in-memory database lives in one connection (``StaticPool``).
+
+:func:`make_engines` returns two engines on ONE pool: the public one, with that ``begin`` event,
+for anything that reaches the database (Alembic, scripts, tests), and the store's own, without it,
+on which ``Database.read()`` and ``Database.write()`` emit their BEGIN themselves. An engine with a
+connection-event listener dispatches events around every statement it runs; the store's engine,
+which runs every statement of a step, does without that (SQLAlchemy's option engines:
+``Engine.execution_options()`` shares the pool, and events set on it stay on it).
 PostgreSQL needs nothing special: the unique (episode, seq) key and the conditional update of the
 index row are the concurrency guards.
 """
@@ -38,7 +45,7 @@ _SQLITE_PRAGMAS = ("busy_timeout=15000", "journal_mode=WAL", "synchronous=NORMAL
 
 
 def _sqlite_connect(dbapi_conn: Any, _record: Any) -> None:
-    """Every new SQLite connection: the driver leaves BEGIN to :func:`_sqlite_begin`; then the
+    """Every new SQLite connection: the driver leaves BEGIN to :func:`sqlite_begin`; then the
     pragmas, the busy timeout first so that the others wait for a lock too."""
     dbapi_conn.isolation_level = None
     cursor = dbapi_conn.cursor()
@@ -48,10 +55,10 @@ def _sqlite_connect(dbapi_conn: Any, _record: Any) -> None:
 
 
 READ_ONLY = "read_only"
-"""The execution option that marks a connection's transactions as reads (see :func:`_sqlite_begin`)."""
+"""The execution option that marks a connection's transactions as reads (see :func:`sqlite_begin`)."""
 
 
-def _sqlite_begin(conn: Connection) -> None:
+def sqlite_begin(conn: Connection) -> None:
     """``BEGIN DEFERRED`` for transactions declared to be reads, ``BEGIN IMMEDIATE`` for all others.
 
     A deferred transaction that has read and then writes cannot wait for the write lock (SQLite
@@ -69,8 +76,9 @@ def _sqlite_begin(conn: Connection) -> None:
     driver.execute(f"BEGIN {mode}")
 
 
-def make_engine(url: str) -> Engine:
-    """An engine for ``url`` with the set-up its backend needs (see the module docstring)."""
+def make_engines(url: str) -> tuple[Engine, Engine]:
+    """An engine for ``url`` with the set-up its backend needs, and the store's engine on the same
+    pool, which leaves BEGIN to its caller on SQLite (see the module docstring)."""
     parsed = make_url(url)
     if parsed.get_backend_name() == "sqlite":
         database = parsed.database
@@ -82,11 +90,13 @@ def make_engine(url: str) -> Engine:
             engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 15},
                                    pool_size=POOL_SIZE, max_overflow=0)
         event.listen(engine, "connect", _sqlite_connect)
-        event.listen(engine, "begin", _sqlite_begin)
+        public: Engine = engine.execution_options()
+        event.listen(public, "begin", sqlite_begin)
     else:
         engine = create_engine(url, pool_size=POOL_SIZE, max_overflow=0, pool_pre_ping=True)
+        public = engine
     _drop_pool_in_forked_children(engine)
-    return engine
+    return public, engine
 
 
 def _drop_pool_in_forked_children(engine: Engine) -> None:

@@ -3,8 +3,12 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import secrets
+import threading
+import time
+from collections.abc import Iterator
 from typing import Any
 
 import httpx
@@ -12,9 +16,13 @@ import pytest
 import websockets
 from openenv.core.generic_client import GenericEnvClient
 
+from api.app import create_app
 from bench.scripted import solution
 from domain.tasks import default_catalog
-from tests.servers import LiveServer, episode_events, log_size, start_server
+from service import EnvironmentService
+from service.settings import read
+from store import open_database
+from tests.servers import LiveServer, episode_events, free_port, log_size, start_server
 
 CATALOG = default_catalog()
 
@@ -251,3 +259,113 @@ def test_a_frame_past_the_transport_cap_closes_only_that_connection(live_server:
 
     assert asyncio.run(scenario()) == 1009  # message too big
     assert httpx.get(live_server.url + "/health").json() == {"status": "healthy"}
+
+
+@contextlib.contextmanager
+def serving_in_this_process(app: Any) -> Iterator[str]:
+    """``app`` on a real uvicorn on 127.0.0.1, in a thread of this process (so a test can reach
+    into its service); yields the ``/ws`` URL."""
+    import uvicorn
+
+    port = free_port()
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    try:
+        with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=2) as http:
+            for _ in range(200):
+                if server.started:
+                    assert http.get("/health").status_code == 200
+                    break
+                time.sleep(0.05)
+        assert server.started
+        yield f"ws://127.0.0.1:{port}/ws"
+    finally:
+        server.should_exit = True
+        thread.join(30)
+
+
+def test_one_sessions_slow_write_does_not_stall_another_session(sqlite_url: str,
+                                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    """Session A's step is held inside its database write (its append waits for the test); session
+    B resets and steps meanwhile and gets its answers; then A's step completes. Nothing is timed:
+    if A's write held up the server, B's answer could only come after A's release."""
+    settings = read({"DATABASE_URL": sqlite_url})
+    service = EnvironmentService(open_database(sqlite_url))
+    real_append = service.store.append
+    held: list[str] = []
+    inside, release = threading.Event(), threading.Event()
+
+    def held_append(episode_id: str, *args: Any, **kwargs: Any) -> Any:
+        if episode_id in held:
+            inside.set()
+            assert release.wait(60)
+        return real_append(episode_id, *args, **kwargs)
+
+    monkeypatch.setattr(service.store, "append", held_append)
+    reset = {"type": "reset", "data": {"task_id": "task_easy_password"}}
+    step = {"type": "step", "data": {"action_type": "classify_priority", "priority": "high"}}
+
+    async def scenario(url: str) -> None:
+        async with websockets.connect(url) as a, websockets.connect(url) as b:
+            held.append((await exchange(a, reset))["data"]["episode_id"])
+            await a.send(json.dumps(step))
+            assert await asyncio.to_thread(inside.wait, 30)  # A is inside its write now
+            try:
+                b_reset = await exchange(b, reset)
+                b_step = await exchange(b, step)
+                assert not release.is_set()
+            finally:
+                release.set()
+            assert b_step["type"] == "observation" and b_step["data"]["observation"]["step_count"] == 1
+            assert b_step["data"]["episode_id"] == b_reset["data"]["episode_id"] != held[0]
+            a_step = json.loads(await asyncio.wait_for(a.recv(), timeout=30))
+            assert a_step["type"] == "observation" and a_step["data"]["episode_id"] == held[0]
+
+    try:
+        with serving_in_this_process(create_app(settings, service)) as url:
+            asyncio.run(scenario(url))
+    finally:
+        release.set()
+        service.db.dispose()
+
+
+def test_steps_that_queue_while_the_writers_are_busy_are_committed_together(
+        sqlite_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """With its one writer busy, the steps of several sessions queue up and then go to the service
+    as one ``step_many`` (one commit); each gets its own outcome, a second step of one episode its
+    409."""
+    from api.deps import Environment, StepBatcher
+    from service import EpisodeBusy
+
+    service = EnvironmentService(open_database(sqlite_url))
+    env = Environment(service, read({"DATABASE_URL": sqlite_url}))
+    env.batcher = StepBatcher(service, writers=1)
+    ids = [service.reset("task_easy_password", seed=n).episode_id for n in range(4)]
+    busy, ids = ids[0], ids[1:]
+    batches: list[list[str]] = []
+    real_step_many = service.step_many
+
+    def recorded_step_many(steps: Any) -> Any:
+        batches.append([eid for eid, _ in steps])
+        return real_step_many(steps)
+
+    monkeypatch.setattr(service, "step_many", recorded_step_many)
+    noop = {"action_type": "noop"}
+
+    async def together() -> list[Any]:
+        first = asyncio.ensure_future(env.step(busy, noop))  # the writer takes it alone
+        await asyncio.sleep(0)
+        rest = await asyncio.gather(*(env.step(eid, noop) for eid in [*ids, ids[0]]),
+                                    return_exceptions=True)
+        assert (await first).state.step_count == 1
+        return rest
+
+    try:
+        outcomes = asyncio.run(together())
+    finally:
+        service.db.dispose()
+    assert batches == [[*ids, ids[0]]]
+    assert [o.state.step_count for o in outcomes[:3]] == [1, 1, 1]
+    assert [o.episode_id for o in outcomes[:3]] == ids
+    assert isinstance(outcomes[3], EpisodeBusy) and outcomes[3].status == 409

@@ -1,8 +1,10 @@
 """Concurrent steps through the environment service, with the overlap forced, never left to luck.
 
-Two steps on one episode give exactly one success and one EpisodeBusy (409): in one process (the
-per-episode guard) and across two service instances sharing a database, as two server workers do
-(the store's optimistic concurrency). Many episodes stepped from many threads stay consistent.
+Two steps on one episode at once in one process give exactly one success and one EpisodeBusy (409)
+(the per-episode guard). Across two service instances sharing a database, as two server workers
+do, the store's optimistic concurrency catches a step decided on a stale cache: it is decided once
+more on the log's state, and refused (409) only if it loses again. Many episodes stepped from many threads
+stay consistent.
 """
 
 from __future__ import annotations
@@ -68,39 +70,82 @@ def test_two_steps_in_one_process_one_success_one_busy(db: Database,
     assert service.step(reset.episode_id, NOOP).state.step_count == 2  # not stuck busy
 
 
-def test_two_workers_on_one_database_one_success_one_busy(db: Database,
-                                                          monkeypatch: pytest.MonkeyPatch) -> None:
-    """Both workers read the same head and decide; only then may either append."""
+def _gate_first_append(monkeypatch: pytest.MonkeyPatch, worker: EnvironmentService,
+                       gate: Callable[[], Any]) -> None:
+    """``worker``'s first append waits for ``gate()``; later ones go straight through."""
+    real_append = worker.store.append
+    calls: list[int] = []
+
+    def gated(*args: Any, **kwargs: Any) -> Any:
+        calls.append(1)
+        if len(calls) == 1:
+            gate()
+        return real_append(*args, **kwargs)
+
+    monkeypatch.setattr(worker.store, "append", gated)
+
+
+def test_two_workers_on_one_database_both_decided_on_one_head(db: Database,
+                                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    """Both workers decide on the same cached head; only then may either append. The loser's
+    append writes nothing (the conditional append sees the head moved), and it decides once more
+    on the log's state: both steps are recorded, in order, each exactly once."""
     workers = [EnvironmentService(db), EnvironmentService(db)]
     reset = workers[0].reset("task_medium_double_charge")
     for worker in workers:
         worker.state(reset.episode_id)  # both have the episode cached at the same head
     both_decided = threading.Barrier(2)
     for worker in workers:
-        real_append = worker.store.append
-
-        def gated(*args: Any, _real: Any = real_append, **kwargs: Any) -> Any:
-            both_decided.wait(TIMEOUT)
-            return _real(*args, **kwargs)
-
-        monkeypatch.setattr(worker.store, "append", gated)
+        _gate_first_append(monkeypatch, worker, lambda: both_decided.wait(TIMEOUT))
     actions = [{"action_type": "classify_priority", "priority": "high"},
                {"action_type": "assign_queue", "queue": "billing"}]
     with ThreadPoolExecutor(2) as pool:
         futures = [pool.submit(_outcome, lambda w=w, a=a: w.step(reset.episode_id, a))
                    for w, a in zip(workers, actions, strict=True)]
         outcomes = [f.result(TIMEOUT) for f in futures]
-    busy = [o for o in outcomes if isinstance(o, EpisodeBusy)]
-    won = [o for o in outcomes if not isinstance(o, Exception)]
-    assert len(busy) == 1 and len(won) == 1, outcomes
-    assert busy[0].status == 409 and "moved on" in str(busy[0])
+    assert not any(isinstance(o, Exception) for o in outcomes), outcomes
+    assert sorted(o.state.step_count for o in outcomes) == [1, 2]
     monkeypatch.undo()
-    _assert_one_step_recorded(workers[0], reset.episode_id, reset.seq)
-    # The loser refreshes from the log and carries on from the winner's step.
-    loser = workers[outcomes.index(busy[0])]
-    after = loser.step(reset.episode_id, NOOP)
-    assert after.state.step_count == 2
-    assert after.state == EnvironmentService(db).state(reset.episode_id)
+    recorded = workers[0].load_events(reset.episode_id)
+    assert verify_chain(recorded) is None
+    assert [r.seq for r in recorded] == list(range(1, len(recorded) + 1))
+    assert [r.data["step"] for r in recorded if r.type == "ActionReceived"] == [1, 2]
+    assert replay(recorded, workers[0].catalog).consistent
+    last = max(outcomes, key=lambda o: o.state.step_count)
+    assert last.state.priority == "high" and last.state.queue == "billing"  # on top of the winner
+    assert last.state == EnvironmentService(db).state(reset.episode_id)
+    for worker in workers:  # each carries on from the log, whichever step it saw last
+        assert worker.step(reset.episode_id, NOOP).state.step_count in (3, 4)
+
+
+def test_a_step_that_loses_twice_is_refused_and_writes_nothing(db: Database,
+                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    """A worker whose stale cache made it decide again loses again (another worker appended in
+    between): 409 "moved on", nothing of it written, and the next step carries on from the log."""
+    slow, fast = EnvironmentService(db), EnvironmentService(db)
+    reset = slow.reset("task_easy_password")
+    fast.state(reset.episode_id)
+    fast.step(reset.episode_id, NOOP)  # slow's cache is now stale
+    real_append = slow.store.append
+    calls: list[int] = []
+
+    def overtaken(*args: Any, **kwargs: Any) -> Any:
+        calls.append(1)
+        if len(calls) == 2:  # slow's second try: fast steps first
+            fast.step(reset.episode_id, NOOP)
+        return real_append(*args, **kwargs)
+
+    monkeypatch.setattr(slow.store, "append", overtaken)
+    refused = _outcome(lambda: slow.step(reset.episode_id, {"action_type": "classify_priority",
+                                                            "priority": "low"}))
+    assert len(calls) == 2
+    assert isinstance(refused, EpisodeBusy) and refused.status == 409 and "moved on" in str(refused)
+    monkeypatch.undo()
+    recorded = slow.load_events(reset.episode_id)
+    assert verify_chain(recorded) is None
+    assert [r.data["step"] for r in recorded if r.type == "ActionReceived"] == [1, 2]
+    after = slow.step(reset.episode_id, NOOP)
+    assert after.state.step_count == 3 and after.state.priority is None
 
 
 def test_many_episodes_from_many_threads(db: Database) -> None:
