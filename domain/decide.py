@@ -159,8 +159,10 @@ def decide(state: EpisodeState, action: act.ActionPlan) -> list[Event]:
         code, reason = action.rejection
         out.append(ActionRejected(code, reason))
     else:
+        current, folded = state, 0  # the ticket as the earlier parts left it: out[:folded] folded
         for index, part in enumerate(action.actions):
-            current = fold(out, state) if index else state
+            if index:
+                current, folded = fold(out[folded:], current), len(out)
             effects = _effects(current, part)
             out += effects
             if _ends(effects):
