@@ -159,10 +159,8 @@ def decide(state: EpisodeState, action: act.ActionPlan) -> list[Event]:
         code, reason = action.rejection
         out.append(ActionRejected(code, reason))
     else:
-        current, folded = state, 0  # the ticket as the earlier parts left it: out[:folded] folded
         for index, part in enumerate(action.actions):
-            if index:
-                current, folded = fold(out[folded:], current), len(out)
+            current = fold(out, state) if index else state
             effects = _effects(current, part)
             out += effects
             if _ends(effects):
