@@ -9,6 +9,11 @@ from typing import TypeAlias
 JsonValue: TypeAlias = bool | int | float | str | list["JsonValue"] | dict[str, "JsonValue"] | None
 JsonObject: TypeAlias = dict[str, JsonValue]
 
+_ENCODER = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False,
+                            allow_nan=False)
+"""The canonical form's encoder, configured once (``json.dumps`` with options builds a new one
+on every call)."""
+
 
 @dataclass(frozen=True, slots=True)
 class JsonText:
@@ -24,8 +29,7 @@ class JsonText:
     def of(cls, value: object) -> JsonText:
         """The text of ``value``; ``TypeError`` or ``ValueError`` when it is not storable JSON (a
         non-finite number, a key or value JSON has no form for, a lone surrogate)."""
-        text = json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False,
-                          allow_nan=False)
+        text = _ENCODER.encode(value)
         text.encode("utf-8")  # a lone surrogate raises UnicodeEncodeError, a ValueError
         return cls(text)
 

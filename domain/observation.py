@@ -100,7 +100,7 @@ def observe(state: EpisodeState, catalog: Catalog, reward: float | None = None) 
         objective=public.objective,
         ticket_id=public.ticket.ticket_id,
         customer_message=public.ticket.message,
-        ticket=PublicTicket.model_validate(public.ticket.model_dump(mode="json")),
+        ticket=public.ticket.model_dump(mode="json"),  # validated into a PublicTicket once, below
         current_priority=state.priority,
         current_queue=state.queue,
         tags=list(state.tags),

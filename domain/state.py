@@ -12,6 +12,8 @@ from dataclasses import dataclass, replace
 from functools import reduce
 from typing import assert_never
 
+from pydantic import BaseModel, ConfigDict
+
 from domain.actions import Action
 from domain.events import (
     ActionHadNoEffect,
@@ -52,9 +54,15 @@ class StepRecord:
     score: float | None = None
 
 
-@dataclass(frozen=True, slots=True)
-class EpisodeState:
-    """An episode's state: immutable, built by folding its events (never stored)."""
+class EpisodeState(BaseModel):
+    """An episode's state: immutable, built by folding its events (never stored).
+
+    A frozen pydantic model rather than a dataclass because :func:`evolve` makes a new state for
+    every event: pydantic's ``model_copy(update=...)`` copies the field dict and changes a few,
+    where ``dataclasses.replace`` runs the constructor over every field again.
+    """
+
+    model_config = ConfigDict(frozen=True, arbitrary_types_allowed=True)
 
     episode_id: str = ""
     variant: TaskVariant | None = None
@@ -99,6 +107,15 @@ class EpisodeState:
 EMPTY = EpisodeState()
 
 
+def _with(state: EpisodeState, **changes: object) -> EpisodeState:
+    """``state`` with ``changes``: pydantic's ``model_copy``, which (as documented) does not
+    validate the changed values. That is safe here because every value :func:`evolve` passes is
+    read from a typed event or from the state itself, so it already has the field's type;
+    ``tests/domain/test_state.py`` checks that every state of every task's episodes equals the
+    same state validated field by field."""
+    return state.model_copy(update=changes)
+
+
 def _last_noted(state: EpisodeState, change: str) -> tuple[StepRecord, ...]:
     """The state's step records, the last one with ``change`` noted (what the step did)."""
     last = state.steps[-1]
@@ -114,59 +131,59 @@ def evolve(state: EpisodeState, event: Event) -> EpisodeState:
     """The state after one event. Pure: the same state and event always give the same result."""
     match event:
         case EpisodeStarted():
-            return replace(state, episode_id=event.episode_id, variant=event.task,
-                           run_id=event.run_id, forked_from=event.forked_from)
+            return _with(state, episode_id=event.episode_id, variant=event.task,
+                         run_id=event.run_id, forked_from=event.forked_from)
         case ActionReceived():
             record = StepRecord(step=event.step, actions=event.actions, raw=event.raw)
-            return replace(state, step_count=event.step, steps=(*state.steps, record))
+            return _with(state, step_count=event.step, steps=(*state.steps, record))
         case PriorityClassified():
             value = event.priority.value
-            return replace(state, priority=value, steps=_last_noted(state, f"priority set to {value}"))
+            return _with(state, priority=value, steps=_last_noted(state, f"priority set to {value}"))
         case QueueAssigned():
             value = event.queue.value
-            return replace(state, queue=value, steps=_last_noted(state, f"queue set to {value}"))
+            return _with(state, queue=value, steps=_last_noted(state, f"queue set to {value}"))
         case TagAdded():
             tag = event.tag.value
             first = state.first_tag_step if state.first_tag_step is not None else state.step_count
-            return replace(state, tags=(*state.tags, tag), first_tag_step=first,
-                           steps=_last_noted(state, f"tag {tag} added"))
+            return _with(state, tags=(*state.tags, tag), first_tag_step=first,
+                         steps=_last_noted(state, f"tag {tag} added"))
         case TagRemoved():
             tag = event.tag.value
-            return replace(state, tags=tuple(t for t in state.tags if t != tag),
-                           steps=_last_noted(state, f"tag {tag} removed"))
+            return _with(state, tags=tuple(t for t in state.tags if t != tag),
+                         steps=_last_noted(state, f"tag {tag} removed"))
         case ReplyDrafted():
             first = state.first_reply_step if state.first_reply_step is not None else state.step_count
-            return replace(state, reply_draft=event.text, first_reply_step=first,
-                           steps=_last_noted(state, "reply drafted"))
+            return _with(state, reply_draft=event.text, first_reply_step=first,
+                         steps=_last_noted(state, "reply drafted"))
         case InternalNoteAdded():
-            return replace(state, notes=(*state.notes, event.note),
-                           steps=_last_noted(state, "internal note added"))
+            return _with(state, notes=(*state.notes, event.note),
+                         steps=_last_noted(state, "internal note added"))
         case PolicyLookedUp():
             policy = event.policy_id.value
-            return replace(state, policies_viewed=(*state.policies_viewed, (policy, state.step_count)),
-                           steps=_last_noted(state, f"policy {policy} looked up"))
+            return _with(state, policies_viewed=(*state.policies_viewed, (policy, state.step_count)),
+                         steps=_last_noted(state, f"policy {policy} looked up"))
         case TicketResolved():
             code = event.resolution_code.value
-            return replace(state, status="resolved", resolution_code=code,
-                           steps=_last_noted(state, f"ticket resolved ({code})"))
+            return _with(state, status="resolved", resolution_code=code,
+                         steps=_last_noted(state, f"ticket resolved ({code})"))
         case TicketClosed():
             closed = event.resolution_code.value if event.resolution_code is not None else None
-            return replace(state, status="closed", resolution_code=closed,
-                           steps=_last_noted(state, "ticket closed" + (f" ({closed})" if closed else "")))
+            return _with(state, status="closed", resolution_code=closed,
+                         steps=_last_noted(state, "ticket closed" + (f" ({closed})" if closed else "")))
         case ActionRejected():  # a refusal replaces any earlier error of the step
             last = state.steps[-1]
-            return replace(state, steps=_last_replaced(state, replace(last, error=event.reason)))
+            return _with(state, steps=_last_replaced(state, replace(last, error=event.reason)))
         case ActionHadNoEffect():
             last = state.steps[-1]
             error = event.reason if last.error is None else f"{last.error}; {event.reason}"
-            return replace(state, steps=_last_replaced(state, replace(last, error=error)))
+            return _with(state, steps=_last_replaced(state, replace(last, error=error)))
         case EpisodeEnded():
-            return replace(state, done=True, end_reason=event.reason)
+            return _with(state, done=True, end_reason=event.reason)
         case StepGraded():
             graded = replace(state.steps[-1], reward=event.reward, score=event.score)
-            return replace(state, score=event.score, raw_units=event.raw_units,
-                           penalty_units=event.penalty_units, rewards=(*state.rewards, event.reward),
-                           steps=_last_replaced(state, graded))
+            return _with(state, score=event.score, raw_units=event.raw_units,
+                         penalty_units=event.penalty_units, rewards=(*state.rewards, event.reward),
+                         steps=_last_replaced(state, graded))
         case _:
             assert_never(event)
 
