@@ -28,6 +28,7 @@ from domain.events import (
     PriorityClassified,
     QueueAssigned,
     ReplyDrafted,
+    ReplyJudged,
     StepGraded,
     TagAdded,
     TagRemoved,
@@ -86,6 +87,11 @@ class EpisodeState(BaseModel):
     raw_units: int = 0
     penalty_units: int = 0
     rewards: tuple[float, ...] = ()
+    judge: str = "deterministic"
+    reply_verdict: ReplyJudged | None = None
+    reply_verdict_step: int | None = None
+    """The latest LLM judge verdict (or fallback) recorded; the grader uses it only while the
+    draft is the text it judged (``graders.llm_verdict``)."""
 
     @property
     def task(self) -> TaskInstance | None:
@@ -132,7 +138,7 @@ def evolve(state: EpisodeState, event: Event) -> EpisodeState:
     match event:
         case EpisodeStarted():
             return _with(state, episode_id=event.episode_id, variant=event.task,
-                         run_id=event.run_id, forked_from=event.forked_from)
+                         run_id=event.run_id, forked_from=event.forked_from, judge=event.judge)
         case ActionReceived():
             record = StepRecord(step=event.step, actions=event.actions, raw=event.raw)
             return _with(state, step_count=event.step, steps=(*state.steps, record))
@@ -184,6 +190,8 @@ def evolve(state: EpisodeState, event: Event) -> EpisodeState:
             return _with(state, score=event.score, raw_units=event.raw_units,
                          penalty_units=event.penalty_units, rewards=(*state.rewards, event.reward),
                          steps=_last_replaced(state, graded))
+        case ReplyJudged():  # audit only: not a change the agent made, so no step note
+            return _with(state, reply_verdict=event, reply_verdict_step=state.step_count)
         case _:
             assert_never(event)
 

@@ -5,6 +5,10 @@ grade recorded at the time: final score, the components of the final grade, pena
 steps' rewards moved. The report is grouped per task. Unless it is a dry run, one regrade record per
 episode is appended (``store.regrades``: append-only), carrying the grader version; the events and
 the episode's recorded score are never rewritten.
+
+With an LLM judge (``ticketledger regrade --judge llm``) every reply is judged again by that judge
+(``service.judge.rejudge``) before grading, and the new verdicts go into the regrade record's
+report; the default (``--judge deterministic``) grades with the verdicts the log holds.
 """
 
 from __future__ import annotations
@@ -17,14 +21,22 @@ from graders import grade_episode, to_float
 from graders import grader as grader_module
 from service.audit_views import Auditor, check_filter
 from service.environment import to_domain
+from service.judge import LLMJudge, rejudge
 from store.eventstore import EpisodeRow, RecordedEvent
 from store.queries import EpisodeFilter
 from store.regrades import NewRegrade
 
 
-def regrade_episode(row: EpisodeRow, recorded: list[RecordedEvent]) -> dict[str, Any]:
-    """Recorded vs current grade of one episode: score, components that moved, steps that moved."""
-    grade = grade_episode(to_domain(r) for r in recorded)
+def regrade_episode(row: EpisodeRow, recorded: list[RecordedEvent],
+                    judge: LLMJudge | None = None) -> dict[str, Any]:
+    """Recorded vs current grade of one episode: score, components that moved, steps that moved.
+    With ``judge``, its replies judged again by that LLM first (the verdicts are in the result)."""
+    events = [to_domain(r) for r in recorded]
+    verdicts: list[dict[str, Any]] = []
+    if judge is not None:
+        events, judged = rejudge(events, judge)
+        verdicts = [dict(j.data) for j in judged]
+    grade = grade_episode(events)
     started = recorded[0].data if recorded else {}
     last = grade.recorded[-1] if grade.recorded else None
     recorded_score = last.score if last else row.score
@@ -52,6 +64,7 @@ def regrade_episode(row: EpisodeRow, recorded: list[RecordedEvent]) -> dict[str,
         "recorded_grader_version": (last.grader_version if last else None)
                                    or started.get("grader_version"),
         "components_moved": moved, "steps_moved": steps_moved,
+        "judge": "llm" if judge is not None else "deterministic", "verdicts": verdicts,
     }
 
 
@@ -81,8 +94,10 @@ def _task_table(results: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 def regrade(auditor: Auditor, where: EpisodeFilter, *, dry_run: bool = False,
-            progress: Callable[[int, int], None] | None = None) -> dict[str, Any]:
-    """Regrade every matching episode; append records unless ``dry_run``. Returns the report."""
+            progress: Callable[[int, int], None] | None = None,
+            judge: LLMJudge | None = None) -> dict[str, Any]:
+    """Regrade every matching episode; append records unless ``dry_run``. Returns the report.
+    ``judge``: re-judge every reply with this LLM judge (None: the recorded verdicts, if any)."""
     check_filter(where)
     version = grader_module.GRADER_VERSION
     batch = "rg_" + secrets.token_hex(8)
@@ -91,14 +106,15 @@ def regrade(auditor: Auditor, where: EpisodeFilter, *, dry_run: bool = False,
     pending: list[NewRegrade] = []
     written = 0
     for row, recorded in auditor.queries.iter_with_events(where):
-        result = regrade_episode(row, recorded)
+        result = regrade_episode(row, recorded, judge)
         results.append(result)
         pending.append(NewRegrade(row.episode_id, version, result["recorded_score"],
                                   result["new_score"],
                                   {"batch": batch,
                                    "recorded_grader_version": result["recorded_grader_version"],
                                    "components_moved": result["components_moved"],
-                                   "steps_moved": result["steps_moved"]}))
+                                   "steps_moved": result["steps_moved"],
+                                   "judge": result["judge"], "verdicts": result["verdicts"]}))
         if not dry_run and len(pending) >= 200:
             written += auditor.regrades.append(pending)
             pending = []
@@ -108,6 +124,8 @@ def regrade(auditor: Auditor, where: EpisodeFilter, *, dry_run: bool = False,
         written += auditor.regrades.append(pending)
     return {
         "grader_version": version, "dry_run": dry_run, "batch": None if dry_run else batch,
+        "judge": "deterministic" if judge is None else "llm",
+        "judge_model": None if judge is None else judge.model,
         "filters": {"run_id": where.run_id, "task_id": where.task_id},
         "episodes": len(results), "changed": sum(1 for r in results if r["changed"]),
         "records_appended": written, "tasks": _task_table(results),
