@@ -17,6 +17,7 @@ import secrets
 from collections.abc import Callable
 from typing import Any
 
+from domain.events import StepGraded
 from graders import grade_episode, to_float
 from graders import grader as grader_module
 from service.audit_views import Auditor, check_filter
@@ -32,13 +33,14 @@ def regrade_episode(row: EpisodeRow, recorded: list[RecordedEvent],
     """Recorded vs current grade of one episode: score, components that moved, steps that moved.
     With ``judge``, its replies judged again by that LLM first (the verdicts are in the result)."""
     events = [to_domain(r) for r in recorded]
+    graded = [e for e in events if isinstance(e, StepGraded)]  # what was recorded at the time
     verdicts: list[dict[str, Any]] = []
     if judge is not None:
         events, judged = rejudge(events, judge)
         verdicts = [dict(j.data) for j in judged]
     grade = grade_episode(events)
     started = recorded[0].data if recorded else {}
-    last = grade.recorded[-1] if grade.recorded else None
+    last = graded[-1] if graded else None
     recorded_score = last.score if last else row.score
     new_score = grade.score
     old_parts = {c.name: c.earned for c in last.components} if last else {}
@@ -54,7 +56,7 @@ def regrade_episode(row: EpisodeRow, recorded: list[RecordedEvent],
     if old_pen != new_pen:
         moved["penalties"] = {"recorded": -to_float(old_pen), "new": -to_float(new_pen),
                               "delta": to_float(old_pen - new_pen)}
-    steps_moved = [s.step for s, rec in zip(grade.steps, grade.recorded, strict=False)
+    steps_moved = [s.step for s, rec in zip(grade.steps, graded, strict=False)
                    if rec.reward_units != s.reward_units]
     return {
         "episode_id": row.episode_id, "task_id": row.task_id, "status": row.status,

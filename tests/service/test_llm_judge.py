@@ -211,7 +211,7 @@ def test_replay_reproduces_every_score_with_the_server_stopped(db: Database) -> 
 
 
 def test_the_verdict_never_reaches_the_agent(db: Database) -> None:
-    from api.protocol import public_state
+    from api.protocol import openenv_answer, public_state, seed_answer
 
     with FakeOpenAI({"judge": verdict(violation="contradicts_state")}) as fake:
         service = judged_service(db, fake, "judge")
@@ -219,9 +219,10 @@ def test_the_verdict_never_reaches_the_agent(db: Database) -> None:
         seen = [result.observation.model_dump_json()]
         for action in ACTIONS:
             result = service.step(result.episode_id, action)
-            seen.append(result.observation.model_dump_json())
+            seen += [openenv_answer(result).model_dump_json(), seed_answer(result).model_dump_json()]
         seen.append(public_state(service, result.episode_id).model_dump_json())
     assert not any(MARKER in text for text in seen)
+    assert any("contradicts_state" in text for text in seen)  # the rule broken, not the reason
     log = json.dumps([r.data for r in service.load_events(result.episode_id)])
     assert MARKER in log  # recorded for the audit
 
