@@ -15,6 +15,7 @@ import secrets
 import threading
 from collections import OrderedDict
 from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
@@ -220,15 +221,19 @@ class EnvironmentService:
         heads = self.store.heads([eid for eid, _ in steps if isinstance(eid, str)
                                   and EPISODE_ID.match(eid)])
         try:
+            to_decide: list[tuple[int, str, ActionPlan, _Cached]] = []
             for episode_id, action in steps:
                 try:
                     plan = parse_action(action)
                     self._claim(episode_id)
                     claimed.append(episode_id)
                     base = self._current(episode_id, heads.get(episode_id, _UNKNOWN))
-                    out.append(self._decide(episode_id, plan, base))
+                    to_decide.append((len(out), episode_id, plan, base))
+                    out.append(_PENDING)
                 except _ITEM_ERRORS as exc:
                     out.append(exc)
+            for index, outcome in self._decide_each(to_decide):
+                out[index] = outcome
             decided = [d for d in out if isinstance(d, _Decided)]
             written = iter(self.store.append_many([d.append for d in decided]))
             results: list[StepResult | Exception] = []
@@ -244,6 +249,25 @@ class EnvironmentService:
         finally:
             for episode_id in claimed:
                 self._release(episode_id)
+
+    def _decide_each(self, items: Sequence[tuple[int, str, ActionPlan, _Cached]]
+                     ) -> list[tuple[int, _Decided | Exception]]:
+        """:meth:`_decide` for each ``(index, episode_id, plan, base)`` of a batch. With an LLM
+        judge, in threads, so the batch waits for its slowest judge call rather than the sum of
+        them (the steps are of different episodes, each claimed; deciding reads nothing shared
+        but the cache, which is locked)."""
+        def one(item: tuple[int, str, ActionPlan, _Cached]) -> tuple[int, _Decided | Exception]:
+            index, episode_id, plan, base = item
+            try:
+                return index, self._decide(episode_id, plan, base)
+            except _ITEM_ERRORS as exc:
+                return index, exc
+
+        if self.judge is None or len(items) < 2:
+            return [one(item) for item in items]
+        with ThreadPoolExecutor(max_workers=min(len(items), 16),
+                                thread_name_prefix="judge-batch") as pool:
+            return list(pool.map(one, items))
 
     def _decide(self, episode_id: str, plan: ActionPlan, cached: _Cached,
                 verdicts: dict[str, ev.ReplyJudged] | None = None) -> _Decided:

@@ -16,7 +16,8 @@ bound to a behaviour (or a list of behaviours, one per call, the last repeating)
 * ``drip:<seconds>``: sends the headers, then one byte every 0.2 s for that long (a socket that
   never goes quiet long enough for a read timeout);
 * ``say:<text>``: answers ``<text>`` verbatim (a scripted judge verdict, or a malformed one);
-* ``hang:<seconds>``: waits, then answers an empty message (a judge that answers too late).
+* ``hang:<seconds>``: waits, then answers an empty message (a judge that answers too late);
+* ``late:<seconds>:<text>``: waits, then answers ``<text>`` verbatim.
 
 Every request is recorded (``requests``, with its messages) so tests can count calls per model
 and read the prompts.
@@ -129,10 +130,13 @@ class FakeOpenAI:
             return
         if kind == "slow":
             time.sleep(float(arg or 5))
+        if kind == "late":
+            seconds, _, arg = arg.partition(":")
+            time.sleep(float(seconds))
         if kind == "hang":
             time.sleep(float(arg or 5))
-        if kind in ("say", "hang"):
-            self._send(handler, 200, self._completion(model, arg if kind == "say" else ""))
+        if kind in ("say", "hang", "late"):
+            self._send(handler, 200, self._completion(model, "" if kind == "hang" else arg))
             return
         action = _policy_action(messages) if kind in ("good", "slow", "fenced", "lenient") else None
         content = {

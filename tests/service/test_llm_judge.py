@@ -149,6 +149,20 @@ def test_the_judge_is_asked_again_only_when_its_prompt_would_change(db: Database
         assert fake.calls("judge") == 2
 
 
+def test_a_batch_asks_the_judge_for_its_steps_at_once(db: Database) -> None:
+    with FakeOpenAI({"judge": "late:1.0:" + verdict()[len("say:"):]}) as fake:
+        service = judged_service(db, fake, "judge")
+        episodes = [service.reset(TASK).episode_id for _ in range(4)]
+        began = time.monotonic()
+        results = service.step_many([(e, ACTIONS[2]) for e in episodes])
+        took = time.monotonic() - began
+    assert fake.calls("judge") == 4 and took < 3.0  # one after another would take 4 s
+    for episode_id, result in zip(episodes, results, strict=True):
+        assert not isinstance(result, Exception)
+        judged = [e for e in events_of(service, episode_id) if isinstance(e, ev.ReplyJudged)]
+        assert len(judged) == 1 and judged[0].verdict is not None
+
+
 def test_a_timeout_falls_back_to_the_deterministic_judge_and_says_so(db: Database) -> None:
     deterministic = EnvironmentService(db)
     expected = reply_units(deterministic, play(deterministic))
