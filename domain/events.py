@@ -54,12 +54,14 @@ class EpisodeStarted:
     grader_version: str = ""
     judge: str = "deterministic"
     """Which reply judge the service ran for this episode: ``deterministic`` or ``llm``. With
-    ``llm`` the log holds a ``ReplyJudged`` event wherever a reply was judged; replay reads those."""
+    ``llm`` the log holds a ``ReplyJudged`` event wherever a reply was judged; replay reads those.
+    Stored only when it is ``llm``: an absent key reads as ``deterministic``, so an episode without
+    an LLM judge is recorded byte for byte as before the judge existed (same payload, same hash)."""
 
     @property
     def data(self) -> JsonObject:
         fork = self.forked_from
-        return {
+        data: JsonObject = {
             "episode_id": self.episode_id,
             "task_id": self.task_id,
             "seed": self.seed,
@@ -69,8 +71,10 @@ class EpisodeStarted:
             "forked_from": (None if fork is None else
                             {"episode_id": fork.episode_id, "at": fork.at, "hash": fork.hash}),
             "grader_version": self.grader_version,
-            "judge": self.judge,
         }
+        if self.judge != "deterministic":
+            data["judge"] = self.judge
+        return data
 
     @classmethod
     def from_data(cls, data: Mapping[str, Any]) -> EpisodeStarted:

@@ -86,7 +86,7 @@ def parse_verdict(text: str) -> JudgeVerdict:
     fenced = _FENCE.match(body)
     if fenced:
         body = fenced.group(1)
-    answer = VerdictAnswer.model_validate_json(body, strict=False)
+    answer = VerdictAnswer.model_validate_json(body)
     return JudgeVerdict(answer.facts, answer.tone, answer.violation, answer.reason)
 
 
