@@ -108,6 +108,21 @@ def test_a_verdict_is_recorded_with_its_step_and_grades_the_reply(db: Database) 
     assert not any(isinstance(e, ev.ReplyJudged) for e in events_of(deterministic, plain))
 
 
+def test_verdicts_and_fallbacks_read_back_as_themselves_from_their_stored_payload(
+        db: Database) -> None:
+    with FakeOpenAI({"judge": [verdict(facts=0.25, violation="abusive"), "say:nope"]}) as fake:
+        service = judged_service(db, fake, "judge")
+        episode_id = play(service)
+    recorded = [r for r in service.load_events(episode_id) if r.type == ev.ReplyJudged.type]
+    events = [to_domain(r) for r in recorded]
+    assert [e.verdict is None for e in events] == [False, True]  # type: ignore[union-attr]
+    for stored, event in zip(recorded, events, strict=True):
+        assert event.data == stored.data
+        assert ev.upcast(event.type, event.version, event.data) == event
+    started = service.load_events(episode_id)[0]
+    assert started.data["judge"] == "llm" and to_domain(started).judge == "llm"  # type: ignore[union-attr]
+
+
 def test_the_prompt_holds_ticket_policy_decisions_rubric_and_reply(db: Database) -> None:
     with FakeOpenAI({"judge": verdict()}) as fake:
         play(judged_service(db, fake, "judge"))
