@@ -116,10 +116,12 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("a", metavar="EPISODE_A")
     p.add_argument("b", metavar="EPISODE_B")
 
-    p = _parser(sub, "regrade", "re-score recorded episodes with the current grader; appends regrade "
-                "records, never changes the log", cmd_regrade)
+    p = _parser(sub, "regrade", "re-score recorded episodes with the current grader (or --grader); "
+                "appends regrade records, never changes the log", cmd_regrade)
     _selection(p)
     p.add_argument("--dry-run", action="store_true", help="report only; append nothing")
+    p.add_argument("--grader", metavar="VERSION", default=None,
+                   help="grader version to re-score with (default: the current grader)")
     p.add_argument("--judge", choices=["deterministic", "llm"], default="deterministic",
                    help="deterministic (default): grade replies with the verdicts the log holds; "
                         "llm: judge every reply again with the LLM judge of JUDGE_MODEL, "
@@ -317,7 +319,7 @@ def cmd_regrade(args: argparse.Namespace) -> int:
                   file=sys.stderr)
             return 2
     data = regrade(_auditor(args), _filter(args), dry_run=args.dry_run,
-                   progress=ProgressBar("regrade"), judge=judge)
+                   progress=ProgressBar("regrade"), grader_version=args.grader, judge=judge)
     if args.json:
         _dump(data)
         return 0
