@@ -7,19 +7,18 @@ here, never from the reply's wording: a reply that says "refunded" refunds nothi
 
 Outcome names (the shared vocabulary of the graders):
 
-==========================  ==========================  =========================================
-outcome                     back-office action          seed shapes (seed tasks only)
-==========================  ==========================  =========================================
-``refund_issued``           ``issue_refund``            tag ``Refund_Approved``; code ``refund_issued``
-``refund_denied``           ``deny_refund``             tag ``Policy_Denied``; code ``refund_denied``
-``email_updated``           ``update_account_email``    code ``account_updated``
-``password_reset_sent``     ``send_password_reset_link``  (none: no seed shape says a link was sent)
-``deletion_scheduled``      ``schedule_data_deletion``  code ``deletion_scheduled``
-``legal_hold_placed``       ``place_legal_hold``        tag ``Legal_Hold``; code ``deletion_on_hold``
-``fraud_review_opened``     ``open_fraud_review``       tag ``Fraud_Review``; code ``fraud_review_opened``
-``incident_escalated``      ``escalate_incident``       codes ``incident_escalated``,
-                                                        ``security_incident_opened``
-==========================  ==========================  =========================================
+=======================  ========================  ==========================================================
+outcome                  back-office action        seed shapes (seed tasks only)
+=======================  ========================  ==========================================================
+``refund_issued``        issue_refund              tag ``Refund_Approved``; code ``refund_issued``
+``refund_denied``        deny_refund               tag ``Policy_Denied``; code ``refund_denied``
+``email_updated``        update_account_email      code ``account_updated``
+``password_reset_sent``  send_password_reset_link  none (no seed shape says a link was sent)
+``deletion_scheduled``   schedule_data_deletion    code ``deletion_scheduled``
+``legal_hold_placed``    place_legal_hold          tag ``Legal_Hold``; code ``deletion_on_hold``
+``fraud_review_opened``  open_fraud_review         tag ``Fraud_Review``; code ``fraud_review_opened``
+``incident_escalated``   escalate_incident         codes ``incident_escalated``, ``security_incident_opened``
+=======================  ========================  ==========================================================
 
 A shape counts while it is on the ticket (a removed tag no longer says anything). Back-office
 actions count once taken: money refunded stays refunded, a link sent stays sent.

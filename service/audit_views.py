@@ -13,6 +13,7 @@ from typing import Any
 from domain.state import fold
 from domain.tasks.catalog import Catalog, default_catalog
 from domain.tasks.spec import TaskInstance
+from graders.safety import violations
 from service import replay
 from service.environment import check_episode_id, to_domain
 from service.errors import BadRequest, EpisodeNotFound, ServiceError
@@ -109,15 +110,18 @@ class Auditor:
         return out
 
     def show(self, episode_id: str) -> dict[str, Any]:
-        """Summary, the task with its answer key, and the step table."""
+        """Summary, the task with its answer key, the step table, and the safety violations (each
+        naming the step and event that broke the rule)."""
         recorded = self.load(episode_id)
         started = recorded[0].data
         task = TaskInstance.model_validate(started["task"])
+        last = fold(to_domain(r) for r in recorded)
         return {
             "episode": self.summary(episode_id),
             "task": task_json(task),
             "grader_version": started.get("grader_version"),
             "steps": replay.timeline(recorded),
+            "violations": [replay.violation_json(v) for v in violations(last)],
         }
 
     def events(self, episode_id: str, limit: int = 100, cursor: str | None = None) -> dict[str, Any]:
@@ -151,7 +155,8 @@ class Auditor:
         assert state.task is not None
         return {"episode_id": episode_id, "step": step, "steps": last.step_count,
                 "state": replay.public_fields(state),
-                "expected": state.task.expected.model_dump(mode="json")}
+                "expected": state.task.expected.model_dump(mode="json"),
+                "violations": [replay.violation_json(v) for v in violations(state)]}
 
     def diff(self, a: str, b: str) -> dict[str, Any]:
         out = replay.diff(self.load(a), self.load(b))
