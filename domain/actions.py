@@ -128,6 +128,14 @@ class IssueRefund(_Action):
     action_type: Literal["issue_refund"] = "issue_refund"
     amount: float = Field(gt=0, le=MAX_REFUND, allow_inf_nan=False)
 
+    @field_validator("amount", mode="before")
+    @classmethod
+    def _not_a_flag(cls, value: object) -> object:
+        """``true`` is no amount of money (pydantic would read it as 1)."""
+        if isinstance(value, bool):
+            raise ValueError("an amount is a number of dollars, not true or false")
+        return value
+
     @field_validator("amount")
     @classmethod
     def _cents(cls, value: float) -> float:
@@ -135,6 +143,8 @@ class IssueRefund(_Action):
         cents = round(value * 100)
         if abs(value * 100 - cents) > 1e-6:
             raise ValueError("an amount has at most two decimals (dollars and cents)")
+        if cents < 1:
+            raise ValueError("an amount is at least one cent")
         return cents / 100
 
 

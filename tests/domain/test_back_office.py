@@ -66,8 +66,10 @@ def test_severity_is_read_ignoring_case_and_stored_canonically() -> None:
     ({"action_type": "issue_refund", "amount": 0}, "amount"),
     ({"action_type": "issue_refund", "amount": -5}, "amount"),
     ({"action_type": "issue_refund", "amount": 10.005}, "amount"),
+    ({"action_type": "issue_refund", "amount": 5e-324}, "amount"),  # rounds to no cents at all
     ({"action_type": "issue_refund", "amount": 10_000_000}, "amount"),
     ({"action_type": "issue_refund", "amount": "lots"}, "amount"),
+    ({"action_type": "issue_refund", "amount": True}, "amount"),
     ({"action_type": "update_account_email", "new_email": "not an email"}, "new_email"),
     ({"action_type": "escalate_incident", "severity": "sev9"}, "severity"),
     ({"action_type": "deny_refund", "reason": "x" * 501}, "reason"),
