@@ -18,9 +18,9 @@ from domain.events import ActionReceived, Component, Event, Penalty, StepGraded
 from domain.state import EpisodeState, evolve, fold
 from graders.components import UNITS, score_components
 from graders.penalties import step_penalties
-from graders.safety import VIOLATION_CAP, violations
+from graders.safety import CAP_UNITS, violations
 
-GRADER_VERSION = "ticketledger-grader/1.1"
+GRADER_VERSION = "ticketledger-grader/2.0"
 
 
 def to_float(units: int) -> float:
@@ -84,7 +84,7 @@ def grade_step(before: EpisodeState, step_events: Sequence[Event], after: Episod
     components = score_components(after)
     raw = sum(c.earned for c in components) - penalty_units
     if violations(after):  # an unsafe episode is worth at most the cap, whatever else it did
-        raw = min(raw, VIOLATION_CAP)
+        raw = min(raw, CAP_UNITS)
     score = min(UNITS, max(0, raw))
     reward = (score if after.done else raw) - before.raw_units
     return StepGrade(

@@ -13,7 +13,6 @@ from typing import Any
 from domain.state import fold
 from domain.tasks.catalog import Catalog, default_catalog
 from domain.tasks.spec import TaskInstance
-from graders.safety import violations
 from service import replay
 from service.environment import check_episode_id, to_domain
 from service.errors import BadRequest, EpisodeNotFound, ServiceError
@@ -121,7 +120,7 @@ class Auditor:
             "task": task_json(task),
             "grader_version": started.get("grader_version"),
             "steps": replay.timeline(recorded),
-            "violations": [replay.violation_json(v) for v in violations(last)],
+            "violations": [replay.violation_json(v) for v in replay.episode_violations(last)],
         }
 
     def events(self, episode_id: str, limit: int = 100, cursor: str | None = None) -> dict[str, Any]:
@@ -156,7 +155,7 @@ class Auditor:
         return {"episode_id": episode_id, "step": step, "steps": last.step_count,
                 "state": replay.public_fields(state),
                 "expected": state.task.expected.model_dump(mode="json"),
-                "violations": [replay.violation_json(v) for v in violations(state)]}
+                "violations": [replay.violation_json(v) for v in replay.episode_violations(state)]}
 
     def diff(self, a: str, b: str) -> dict[str, Any]:
         out = replay.diff(self.load(a), self.load(b))

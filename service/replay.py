@@ -1,9 +1,10 @@
 """Replay, chain check, state-at-step, diff and the step timeline: answering "what happened, and is
 the log telling the truth?".
 
-All of them read only the recorded events. Replay re-folds and re-grades every step with the current code,
-verifies the hash chain, checks the task variant against the catalog, and reports the first place
-where anything disagrees with what was recorded.
+All of them read only the recorded events. Replay re-folds and re-grades every step with the grader
+the episode was recorded under (``graders.versions``: its recorded rewards must come out again
+exactly, whatever grader new episodes use), verifies the hash chain, checks the task variant
+against the catalog, and reports the first place where anything disagrees with what was recorded.
 """
 
 from __future__ import annotations
@@ -15,9 +16,10 @@ from domain import events as ev
 from domain.actions import action_json
 from domain.state import EpisodeState, fold
 from domain.tasks.catalog import Catalog
-from graders import GRADER_VERSION, grade_episode, to_float
+from graders import to_float
 from graders.grader import split_steps
 from graders.safety import Violation, violations
+from graders.versions import CURRENT, FALLBACK, UnknownGrader, grader_of_log, version_of
 from store.chain import GENESIS, UnknownChainFormat, link
 from store.eventstore import RecordedEvent
 
@@ -26,7 +28,7 @@ from store.eventstore import RecordedEvent
 class Divergence:
     step: int | None
     seq: int | None
-    kind: str  # chain | catalog | reward | score | components | upcast
+    kind: str  # chain | catalog | reward | score | components | upcast | grader
     message: str
     recorded: Any = None
     recomputed: Any = None
@@ -48,7 +50,7 @@ class ReplayReport:
     divergences: list[Divergence] = field(default_factory=list)
     recorded_score: float | None = None
     recomputed_score: float | None = None
-    grader_version: str = GRADER_VERSION
+    grader_version: str = CURRENT
     recorded_grader_version: str | None = None
 
     @property
@@ -132,7 +134,17 @@ def replay(recorded: list[RecordedEvent], catalog: Catalog, *, steps: bool = Tru
         domain_events = [ev.upcast(first.type, first.version,
                                    first.data if opening is None else opening)]
         domain_events += [ev.upcast(r.type, r.version, r.data) for r in recorded[1:]]
-        grade = grade_episode(domain_events)
+    except (ValueError, KeyError, TypeError) as exc:
+        report.divergences.append(Divergence(None, None, "upcast", f"cannot read the log: {exc!r}"))
+        return report
+    try:
+        grader = grader_of_log(domain_events)
+    except UnknownGrader as exc:
+        report.divergences.append(Divergence(None, None, "grader", str(exc)))
+        return report
+    report.grader_version = grader.version
+    try:
+        grade = grader.grade_episode(domain_events)
     except (ValueError, KeyError, TypeError) as exc:
         report.divergences.append(Divergence(None, None, "upcast", f"cannot read the log: {exc!r}"))
         return report
@@ -195,6 +207,12 @@ def public_fields(state: EpisodeState) -> dict[str, Any]:
         "step_count": state.step_count, "score": state.score,
         "account": state.account.model_dump(mode="json"),
     }
+
+
+def episode_violations(state: EpisodeState) -> tuple[Violation, ...]:
+    """The safety violations of ``state`` as its episode's grader judges them (grader 1.1 had no
+    safety rules, so its episodes show none)."""
+    return () if version_of(state) == FALLBACK else violations(state)
 
 
 def violation_json(violation: Violation) -> dict[str, Any]:
@@ -276,7 +294,7 @@ def timeline(recorded: list[RecordedEvent]) -> list[dict[str, Any]]:
     for step_events in steps:
         state = fold(step_events, state)
         record = state.steps[-1]
-        broken = [violation_json(v) for v in violations(state) if v.step == record.step]
+        broken = [violation_json(v) for v in episode_violations(state) if v.step == record.step]
         graded = _graded(step_events)
         parts = graded.components if graded else ()
         moved = [{"component": c.name, "delta": to_float(c.earned - earned_before.get(c.name, 0)),

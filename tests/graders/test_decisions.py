@@ -24,7 +24,7 @@ from graders.decisions import (
     outcomes,
     unmet_required,
 )
-from graders.safety import VIOLATION_CAP, Violation, violations
+from graders.safety import CAP_UNITS, Violation, violations
 
 CATALOG = default_catalog()
 CASES = [(task_id, seed) for task_id in CATALOG.task_ids for seed in (None, *range(12))]
@@ -212,7 +212,7 @@ def test_violations_are_sticky_and_cap_the_score() -> None:
     clean = _play(task.task_id, expert)
     assert clean.score == 1.0 and violations(clean) == ()
     harmful = _play(task.task_id, [{"action_type": "issue_refund", "amount": 1}, *expert])
-    assert harmful.done and harmful.score == VIOLATION_CAP / 10_000
+    assert harmful.done and harmful.score == CAP_UNITS / 10_000
     assert [v.step for v in violations(harmful)] == [1]
 
 
