@@ -7,9 +7,11 @@ and what it already did) and never the answer key. Its work mirrors a careful ju
 2. look up the policy that governs it (refunds, identity, deletion, security, escalation, billing);
 3. apply the rules it read: the refund window from the order and ticket dates, verification from
    the requester's address or quoted card digits, the count of recent refunds, an open dispute;
-4. triage (priority and queue: from the policy text when it says, else from cues), tag, note when
-   the policy asks for one, reply in prose (greeting by first name, empathy, the facts the
-   situation needs, closing), then resolve or close with a fitting code.
+4. triage (priority and queue: from the policy text when it says, else from cues), tag, carry out
+   the decision on the account (refund, denial, email change, deletion or hold, fraud review,
+   incident, reset link), note when the policy asks for one, reply in prose (greeting by first
+   name, empathy, the facts the situation needs, closing), then resolve or close with a fitting
+   code.
 
 It is stateless: the next action is the first piece of the plan the observation does not show yet,
 so it can take over from an LLM mid-episode. It stays within the step budget by dropping the least
@@ -154,6 +156,7 @@ class Plan:
     reply: str = ""
     finish: dict[str, Any] = field(default_factory=dict)
     slots: dict[str, Any] = field(default_factory=dict)
+    back_office: list[dict[str, Any]] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -166,6 +169,7 @@ class Ticket:
     facts: Mapping[str, str]
     objective: str
     policies: Mapping[str, str]
+    account: Mapping[str, Any] = field(default_factory=dict)
 
     @classmethod
     def from_observation(cls, obs: Mapping[str, Any]) -> Ticket:
@@ -178,7 +182,8 @@ class Ticket:
                    email=str(ticket.get("customer_email") or ""),
                    facts={str(k): str(v) for k, v in (ticket.get("facts") or {}).items()},
                    objective=str(obs.get("objective") or ""),
-                   policies=dict(obs.get("policies") or {}))
+                   policies=dict(obs.get("policies") or {}),
+                   account=dict(obs.get("account") or {}))
 
     def fact(self, *names: str) -> str | None:
         for name in names:
@@ -254,8 +259,10 @@ def _refund_plan(t: Ticket, plan: Plan) -> None:
     plan.slots["window"] = window
     if (ticket_day - order_day).days > window:
         plan.tags, plan.finish = ["Policy_Denied"], {"resolution_code": "refund_denied"}
+        plan.back_office = [{"action_type": "deny_refund", "reason": f"outside the {window}-day window"}]
     else:
         plan.tags, plan.finish = ["Refund_Approved"], {"resolution_code": "refund_issued"}
+        plan.back_office = _refund(t)
 
 
 def _missing_order_plan(t: Ticket, plan: Plan) -> None:
@@ -268,11 +275,23 @@ def _missing_order_plan(t: Ticket, plan: Plan) -> None:
         plan.tags, plan.finish = ["Fraud_Review"], {"resolution_code": "fraud_review_opened"}
         plan.note = (f"Customer has {count} refunds in the last 90 days (policy limit {limit}); "
                      "sending the ticket to the trust team for a fraud review.")
+        plan.back_office = [{"action_type": "open_fraud_review"}]
     else:
         plan.queue = "billing"
         plan.tags, plan.finish = ["Refund_Approved"], {"resolution_code": "refund_issued"}
+        plan.back_office = _refund(t)
         plan.note = (f"Customer has {count} refunds in the last 90 days (policy limit {limit}); "
                      "refund approved through billing.")
+
+
+def _refund(t: Ticket) -> list[dict[str, Any]]:
+    """A full refund of what the account shows was charged (else the amount the ticket names);
+    none when neither says how much."""
+    charged = t.account.get("charged")
+    if not isinstance(charged, (int, float)):
+        found = re.search(r"\$\s*(\d+(?:\.\d{1,2})?)", t.fact("amount") or "")
+        charged = float(found.group(1)) if found else None
+    return [] if charged is None else [{"action_type": "issue_refund", "amount": float(charged)}]
 
 
 def _verified(t: Ticket) -> bool:
@@ -285,9 +304,12 @@ def _verified(t: Ticket) -> bool:
 
 
 def _account_change_plan(t: Ticket, plan: Plan) -> None:
-    plan.slots["new_email"] = next(iter(EMAIL.findall(t.message)), "the new address")
+    new_email = next(iter(EMAIL.findall(t.message)), None)
+    plan.slots["new_email"] = new_email or "the new address"
     if _verified(t):
         plan.tags, plan.finish = ["Identity_Verified"], {"resolution_code": "account_updated"}
+        if new_email:
+            plan.back_office = [{"action_type": "update_account_email", "new_email": new_email}]
     else:
         plan.tags = ["Verification_Required"]
         plan.finish = {"resolution_code": "awaiting_identity_verification"}
@@ -302,8 +324,10 @@ def _deletion_plan(t: Ticket, plan: Plan) -> None:
     if not dispute.startswith("no"):
         plan.tags = plan.tags + ["Legal_Hold"]
         plan.finish = {"resolution_code": "deletion_on_hold"}
+        plan.back_office = [{"action_type": "place_legal_hold"}]
     else:
         plan.finish = {"resolution_code": "deletion_scheduled"}
+        plan.back_office = [{"action_type": "schedule_data_deletion"}]
 
 
 def make_plan(obs: Mapping[str, Any]) -> Plan:
@@ -322,6 +346,10 @@ def make_plan(obs: Mapping[str, Any]) -> Plan:
                "account_change": _account_change_plan, "deletion": _deletion_plan}.get(s.kind)
     if special is not None:
         special(t, plan)
+    if s.kind in ("security", "outage"):
+        plan.back_office = [{"action_type": "escalate_incident", "severity": "sev1"}]
+    if s.kind == "login":
+        plan.back_office = [{"action_type": "send_password_reset_link"}]
     plan.reply = compose_reply(t, plan.finish.get("resolution_code"), **plan.slots)
     if s.kind in ("security", "outage") and not plan.note:
         outcome = (plan.finish.get("resolution_code") or "escalated").replace("_", " ")
@@ -344,7 +372,42 @@ MISSING = {"set a priority": "priority", "assign a queue": "queue", "tag the tic
            "look up the relevant policy": "policy", "draft a reply": "reply",
            "add an internal note": "note"}
 DROP_ORDER = ("note", "priority", "queue", "policy", "tags", "reply")
-"""When the plan does not fit the steps left, these go first (the finish step never goes)."""
+"""When the plan does not fit the steps left, these go first (the finish step and the back-office
+actions, which carry out the decision, never go)."""
+
+
+def _carried_out(action: dict[str, Any], account: Mapping[str, Any]) -> bool:
+    """Whether the observation's account already shows ``action`` done."""
+    match action["action_type"]:
+        case "issue_refund":
+            return bool(account.get("refunds"))
+        case "deny_refund":
+            return bool(account.get("refund_request_declined"))
+        case "update_account_email":
+            return str(account.get("email", "")).lower() == str(action["new_email"]).lower()
+        case "send_password_reset_link":
+            return bool(account.get("password_reset_links_sent"))
+        case "schedule_data_deletion":
+            return bool(account.get("data_deletion_queued"))
+        case "place_legal_hold":
+            return bool(account.get("legal_hold"))
+        case "open_fraud_review":
+            return bool(account.get("fraud_review_open"))
+        case "escalate_incident":
+            return bool(account.get("incident_severity") == action["severity"])
+    return False
+
+
+def _back_office_steps(obs: Mapping[str, Any], plan: Plan) -> list[tuple[str, dict[str, Any]]]:
+    """The plan's back-office actions the account does not show yet. None against a server whose
+    observation has no account (it knows no such actions), and none that was just refused (the
+    policy is stateless: retrying would loop)."""
+    account = obs.get("account")
+    if not isinstance(account, Mapping):
+        return []
+    last, refused = obs.get("last_action"), bool(obs.get("last_action_error"))
+    return [("back_office", action) for action in plan.back_office
+            if not _carried_out(action, account) and not (refused and last == action)]
 
 
 def _pending(obs: Mapping[str, Any], plan: Plan) -> list[tuple[str, dict[str, Any]]]:
@@ -360,6 +423,7 @@ def _pending(obs: Mapping[str, Any], plan: Plan) -> list[tuple[str, dict[str, An
     tags = plan.tags or (["Escalated"] if "tags" in demanded else [])
     steps += [("tags", {"action_type": "add_tag", "tag": tag})
               for tag in tags if tag not in (obs.get("tags") or [])]
+    steps += _back_office_steps(obs, plan)
     note = plan.note or ("Handled per the documented process; details are in the reply."
                          if "note" in demanded else None)
     if note and not obs.get("internal_notes"):
