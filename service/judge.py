@@ -8,9 +8,10 @@ offline. A call that fails, times out or answers something that is not a valid v
 recorded too, as a fallback with the reason, and the deterministic judge grades that reply.
 
 The prompt gives the model the public ticket, the policy texts the task rests on, the decisions
-recorded so far, the task's written judging rubric (``domain/tasks/judging.json``) and the reply.
-It holds the expected decision, so neither the prompt nor the verdict's reason is ever shown to
-the agent: the event is read only by the grader and the audit routes.
+recorded so far (with the outcomes they express and the account), the task's written judging
+rubric (``domain/tasks/judging.json``) and the reply. It holds the expected decision, so neither
+the prompt nor the verdict's reason is ever shown to the agent: the event is read only by the
+grader and the audit routes.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from domain.events import EpisodeStarted, Event, JudgeVerdict, ReplyJudged, StepGraded
 from domain.state import EpisodeState, evolve, fold
 from domain.tasks.catalog import Catalog
+from graders.decisions import outcomes
 from graders.grader import split_steps
 from graders.llm_verdict import text_digest
 
@@ -91,11 +93,15 @@ def parse_verdict(text: str) -> JudgeVerdict:
 
 
 def _decisions(state: EpisodeState) -> dict[str, Any]:
-    """What the agent has recorded on the ticket so far (the state a reply must not contradict)."""
+    """What the agent has recorded so far (the state a reply must not contradict): the ticket's
+    fields, the outcomes they and the back-office actions express (``graders.decisions``), and
+    the account as those actions left it."""
     return {
         "priority": state.priority, "queue": state.queue, "tags": list(state.tags),
         "policies_looked_up": [p for p, _ in state.policies_viewed],
         "status": state.status, "resolution_code": state.resolution_code,
+        "outcomes": sorted(outcomes(state)),
+        "account": state.account.model_dump(mode="json", exclude={"taken"}),
     }
 
 

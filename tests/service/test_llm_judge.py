@@ -138,6 +138,9 @@ def test_the_prompt_holds_ticket_policy_decisions_rubric_and_reply(db: Database)
     assert rubric is not None and rubric.must in text and rubric.must_not in text
     assert "45 days" in rubric.must  # filled with the variant's values
     assert REPLY in text and '"Policy_Denied"' in text and '"refund_denied"' in text
+    decisions = json.loads(text.split("Case:\n", 1)[1].split("\n\nReply to judge", 1)[0])
+    assert decisions["recorded_decisions"]["outcomes"] == ["refund_denied"]
+    assert decisions["recorded_decisions"]["account"]["refunds"] == []
 
 
 def test_a_violation_zeroes_the_reply(db: Database) -> None:
