@@ -198,10 +198,11 @@ def test_a_batch_asks_the_judge_for_its_steps_at_once(db: Database) -> None:
         assert len(judged) == 1 and judged[0].verdict is not None
 
 
-def test_a_timeout_falls_back_to_the_deterministic_judge_and_says_so(db: Database) -> None:
+@pytest.mark.parametrize("late", ["hang:3", "drip:3"])  # silent, or a byte every 0.2 s
+def test_a_timeout_falls_back_to_the_deterministic_judge_and_says_so(db: Database, late: str) -> None:
     deterministic = EnvironmentService(db)
     expected = reply_units(deterministic, play(deterministic))
-    with FakeOpenAI({"slow": "hang:3"}) as fake:
+    with FakeOpenAI({"slow": late}) as fake:
         service = judged_service(db, fake, "slow", timeout_s=0.5)
         episode_id = service.reset(TASK).episode_id
         for action in ACTIONS[:2]:
