@@ -3,7 +3,7 @@
 A real server is walked through every agent-facing route (``/``, ``/health``, ``/metadata``,
 ``/schema``, ``/tasks``, ``/reset``, ``/step`` in both dialects, ``/state``, ``/ws`` messages, and
 ``/mcp`` ``tools/list`` and ``tools/call``) for every task and several seeds, with two agents: the
-scripted expert (``bench/scripted.py``) and a wrong agent that never sends a right answer. Every
+scripted expert (``service/scripted.py``) and a wrong agent that never sends a right answer. Every
 answer is searched for the variant's secrets:
 
 * expected priority, queue, tags and resolution codes, until the agent itself has sent the value
@@ -31,11 +31,11 @@ import httpx
 import pytest
 from websockets.sync.client import connect as ws_connect
 
-from bench.scripted import solution
 from domain import events as ev
 from domain.tasks import default_catalog
 from domain.tasks.spec import Rubric, TaskInstance
 from domain.vocabulary import PolicyId, Priority, Queue, ResolutionCode, Tag
+from service.scripted import solution
 from tests.servers import LiveServer, episode_events, module_database, start_server
 
 CATALOG = default_catalog()

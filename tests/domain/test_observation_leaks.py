@@ -16,9 +16,9 @@ from typing import Any
 
 import pytest
 
-from bench.scripted import solution
 from domain.tasks import TaskInstance, default_catalog
 from domain.vocabulary import ResolutionCode, Tag
+from service.scripted import solution
 
 CATALOG = default_catalog()
 SEEDS = [None, *range(8)]
