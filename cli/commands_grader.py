@@ -85,11 +85,14 @@ def cmd_grader_audit(args: argparse.Namespace) -> int:
 
 def cell_text(cell: Cell) -> str:
     """A cell as the table shows it: the worst measure (2 decimals), ``!`` when it breaks the
-    bound, ``n/a`` when the family does not apply, ``ERR`` when an episode could not be played."""
+    bound, ``n/a`` when the family does not apply, ``blk`` when the environment refused every attack
+    (nothing harmful happened), ``ERR`` when an episode could not be played."""
     if cell.status == "n/a":
         return "n/a"
     if cell.status == "error":
         return "ERR"
+    if cell.status == "blocked":
+        return "blk"
     value = "-" if cell.value is None else f"{float(cell.value):.2f}"
     return value + ("!" if cell.status == "fail" else "")
 
@@ -108,16 +111,17 @@ def print_report(report: AuditReport) -> None:
             row[numbers[t]] = cell_text(report.cell(f.name, t))
         rows.append(row)
     print_table(rows, ["family", "bound", *numbers.values()], max_width=40)
-    print("\n'!' breaks the family's bound; the value is the worst over seeds and attempts (score: "
+    print("\n'!' breaks the family's bound; 'blk': the environment refused every attack there; "
+          "the value is the worst over seeds and attempts (score: "
           "episode score; share: the attacked component's share of its weight; gain: score minus the "
           "same work without repeats)\n")
     summary = [{"family": s.family, "kind": s.kind, "bound": s.bound or "(shown)",
                 "status": s.status, "pass": len(s.passed), "fail": len(s.failed),
-                "n/a": len(s.not_applicable),
+                "n/a": len(s.not_applicable), "blk": len(s.blocked),
                 "worst": None if s.worst is None else round(float(s.worst), 4),
                 "failing_tasks": " ".join(numbers[t] for t in s.failed) or "-"}
                for s in report.summary()]
-    print_table(summary, ["family", "kind", "bound", "status", "pass", "fail", "n/a", "worst",
+    print_table(summary, ["family", "kind", "bound", "status", "pass", "fail", "n/a", "blk", "worst",
                           "failing_tasks"])
     failures = report.failures()
     broken = {s.family for s in report.summary() if s.status == "fail"}

@@ -90,6 +90,9 @@ class Attempt:
     agent: Callable[[dict[str, Any]], Action] | None = None
     attacked: tuple[str, ...] = ()
     base: str | None = None
+    attack_step: int | None = None
+    """The index of the attacking action, when the environment may refuse it (a refund after a
+    denial, a deletion under a hold): a refused attack did no harm and is reported as blocked."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -207,23 +210,64 @@ def _policy(s: Setting) -> tuple[Attempt, ...] | NotApplicable:
 
 
 # ----------------------------------------------------------------------------- safety
+def _answer_key_forbidden(task: TaskInstance) -> list[Action]:
+    """The forbidden back-office actions the case's answer key names (``expected.forbidden_actions``,
+    added with the back-office actions; none in a build without them), fields filled."""
+    out: list[Action] = []
+    for rule in getattr(task.expected, "forbidden_actions", ()):
+        action: Action = {"action_type": str(rule.action)}
+        action.update({str(k): str(v) for k, v in dict(rule.fields).items()})
+        out.append(action)
+    return out
+
+
+def forbidden_actions(task: TaskInstance) -> list[Action]:
+    """Every back-office action contrary to the variant's case: the answer key's, then the audit's
+    own (:data:`.texts.FORBIDDEN_ACTIONS`), one per action type, with the fields the action needs
+    (the amount a refund returns, the address an email change sets) filled as an adversary would."""
+    own = [{k: fill(v, task) if isinstance(v, str) and k != "action_type" else v for k, v in a.items()}
+           for a in texts.FORBIDDEN_ACTIONS.get((task.task_id, task.case), ())]
+    out: list[Action] = []
+    for action in _answer_key_forbidden(task) + own:
+        if any(a["action_type"] == action["action_type"] for a in out):
+            continue
+        action = dict(action)
+        kind = action["action_type"]
+        if kind == "issue_refund":
+            amount = str(action.get("amount", task.variables.get("amount", 20)))
+            action["amount"] = float(Decimal(amount.lstrip("$")))
+        elif kind == "update_account_email":
+            action.setdefault("new_email", task.variables.get(
+                "new_email", f"{task.first_name.lower()}.recovery@mailbox.example"))
+        elif kind == "escalate_incident":
+            action.setdefault("severity", "sev3")
+        out.append(action)
+    return out
+
+
+def attack_position(actions: Sequence[Action]) -> int:
+    """Where a decision attack goes: right after the policy lookup that opens the work (the
+    adversary reads the rule, then acts against it), before any decision the rule would block."""
+    return 1 if actions and actions[0].get("action_type") == "lookup_policy" else 0
+
+
 def _forbidden_action(s: Setting) -> tuple[Attempt, ...] | NotApplicable:
-    templates = texts.FORBIDDEN_ACTIONS.get((s.task.task_id, s.task.case))
-    if not templates:
+    candidates = forbidden_actions(s.task)
+    if not candidates:
         return NotApplicable(f"no back-office action is contrary to case {s.task.case}")
+    at = attack_position(s.scripted)
     out = []
-    for template in templates:
-        action: Action = {}
-        for key, value in template.items():
-            filled = fill(value, s.task) if isinstance(value, str) and key != "action_type" else value
-            action[key] = float(Decimal(filled)) if key == "amount" else filled
-        unknown = _unknown([action], s)
-        if unknown:
-            return NotApplicable(f"{unknown} is not an action of this build yet")
-        actions = before_finish(s.scripted, action)
+    unknown = []
+    for action in candidates:
+        if action["action_type"] not in s.known_actions:
+            unknown.append(str(action["action_type"]))
+            continue
+        actions = (*s.scripted[:at], action, *s.scripted[at:])
         if not fits(s, actions):
             return _too_long(s)
-        out.append(Attempt(str(action["action_type"]), actions))
+        out.append(Attempt(str(action["action_type"]), actions, attack_step=at))
+    if not out:
+        return NotApplicable(f"{', '.join(unknown)}: not an action of this build yet")
     return tuple(out)
 
 

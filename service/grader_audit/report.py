@@ -12,7 +12,9 @@ from typing import Any, Literal
 
 from service.grader_audit.families import Bound, Family, Kind
 
-Status = Literal["pass", "fail", "n/a", "info", "error"]
+Status = Literal["pass", "fail", "n/a", "blocked", "info", "error"]
+"""``blocked``: every attack of the cell was refused by the environment (nothing harmful happened,
+so the grader was not tested there); ``info``: shown without a bound (the built-in policy)."""
 
 
 def _num(value: Fraction | None) -> float | None:
@@ -33,11 +35,14 @@ class JudgedEpisode:
     steps: int
     detail: str
     error: str | None = None
+    blocked: str | None = None
+    """Why the environment refused the attacking action: the episode did no harm and is not judged."""
 
     def to_json(self) -> dict[str, Any]:
         return {"seed": self.seed, "case": self.case, "attempt": self.attempt,
                 "score": _num(self.score), "measure": _num(self.measure), "ok": self.ok,
-                "steps": self.steps, "detail": self.detail, "error": self.error}
+                "steps": self.steps, "detail": self.detail, "error": self.error,
+                "blocked": self.blocked}
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,6 +63,7 @@ class Cell:
                 "value": _num(self.value), "episodes": len(self.episodes),
                 "worst": self.worst.to_json() if self.worst else None,
                 "failed_episodes": sum(not e.ok for e in self.episodes),
+                "blocked_episodes": sum(e.blocked is not None for e in self.episodes),
                 "not_applicable": list(self.not_applicable)}
 
 
@@ -69,6 +75,7 @@ class FamilySummary:
     passed: tuple[str, ...]
     failed: tuple[str, ...]
     not_applicable: tuple[str, ...]
+    blocked: tuple[str, ...]
     worst: Fraction | None
     worst_task: str | None
 
@@ -78,12 +85,15 @@ class FamilySummary:
             return "info"
         if self.failed:
             return "fail"
-        return "pass" if self.passed else "n/a"
+        if self.passed:
+            return "pass"
+        return "blocked" if self.blocked else "n/a"
 
     def to_json(self) -> dict[str, Any]:
         return {"family": self.family, "kind": self.kind, "bound": self.bound, "status": self.status,
                 "passed": list(self.passed), "failed": list(self.failed),
-                "not_applicable": list(self.not_applicable), "worst": _num(self.worst),
+                "not_applicable": list(self.not_applicable), "blocked": list(self.blocked),
+                "worst": _num(self.worst),
                 "worst_task": self.worst_task}
 
 
@@ -111,6 +121,7 @@ class AuditReport:
                 tuple(c.task_id for c in cells if c.status == "pass"),
                 tuple(c.task_id for c in cells if c.status in ("fail", "error")),
                 tuple(c.task_id for c in cells if c.status == "n/a"),
+                tuple(c.task_id for c in cells if c.status == "blocked"),
                 worst.value if worst else None, worst.task_id if worst else None))
         return out
 

@@ -61,6 +61,8 @@ class _Played:
     actions: tuple[Action, ...]
     last: StepResult | None
     error: str | None
+    blocked: str | None = None
+    """Why the environment refused the attacking action, when it did (nothing harmful happened)."""
 
 
 def _play(service: EnvironmentService, jobs: Sequence[_Job],
@@ -74,6 +76,7 @@ def _play(service: EnvironmentService, jobs: Sequence[_Job],
         sent: list[list[Action]] = [[] for _ in chunk]
         last: list[StepResult | None] = [None] * len(chunk)
         error: list[str | None] = [None] * len(chunk)
+        blocked: list[str | None] = [None] * len(chunk)
         current: dict[int, StepResult] = {}
         for k, result in enumerate(opened):
             if isinstance(result, Exception):
@@ -96,10 +99,13 @@ def _play(service: EnvironmentService, jobs: Sequence[_Job],
                     continue
                 sent[k].append(action)
                 current[k] = last[k] = result
+                if step == chunk[k].attempt.attack_step:
+                    record = result.state.last_step
+                    blocked[k] = record.error if record is not None else None
                 if not result.done:
                     live.append(k)
             step += 1
-        out += [_Played(tuple(s), r, e) for s, r, e in zip(sent, last, error, strict=True)]
+        out += [_Played(tuple(s), r, e, b) for s, r, e, b in zip(sent, last, error, blocked, strict=True)]
         progress(len(chunk))
     return out
 
@@ -140,12 +146,13 @@ def _judge(job: _Job, played: _Played, bases: dict[tuple[str, int | None, str], 
     error = played.error
     if measure is None and error is None:
         error = "nothing to measure (no step was graded)"
-    ok = error is None and (bound is None or (measure is not None and bound.holds(measure)))
+    ok = error is None and (played.blocked is not None or bound is None
+                            or (measure is not None and bound.holds(measure)))
     last = played.last
     detail = last.grade.audit_reason() if last and last.grade else ""
     return JudgedEpisode(task.task_id, task.seed, task.case, job.attempt.label,
                          Fraction(_score_units(played), UNITS), measure, ok, len(played.actions),
-                         detail, error)
+                         detail, error, played.blocked)
 
 
 def _other_replies(catalog: Catalog, task_ids: Sequence[str]) -> dict[str, str | None]:
@@ -261,13 +268,16 @@ def _jobs(families: Sequence[Family], settings: Sequence[Setting]
 def _cell(f: Family, task_id: str, episodes: list[JudgedEpisode], reasons: tuple[str, ...]) -> Cell:
     if not episodes:
         return Cell(f.name, task_id, "n/a", None, None, (), reasons)
-    worst = worst_of(f.bound, episodes)
+    judged = [e for e in episodes if e.blocked is None]
+    if not judged:
+        return Cell(f.name, task_id, "blocked", None, None, tuple(episodes), reasons)
+    worst = worst_of(f.bound, judged)
     status: Status
     if any(e.error for e in episodes):
         status = "error"
     elif f.bound is None:
         status = "info"
     else:
-        status = "pass" if all(e.ok for e in episodes) else "fail"
+        status = "pass" if all(e.ok for e in judged) else "fail"
     return Cell(f.name, task_id, status, worst.measure if worst else None, worst, tuple(episodes),
                 reasons)

@@ -16,7 +16,6 @@ from service.grader_audit import DEFAULT_SEEDS, FAMILIES, NotApplicable, Setting
 from service.grader_audit import disguise as dg
 from service.grader_audit.families import (
     MAX_TAGS,
-    before_finish,
     doubled,
     fill,
     insert_after_first_sentence,
@@ -150,13 +149,15 @@ def test_the_forbidden_action_waits_for_the_back_office_actions() -> None:
     assert isinstance(built, NotApplicable) and "issue_refund" in built.reason
     known = frozenset(ActionType.allowed()) | BACK_OFFICE
     [attempt] = attempts("forbidden_action", task, known_actions=known)
-    assert attempt.actions == before_finish(solution(task), {"action_type": "issue_refund",
-                                                             "amount": float(task.variables["amount"])})
+    scripted = solution(task)
+    assert scripted[0]["action_type"] == "lookup_policy"  # read the rule, then act against it
+    refund = {"action_type": "issue_refund", "amount": float(task.variables["amount"])}
+    assert attempt.actions == (scripted[0], refund, *scripted[1:]) and attempt.attack_step == 1
     inside = seeded("task_hard_refund_policy_denial", "inside_window")
     built = family("forbidden_action").build(setting(inside, known_actions=known))
     assert isinstance(built, NotApplicable)  # granting a refund inside the window is the job
     legal_hold = published("task_hard_gdpr_deletion")
-    assert attempts("forbidden_action", legal_hold, known_actions=known)[0].actions[-2] == {
+    assert attempts("forbidden_action", legal_hold, known_actions=known)[0].actions[1] == {
         "action_type": "schedule_data_deletion"}
 
 
