@@ -34,6 +34,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                    help=f"comma-separated seeds; '{PUBLISHED}' is the published variant "
                         f"(default: {PUBLISHED},0,1,2,7, which draws every case of every task)")
     p.add_argument("--tasks", default=None, metavar="LIST", help="comma-separated task ids (default: all)")
+    p.add_argument("--grader", default=None, metavar="VERSION",
+                   help="the grader version that judges (default: the current one); e.g. "
+                        "ticketledger-grader/1.1 gives the table before the current grader")
     p.add_argument("--families", default=None, metavar="LIST",
                    help="comma-separated family names (default: all; the reference families always run)")
     p.set_defaults(func=cmd_grader_audit)
@@ -57,6 +60,7 @@ def parse_seeds(text: str) -> tuple[int | None, ...]:
 def cmd_grader_audit(args: argparse.Namespace) -> int:
     from baseline.policy import next_action
     from domain.tasks.catalog import UnknownTask
+    from graders.versions import CURRENT, UnknownGrader
     from service.grader_audit import DEFAULT_SEEDS, FAMILIES, family, run_audit
 
     try:
@@ -69,9 +73,9 @@ def cmd_grader_audit(args: argparse.Namespace) -> int:
             chosen = [f for f in FAMILIES if f.kind == "reference" or f.name in picked]
         bar = ProgressBar("grader-audit")
         report = run_audit(seeds=seeds, task_ids=tasks, families=chosen, policy=next_action,
-                           progress=bar)
-    except (ValueError, KeyError, UnknownTask) as exc:
-        message = exc.args[0] if isinstance(exc, KeyError) else str(exc)
+                           progress=bar, grader_version=args.grader or CURRENT)
+    except (ValueError, LookupError) as exc:  # KeyError, UnknownTask, UnknownGrader among them
+        message = exc.args[0] if isinstance(exc, (KeyError, UnknownTask, UnknownGrader)) else str(exc)
         if args.json:
             print(json.dumps({"error": {"code": "bad_input", "message": message}}, indent=2))
         print(f"error: {message}", file=sys.stderr)

@@ -6,6 +6,12 @@ the step limit). They are played side by side, one step of each live episode per
 (:meth:`~service.EnvironmentService.step_many`, one commit per batch), which keeps a few thousand
 episodes to seconds.
 
+The grader that judges is a choice (``grader_version``, default the current one): the episodes are
+played under the current grader, as any client plays them, and when another version is asked for,
+each one's log is graded again by that version (``graders.versions``), which is exactly what that
+grader would have said at every step: deciding and folding do not depend on the grader. So the same
+command gives the table before and after a grader change.
+
 Two rounds: the reference episodes first (the scripted solution and the built-in policy), because
 the repeat family repeats the policy's own actions and compares against its score; then every
 other family.
@@ -22,8 +28,9 @@ from pathlib import Path
 from typing import Any
 
 from domain.tasks.catalog import Catalog, default_catalog
-from graders import GRADER_VERSION, UNITS
-from service.environment import EnvironmentService, StepResult
+from graders import UNITS
+from graders.versions import CURRENT, StepGradeView, grader_for
+from service.environment import EnvironmentService, StepResult, to_domain
 from service.grader_audit.families import (
     FAMILIES,
     Action,
@@ -63,10 +70,12 @@ class _Played:
     error: str | None
     blocked: str | None = None
     """Why the environment refused the attacking action, when it did (nothing harmful happened)."""
+    grade: StepGradeView | None = None
+    """The last step's grade by the judging grader."""
 
 
-def _play(service: EnvironmentService, jobs: Sequence[_Job],
-          progress: Callable[[int], None]) -> list[_Played]:
+def _play(service: EnvironmentService, jobs: Sequence[_Job], progress: Callable[[int], None],
+          grader_version: str) -> list[_Played]:
     """Play ``jobs`` side by side, a batch at a time; each stops when its episode ends, its actions
     run out, or the service refuses an action (recorded as the episode's error)."""
     out: list[_Played] = []
@@ -105,9 +114,21 @@ def _play(service: EnvironmentService, jobs: Sequence[_Job],
                 if not result.done:
                     live.append(k)
             step += 1
-        out += [_Played(tuple(s), r, e, b) for s, r, e, b in zip(sent, last, error, blocked, strict=True)]
+        out += [_Played(tuple(s), r, e, b, _grade(service, r, grader_version))
+                for s, r, e, b in zip(sent, last, error, blocked, strict=True)]
         progress(len(chunk))
     return out
+
+
+def _grade(service: EnvironmentService, last: StepResult | None, version: str) -> StepGradeView | None:
+    """The last step's grade by ``version``: as played when that is the grader the episode ran
+    under, else the episode's log graded again by it."""
+    if last is None or last.grade is None:
+        return None
+    if last.grade.grader_version == version:
+        return last.grade
+    grade = grader_for(version).grade_episode(to_domain(r) for r in service.load_events(last.episode_id))
+    return grade.steps[-1] if grade.steps else None
 
 
 def _next(attempt: Attempt, step: int, current: StepResult) -> Action | None:
@@ -119,24 +140,24 @@ def _next(attempt: Attempt, step: int, current: StepResult) -> Action | None:
 
 
 def _score_units(played: _Played) -> int:
-    return played.last.grade.score_units if played.last and played.last.grade else 0
+    return played.grade.score_units if played.grade else 0
 
 
 def _measure(job: _Job, played: _Played, bases: dict[tuple[str, int | None, str], int]) -> Fraction | None:
-    last = played.last
-    if last is None or last.grade is None:
+    grade = played.grade
+    if grade is None:
         return None
-    score = Fraction(last.grade.score_units, UNITS)
+    score = Fraction(grade.score_units, UNITS)
     bound = job.family.bound
     if bound is None or bound.measure == "score":
         return score
     if bound.measure == "share":
-        shares = [Fraction(c.earned, c.weight) for c in last.grade.components
+        shares = [Fraction(c.earned, c.weight) for c in grade.components
                   if c.name in job.attempt.attacked and c.weight]
         return max(shares) if shares else None
     task = job.setting.task
     base = bases.get((task.task_id, task.seed, job.attempt.base or ""))
-    return None if base is None else Fraction(last.grade.score_units - base, UNITS)
+    return None if base is None else Fraction(grade.score_units - base, UNITS)
 
 
 def _judge(job: _Job, played: _Played, bases: dict[tuple[str, int | None, str], int]) -> JudgedEpisode:
@@ -148,8 +169,7 @@ def _judge(job: _Job, played: _Played, bases: dict[tuple[str, int | None, str], 
         error = "nothing to measure (no step was graded)"
     ok = error is None and (played.blocked is not None or bound is None
                             or (measure is not None and bound.holds(measure)))
-    last = played.last
-    detail = last.grade.audit_reason() if last and last.grade else ""
+    detail = played.grade.audit_reason() if played.grade else ""
     return JudgedEpisode(task.task_id, task.seed, task.case, job.attempt.label,
                          Fraction(_score_units(played), UNITS), measure, ok, len(played.actions),
                          detail, error, played.blocked)
@@ -180,13 +200,15 @@ def _rename(reply: str | None, other_first: str, first: str) -> str | None:
 def run_audit(*, seeds: Sequence[int | None] = DEFAULT_SEEDS, task_ids: Sequence[str] | None = None,
               families: Sequence[Family] = FAMILIES, policy: Agent | None = None,
               catalog: Catalog | None = None, progress: Progress | None = None,
-              directory: str | Path | None = None) -> AuditReport:
+              directory: str | Path | None = None, grader_version: str = CURRENT) -> AuditReport:
     """Play every family on every task variant of ``task_ids`` x ``seeds`` and judge the cells.
 
     ``policy``: the built-in policy (observation to action); without it the ``policy`` family is
     not applicable and the repeat family repeats only the scripted work. ``directory``: where the
     throwaway SQLite log goes (a temporary directory by default, removed afterwards).
+    ``grader_version``: the grader that judges (an unknown one raises ``UnknownGrader``).
     """
+    grader_for(grader_version)
     catalog = catalog or default_catalog()
     tasks = tuple(task_ids or catalog.task_ids)
     for task_id in tasks:
@@ -196,14 +218,14 @@ def run_audit(*, seeds: Sequence[int | None] = DEFAULT_SEEDS, task_ids: Sequence
         db = open_database(f"sqlite:///{Path(tmp) / 'audit.db'}")
         try:
             return _run(EnvironmentService(db, catalog), catalog, tasks, tuple(seeds), families,
-                        policy, progress, began)
+                        policy, progress, began, grader_version)
         finally:
             db.dispose()
 
 
 def _run(service: EnvironmentService, catalog: Catalog, tasks: tuple[str, ...],
          seeds: tuple[int | None, ...], families: Sequence[Family], policy: Agent | None,
-         progress: Progress | None, began: float) -> AuditReport:
+         progress: Progress | None, began: float, grader_version: str) -> AuditReport:
     others = _other_replies(catalog, tasks)
     settings: list[Setting] = []
     for task_id in tasks:
@@ -229,7 +251,7 @@ def _run(service: EnvironmentService, catalog: Catalog, tasks: tuple[str, ...],
         if progress:
             progress(min(done, total), total)
 
-    ref_played = _play(service, ref_jobs, tick)
+    ref_played = _play(service, ref_jobs, tick, grader_version)
     bases = {(j.setting.task.task_id, j.setting.task.seed, j.attempt.label): _score_units(p)
              for j, p in zip(ref_jobs, ref_played, strict=True) if p.error is None}
     policy_actions = {(j.setting.task.task_id, j.setting.task.seed): p.actions
@@ -237,7 +259,7 @@ def _run(service: EnvironmentService, catalog: Catalog, tasks: tuple[str, ...],
     settings = [replace(s, policy=policy_actions.get((s.task.task_id, s.task.seed), ())) for s in settings]
     rest_jobs, rest_skipped = _jobs(rest, settings)
     total = len(ref_jobs) + len(rest_jobs)
-    rest_played = _play(service, rest_jobs, tick)
+    rest_played = _play(service, rest_jobs, tick, grader_version)
     judged = [(j, _judge(j, p, bases)) for j, p in zip(ref_jobs + rest_jobs, ref_played + rest_played,
                                                          strict=True)]
     cells = []
@@ -247,7 +269,7 @@ def _run(service: EnvironmentService, catalog: Catalog, tasks: tuple[str, ...],
             episodes = [e for j, e in judged if j.family.name == f.name and e.task_id == task_id]
             reasons = tuple(dict.fromkeys(r for name, t, r in skipped if name == f.name and t == task_id))
             cells.append(_cell(f, task_id, episodes, reasons))
-    return AuditReport(GRADER_VERSION, seeds, tasks, tuple(families), tuple(cells),
+    return AuditReport(grader_version, seeds, tasks, tuple(families), tuple(cells),
                        len(judged), time.perf_counter() - began)
 
 

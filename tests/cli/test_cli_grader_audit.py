@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from cli.main import main
-from graders import GRADER_VERSION
+from graders.versions import CURRENT
 from tests.servers import ROOT
 
 ARGS = ["grader-audit", "--tasks", "task_easy_password,task_hard_refund_policy_denial",
@@ -52,7 +52,7 @@ def test_the_table_and_the_json_say_the_same(capsys: pytest.CaptureFixture[str])
     jcode, jout, _ = run(capsys, *ARGS, "--json")
     data = json.loads(jout)
     assert code == jcode == (0 if data["ok"] else 1)
-    assert data["grader_version"] == GRADER_VERSION and data["seeds"] == [None, 2]
+    assert data["grader_version"] == CURRENT and data["seeds"] == [None, 2]
     assert data["tasks"] == ["task_easy_password", "task_hard_refund_policy_denial"]
     families = [f["name"] for f in data["families"]]
     assert families == ["scripted", "policy", "contradiction", "abuse+zero_width", "keyword_list",
@@ -77,14 +77,14 @@ def test_the_table_and_the_json_say_the_same(capsys: pytest.CaptureFixture[str])
         assert "every family keeps its bound" in out and code == 0
 
 
-def test_under_grader_1_1_a_contradicting_reply_fails_the_audit(capsys: pytest.CaptureFixture[str]) -> None:
+def test_judged_by_grader_1_1_a_contradicting_reply_fails_the_audit(
+        capsys: pytest.CaptureFixture[str]) -> None:
     """A family known to break its bound under grader 1.1 makes the command exit 1 and say which."""
-    if GRADER_VERSION != "ticketledger-grader/1.1":
-        pytest.skip(f"grader {GRADER_VERSION}: the 1.1 failures are the 'before' table")
     code, out, _ = run(capsys, "grader-audit", "--tasks", "task_hard_refund_policy_denial",
-                       "--seeds", "published", "--families", "contradiction", "--json")
+                       "--seeds", "published", "--families", "contradiction", "--json",
+                       "--grader", "ticketledger-grader/1.1")
     data = json.loads(out)
-    assert code == 1 and not data["ok"]
+    assert code == 1 and not data["ok"] and data["grader_version"] == "ticketledger-grader/1.1"
     assert data["failures"] == ["contradiction on task_hard_refund_policy_denial: 0.9183 breaks score <= 0.2 "
                                 "(seed published, outside_window, text 1)"]
     worst = data["cells"][-1]["worst"]
@@ -92,7 +92,7 @@ def test_under_grader_1_1_a_contradicting_reply_fails_the_audit(capsys: pytest.C
 
 
 @pytest.mark.parametrize("args", [["--seeds", "one"], ["--seeds", ","], ["--tasks", "task_nope"],
-                                  ["--families", "no_such_family"]])
+                                  ["--families", "no_such_family"], ["--grader", "grader/0.1"]])
 def test_bad_input_exits_2_and_says_why(capsys: pytest.CaptureFixture[str], args: list[str]) -> None:
     code, out, err = run(capsys, "grader-audit", "--json", *args)
     assert code == 2
