@@ -3,7 +3,7 @@
 A real server is walked through every agent-facing route (``/``, ``/health``, ``/metadata``,
 ``/schema``, ``/tasks``, ``/reset``, ``/step`` in both dialects, ``/state``, ``/ws`` messages, and
 ``/mcp`` ``tools/list`` and ``tools/call``) for every task and several seeds, with two agents: the
-scripted expert (``bench/scripted.py``) and a wrong agent that never sends a right answer. Every
+scripted expert (``service/scripted.py``) and a wrong agent that never sends a right answer. Every
 answer is searched for the variant's secrets:
 
 * expected priority, queue, tags and resolution codes, until the agent itself has sent the value
@@ -31,11 +31,13 @@ import httpx
 import pytest
 from websockets.sync.client import connect as ws_connect
 
-from bench.scripted import solution
 from domain import events as ev
+from domain.actions import ACTION_ADAPTER
+from domain.observation import PublicAccount
 from domain.tasks import default_catalog
 from domain.tasks.spec import Rubric, TaskInstance
 from domain.vocabulary import PolicyId, Priority, Queue, ResolutionCode, Tag
+from service.scripted import solution
 from tests.servers import LiveServer, episode_events, module_database, start_server
 
 CATALOG = default_catalog()
@@ -53,8 +55,11 @@ def _contains(text: str, phrase: str) -> bool:
 def _public_text(task: TaskInstance) -> str:
     """What the agent is entitled to read: the ticket, the task's wording, every policy text."""
     policies = " ".join(CATALOG.policy_text(p) for p in PolicyId)
+    # the action schema every agent is given (field names such as new_email, descriptions such as
+    # "a password reset link") and the account fields every observation shows (legal_hold)
+    schema = " ".join([json.dumps(ACTION_ADAPTER.json_schema()), *PublicAccount.model_fields])
     return " ".join([task.title, task.objective, json.dumps(task.ticket.model_dump(mode="json")),
-                     policies])
+                     policies, schema])
 
 
 def _rubric_phrases(rubric: Rubric | None) -> list[str]:
