@@ -187,4 +187,7 @@ def test_the_prompt_holds_the_observation_and_the_action_schema(service) -> None
     assert obs["ticket"]["message"] in user["content"]
     assert "refunds_last_90_days" in user["content"]
     state = service.state(obs["episode_id"])
-    assert state.task.case not in user["content"]  # the variant's case name is part of the key
+    # the variant's case name is part of the key (as a whole word: "open_fraud_review", an action
+    # type every observation lists, holds the case name "fraud_review")
+    assert re.search(rf"(?<!\w){re.escape(state.task.case)}(?!\w)", user["content"]) is None
+    assert state.task.case == "fraud_review"
