@@ -7,7 +7,6 @@ from typing import Any
 
 import pytest
 
-from bench.scripted import solution
 from domain import events as ev
 from domain.actions import parse_action
 from domain.decide import decide
@@ -15,6 +14,7 @@ from domain.state import EMPTY, evolve, fold
 from domain.tasks.catalog import default_catalog
 from service import EnvironmentService
 from service.environment import to_domain
+from service.scripted import solution
 from tests.play import play
 
 CATALOG = default_catalog()

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from bench.scripted import solution
+from service.scripted import solution
 from domain.actions import parse_action
 from domain.decide import decide, start
 from domain.state import EpisodeState, evolve, fold
