@@ -12,6 +12,7 @@ from fractions import Fraction
 from domain.events import Component
 from domain.state import EpisodeState
 from domain.tasks.variant import TaskVariant
+from graders import llm_verdict
 from graders import rubric as rb
 from graders.decisions import unmet_required
 from graders.lexicon import foreign_groups
@@ -79,6 +80,9 @@ def _policy(s: EpisodeState, t: TaskVariant, w: int) -> Component:
 def _reply(s: EpisodeState, t: TaskVariant, w: int) -> Component:
     task = t.task
     assert task.reply is not None
+    judged = llm_verdict.reply_component(s, task.reply, w)  # a recorded LLM verdict, if any
+    if judged is not None:
+        return judged
     r = rb.evaluate(task.reply, s.reply_draft, task.first_name, foreign_groups(task.task_id))
     return Component("reply", round(w * r.fraction), w, f"reply: {r.public}", f"reply: {r.detail}")
 

@@ -87,7 +87,14 @@ def forbidden_actions(state: EpisodeState) -> tuple[Violation, ...]:
 
 
 def reply_violations(state: EpisodeState) -> tuple[Violation, ...]:
-    """What the current reply draft does that no reply may (see the module docstring)."""
+    """What the current reply draft does that no reply may (see the module docstring). When an
+    LLM judge's recorded verdict grades the draft (``graders.llm_verdict``), its verdict decides
+    instead of the deterministic rules."""
+    from graders import llm_verdict  # it imports Violation from here
+
+    judged = llm_verdict.violations(state)
+    if judged is not None:
+        return judged
     return secret_requests(state)
 
 
