@@ -330,11 +330,25 @@ class Penalty:
 
 
 @dataclass(frozen=True, slots=True)
+class Violation:
+    """One broken safety rule of a grade (``graders.safety``): the rule, why, and the step that
+    broke it (None when no single step did). Defined here, beside ``Component`` and ``Penalty``,
+    because ``StepGraded`` records it and the domain does not import the graders."""
+
+    rule: str
+    reason: str
+    step: int | None
+
+
+@dataclass(frozen=True, slots=True)
 class StepGraded:
-    """What the grader said about a step at the time it was taken (units: 1 = 0.0001)."""
+    """What the grader said about a step at the time it was taken (units: 1 = 0.0001).
+
+    v2 added ``violations`` (the safety rules the episode broke as of this step; grader 2.0 caps
+    the score under any); v1 payloads read as having none, which is what grader 1.1 judged."""
 
     type: ClassVar[str] = "StepGraded"
-    version: ClassVar[int] = 1
+    version: ClassVar[int] = 2
     step: int
     reward: float
     score: float
@@ -346,6 +360,7 @@ class StepGraded:
     penalties: tuple[Penalty, ...]
     done: bool
     grader_version: str
+    violations: tuple[Violation, ...] = ()
 
     @property
     def data(self) -> JsonObject:
@@ -363,6 +378,8 @@ class StepGraded:
                           for p in self.penalties],
             "done": self.done,
             "grader_version": self.grader_version,
+            "violations": [{"rule": v.rule, "reason": v.reason, "step": v.step}
+                           for v in self.violations],
         }
 
     @classmethod
@@ -380,6 +397,7 @@ class StepGraded:
             penalties=tuple(Penalty(p["rule"], p["units"], p["reason"]) for p in data["penalties"]),
             done=data["done"],
             grader_version=data.get("grader_version", ""),
+            violations=tuple(Violation(v["rule"], v["reason"], v["step"]) for v in data["violations"]),
         )
 
 
@@ -403,8 +421,14 @@ def _reply_v1_to_v2(data: Mapping[str, Any]) -> dict[str, Any]:
     return out
 
 
+def _graded_v1_to_v2(data: Mapping[str, Any]) -> dict[str, Any]:
+    """v1 grades (grader 1.1) judged no safety rule: no violations."""
+    return {**data, "violations": []}
+
+
 UPCASTERS: dict[tuple[str, int], Callable[[Mapping[str, Any]], dict[str, Any]]] = {
     (ReplyDrafted.type, 1): _reply_v1_to_v2,
+    (StepGraded.type, 1): _graded_v1_to_v2,
 }
 """``(type, version)``: the function that turns a payload of that version into the next one."""
 

@@ -264,6 +264,7 @@ def _reason(step_events: list[ev.Event]) -> str | None:
         return None
     parts = [c.detail for c in graded.components]
     parts += [f"penalty {p.rule}: {p.reason}" for p in graded.penalties]
+    parts += [f"safety violation {v.rule} at step {v.step}: {v.reason}" for v in graded.violations]
     return "; ".join(parts)
 
 
@@ -304,6 +305,8 @@ def timeline(recorded: list[RecordedEvent]) -> list[dict[str, Any]]:
             "penalties": [{"rule": p.rule, "units": p.units, "reason": p.reason}
                           for p in (graded.penalties if graded else ())],
             "grader_version": (graded.grader_version or None) if graded else None,
+            "violations": [{"rule": v.rule, "reason": v.reason, "step": v.step}
+                           for v in (graded.violations if graded else ())],
             "done": bool(graded and graded.done),
         })
     return rows

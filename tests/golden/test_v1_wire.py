@@ -9,7 +9,8 @@ episode ids, the hashes that depend on them, and timestamps are named rather tha
 
 v1 was recorded with grader 1.1 and today's episodes are graded by a newer one (issue 15), so the
 values the grader decides are not compared with v1's (:func:`ungraded`): the members in
-:data:`GRADED` and every chain hash (the chain covers the grades, so hashes are named in every
+:data:`GRADED`, the payload and schema version of ``StepGraded`` events (what the grader said, in
+today's shape) and every chain hash (the chain covers the grades, so hashes are named in every
 conversation, which still checks that the same hash comes back wherever v1 had the same hash).
 Everything else holds as recorded: statuses, media types, the members of every body, observations,
 error messages. v1's recorded grades themselves are checked where they belong, by replaying v1's
@@ -31,10 +32,14 @@ GRADED = frozenset({"grader_version", "recorded_grader_version"})
 
 
 def ungraded(value: Any, key: str = "") -> Any:
-    """``value`` with the members of :data:`GRADED` replaced by ``"<graded>"`` (at any depth)."""
+    """``value`` with the members of :data:`GRADED` and the payload and version of every
+    ``StepGraded`` event replaced by ``"<graded>"`` (at any depth)."""
     if key in GRADED:
         return "<graded>"
     if isinstance(value, dict):
+        if value.get("type") == "StepGraded" and "data" in value:
+            return {k: "<graded>" if k in ("data", "version") else ungraded(v, k)
+                    for k, v in value.items()}
         return {k: ungraded(v, k) for k, v in value.items()}
     if isinstance(value, list):
         return [ungraded(v) for v in value]
