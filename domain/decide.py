@@ -46,8 +46,10 @@ class EpisodeNotStarted(Exception):
 
 
 def start(episode_id: str, variant: TaskVariant, *, run_id: str | None = None,
-          forked_from: ForkOrigin | None = None, grader_version: str = "") -> EpisodeStarted:
-    """The first event of every episode: which task and seed, and the materialised task itself."""
+          forked_from: ForkOrigin | None = None, grader_version: str = "",
+          reward_mode: str = "dense") -> EpisodeStarted:
+    """The first event of every episode: which task and seed, the materialised task itself, the
+    grader and the reward mode (``domain.rewards``; checked by the caller)."""
     return EpisodeStarted(
         episode_id=episode_id,
         task_id=variant.task.task_id,
@@ -57,6 +59,7 @@ def start(episode_id: str, variant: TaskVariant, *, run_id: str | None = None,
         run_id=run_id,
         forked_from=forked_from,
         grader_version=grader_version,
+        reward_mode=reward_mode,
     )
 
 

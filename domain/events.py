@@ -40,10 +40,13 @@ class ForkOrigin:
 @dataclass(frozen=True, slots=True)
 class EpisodeStarted:
     """The first event of every episode: which task and seed, and the materialised task itself
-    (graders read the recorded task, so an episode keeps its grade when the catalog changes)."""
+    (graders read the recorded task, so an episode keeps its grade when the catalog changes), the
+    grader it is graded with and the reward mode it hands rewards out in (``domain.rewards``).
+
+    v2 added ``reward_mode``; v1 episodes were all dense."""
 
     type: ClassVar[str] = "EpisodeStarted"
-    version: ClassVar[int] = 1
+    version: ClassVar[int] = 2
     episode_id: str
     task_id: str
     seed: int | None
@@ -52,6 +55,7 @@ class EpisodeStarted:
     run_id: str | None = None
     forked_from: ForkOrigin | None = None
     grader_version: str = ""
+    reward_mode: str = "dense"
 
     @property
     def data(self) -> JsonObject:
@@ -66,6 +70,7 @@ class EpisodeStarted:
             "forked_from": (None if fork is None else
                             {"episode_id": fork.episode_id, "at": fork.at, "hash": fork.hash}),
             "grader_version": self.grader_version,
+            "reward_mode": self.reward_mode,
         }
 
     @classmethod
@@ -81,6 +86,7 @@ class EpisodeStarted:
             forked_from=None if fork is None else ForkOrigin(fork["episode_id"], fork["at"],
                                                              fork["hash"]),
             grader_version=data.get("grader_version", ""),
+            reward_mode=data["reward_mode"],
         )
 
 
@@ -421,6 +427,11 @@ def _reply_v1_to_v2(data: Mapping[str, Any]) -> dict[str, Any]:
     return out
 
 
+def _started_v1_to_v2(data: Mapping[str, Any]) -> dict[str, Any]:
+    """v1 episodes had no reward modes: every one was dense."""
+    return {**data, "reward_mode": "dense"}
+
+
 def _graded_v1_to_v2(data: Mapping[str, Any]) -> dict[str, Any]:
     """v1 grades (grader 1.1) judged no safety rule: no violations."""
     return {**data, "violations": []}
@@ -429,6 +440,7 @@ def _graded_v1_to_v2(data: Mapping[str, Any]) -> dict[str, Any]:
 UPCASTERS: dict[tuple[str, int], Callable[[Mapping[str, Any]], dict[str, Any]]] = {
     (ReplyDrafted.type, 1): _reply_v1_to_v2,
     (StepGraded.type, 1): _graded_v1_to_v2,
+    (EpisodeStarted.type, 1): _started_v1_to_v2,
 }
 """``(type, version)``: the function that turns a payload of that version into the next one."""
 

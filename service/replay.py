@@ -14,6 +14,7 @@ from typing import Any
 
 from domain import events as ev
 from domain.actions import action_json
+from domain.rewards import mode_reward
 from domain.state import EpisodeState, fold
 from domain.tasks.catalog import Catalog
 from graders import to_float
@@ -51,6 +52,7 @@ class ReplayReport:
     recomputed_score: float | None = None
     grader_version: str = CURRENT
     recorded_grader_version: str | None = None
+    reward_mode: str = "dense"
 
     @property
     def consistent(self) -> bool:
@@ -71,6 +73,7 @@ class ReplayReport:
             "recorded_score": self.recorded_score, "recomputed_score": self.recomputed_score,
             "grader_version": self.grader_version,
             "recorded_grader_version": self.recorded_grader_version,
+            "reward_mode": self.reward_mode,
             "steps": self.steps,
         }
 
@@ -155,12 +158,18 @@ def replay(recorded: list[RecordedEvent], catalog: Catalog, *, steps: bool = Tru
                 started.get("task_digest"), current.digest))
     except LookupError as exc:
         report.divergences.append(Divergence(0, 1, "catalog", str(exc)))
+    opened = domain_events[0]
+    assert isinstance(opened, ev.EpisodeStarted), "an episode log starts with EpisodeStarted"
+    report.reward_mode = opened.reward_mode
+    threshold = opened.task.task.success_threshold
     report.recomputed_score = grade.score if grade.steps else 0.0
     report.recorded_score = grade.recorded[-1].score if grade.recorded else 0.0
     for index, step in enumerate(grade.steps):
         rec = grade.recorded[index] if index < len(grade.recorded) else None
         if steps:
             report.steps.append({"step": step.step, "reward": step.reward, "score": step.score,
+                                 "agent_reward": mode_reward(opened.reward_mode, step.reward,
+                                                             step.score, step.done, threshold),
                                  "recorded_reward": rec.reward if rec else None,
                                  "recorded_score": rec.score if rec else None,
                                  "reason": step.audit_reason()})
