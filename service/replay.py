@@ -48,6 +48,7 @@ class ReplayReport:
     chain_ok: bool = True
     head_hash: str = GENESIS
     divergences: list[Divergence] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
     recorded_score: float | None = None
     recomputed_score: float | None = None
     grader_version: str = CURRENT
@@ -70,6 +71,7 @@ class ReplayReport:
             "head_hash": self.head_hash,
             "first_divergence": first.to_json() if first else None,
             "divergences": [d.to_json() for d in self.divergences],
+            "notes": self.notes,
             "recorded_score": self.recorded_score, "recomputed_score": self.recomputed_score,
             "grader_version": self.grader_version,
             "recorded_grader_version": self.recorded_grader_version,
@@ -107,6 +109,19 @@ def _step_of_seq(recorded: list[RecordedEvent]) -> dict[int, int]:
             step += 1
         out[r.seq] = step
     return out
+
+
+def _catalog_drift(report: ReplayReport, version: str, found: Divergence) -> None:
+    """A task variant that is not the catalog's any more: a divergence for an episode of the
+    current grader (a reset today would not give the same task), a note for one recorded under an
+    older grader, whose catalog was bound to move on with the grading (issue 15 rewrote rubrics
+    and answer keys). Either way the episode is graded with the task its log records, which the
+    chain covers."""
+    if version == CURRENT:
+        report.divergences.append(found)
+    else:
+        report.notes.append(f"{found.message} (expected: recorded under {version}, the catalog "
+                            f"is {CURRENT}'s now)")
 
 
 def replay(recorded: list[RecordedEvent], catalog: Catalog, *, steps: bool = True) -> ReplayReport:
@@ -153,11 +168,11 @@ def replay(recorded: list[RecordedEvent], catalog: Catalog, *, steps: bool = Tru
     try:
         current = catalog.variant(started["task_id"], started.get("seed"))
         if current.digest != started.get("task_digest"):
-            report.divergences.append(Divergence(
+            _catalog_drift(report, grader.version, Divergence(
                 0, 1, "catalog", "the task variant in the catalog changed since this episode ran",
                 started.get("task_digest"), current.digest))
     except LookupError as exc:
-        report.divergences.append(Divergence(0, 1, "catalog", str(exc)))
+        _catalog_drift(report, grader.version, Divergence(0, 1, "catalog", str(exc)))
     opened = domain_events[0]
     assert isinstance(opened, ev.EpisodeStarted), "an episode log starts with EpisodeStarted"
     report.reward_mode = opened.reward_mode

@@ -33,9 +33,9 @@ V1 = Recorded("v1")
 GRADED = frozenset({"grader_version", "recorded_grader_version"})
 """Members whose values the grader decides: compared as present, not by value."""
 
-ADDED = frozenset({"violations", "reward_mode", "agent_reward"})
+ADDED = frozenset({"violations", "reward_mode", "agent_reward", "notes"})
 """Members added since v1 (issue 15: safety violations in grades; reward modes in reset bodies,
-opening events, replay reports and the MCP reset tool's schema)."""
+opening events, replay reports and the MCP reset tool's schema; replay's notes)."""
 
 REWORDED = {
     "unknown field 'taskid'; reset takes: task_id, seed, episode_id, run_id":
