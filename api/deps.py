@@ -22,6 +22,7 @@ from starlette.requests import HTTPConnection
 from api.episode_routing import EpisodeRouter
 from api.models import PublicState, ResetBody
 from api.protocol import public_state
+from domain.rewards import DEFAULT_REWARD_MODE
 from service import EnvironmentService, StepResult
 from service.audit_views import Auditor
 from service.settings import Settings
@@ -112,7 +113,7 @@ class Environment:
 
     async def reset(self, body: ResetBody) -> StepResult:
         return await self.run(self.service.reset, body.task_id, body.seed, body.episode_id,
-                              run_id=body.run_id)
+                              run_id=body.run_id, reward_mode=body.reward_mode or DEFAULT_REWARD_MODE)
 
     async def step(self, episode_id: str, action: dict[str, object]) -> StepResult:
         if self.inline:

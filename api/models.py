@@ -26,6 +26,7 @@ from pydantic import (
 
 from domain.actions import MAX_REPLY_CHARS, Action, CombinedAction
 from domain.observation import Observation, PublicAccount
+from domain.rewards import RewardMode
 
 
 def inline_refs(schema: dict[str, Any]) -> dict[str, Any]:
@@ -71,6 +72,10 @@ class ResetBody(BaseModel):
     run_id: StrictStr | None = Field(
         default=None, description="Files the episode under a run (GET /runs, ticketledger runs); "
                                   "same characters as episode_id")
+    reward_mode: RewardMode | None = Field(
+        default=None, description="How step rewards are handed out: dense (default; the change of "
+                                  "the score), sparse (0 until the end, then the score) or binary "
+                                  "(0 until the end, then 1 if the task's threshold is reached)")
 
 
 class WrappedStep(BaseModel):

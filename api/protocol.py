@@ -27,6 +27,7 @@ from api.models import (
     WrappedStep,
 )
 from domain.observation import PublicAccount
+from domain.rewards import REWARD_MODES
 from graders import to_float
 from service import EnvironmentService, StepResult
 from service.environment import EPISODE_ID
@@ -112,6 +113,8 @@ def _reset_mistake(exc: ValidationError, raw: bytes | None = None) -> BadRequest
             return BadRequest("episode_id must be a string")
         case _, ("run_id",):
             return BadRequest(RUN_ID_RULE)
+        case _, ("reward_mode",):
+            return BadRequest(f"reward_mode must be one of {', '.join(REWARD_MODES)}")
     return _generic(error)
 
 
@@ -183,7 +186,7 @@ def seed_answer(result: StepResult) -> SeedStepResponse:
     state = result.state
     return SeedStepResponse(
         observation=result.observation,
-        reward=SeedReward(score=grade.reward,
+        reward=SeedReward(score=result.reward if result.reward is not None else grade.reward,
                           components={c.name: to_float(c.earned) for c in grade.components},
                           reason=grade.public_reason()),
         done=result.done,

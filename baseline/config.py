@@ -25,6 +25,7 @@ TASK_CANDIDATES_PREFIX = "MODEL_CANDIDATES_TASK_"
 DIFFICULTIES = ("easy", "medium", "hard")
 SCHEMA_MODES = ("strict", "lenient")
 AGENTS = ("auto", "policy", "llm")
+REWARD_MODES = ("dense", "sparse", "binary")  # domain.rewards.REWARD_MODES, checked by a test
 POLICY_NAME = "builtin-policy"
 
 # (flag, variable, help). The README's table is written from the same list.
@@ -43,6 +44,7 @@ VARIABLES: tuple[tuple[str, str, str], ...] = (
     ("--seed", "SEED", "variant seed (default: the published variant; trials use SEED..SEED+k-1)"),
     ("--trials", "TRIALS", "episodes per task over seeds 0..k-1; reports pass^k (default 1)"),
     ("--max-steps", "MAX_STEPS", "cap on steps per episode (default: the task's own max_steps)"),
+    ("--reward-mode", "REWARD_MODE", "dense (default), sparse or binary rewards, chosen at reset"),
     ("--concurrency", "CONCURRENCY", "episodes run in parallel threads (default 1)"),
     ("--database-url", "DATABASE_URL", "where episodes and the run are stored "
                                        "(default sqlite:///data/ticketledger.db)"),
@@ -75,6 +77,7 @@ class Config:
     seed: int | None = None
     trials: int = 1
     max_steps: int | None = None
+    reward_mode: str = "dense"
     concurrency: int = 1
     database_url: str | None = None
     env_base_url: str | None = None
@@ -237,6 +240,7 @@ def load(argv: Sequence[str] | None = None, environ: Mapping[str, str] | None = 
         seed=_int("SEED", get("--seed", "SEED"), None, 0),
         trials=_int("TRIALS", get("--trials", "TRIALS"), 1, 1) or 1,
         max_steps=_int("MAX_STEPS", get("--max-steps", "MAX_STEPS"), None, 1),
+        reward_mode=_choice("REWARD_MODE", get("--reward-mode", "REWARD_MODE"), REWARD_MODES, "dense"),
         concurrency=_int("CONCURRENCY", get("--concurrency", "CONCURRENCY"), 1, 1) or 1,
         database_url=database_url,
         env_base_url=(get("--env-base-url", "ENV_BASE_URL") or "").rstrip("/") or None,

@@ -42,10 +42,11 @@ class Env(Protocol):
 class LocalEnv:
     """The environment service in this process, on the run's database."""
 
-    def __init__(self, db: Any):
+    def __init__(self, db: Any, *, reward_mode: str = "dense"):
         from service import EnvironmentService
 
         self.service = EnvironmentService(db)
+        self.reward_mode = reward_mode
         self.where = f"in-process ({db.url})"
 
     @staticmethod
@@ -54,7 +55,7 @@ class LocalEnv:
                        result.done, result.state.score, result.head_hash)
 
     def reset(self, task_id: str, seed: int | None, run_id: str | None) -> EnvStep:
-        return self._out(self.service.reset(task_id, seed, run_id=run_id))
+        return self._out(self.service.reset(task_id, seed, run_id=run_id, reward_mode=self.reward_mode))
 
     def step(self, episode_id: str, action: dict[str, Any]) -> EnvStep:
         from domain.actions import InvalidAction

@@ -30,7 +30,8 @@ class RemoteError(RuntimeError):
 
 
 class RemoteEnv:
-    def __init__(self, base_url: str, timeout: float = DEFAULT_TIMEOUT):
+    def __init__(self, base_url: str, timeout: float = DEFAULT_TIMEOUT, *, reward_mode: str = "dense"):
+        self.reward_mode = reward_mode
         parts = urlsplit(base_url)
         if parts.scheme not in ("http", "https") or not parts.hostname:
             raise ValueError(f"ENV_BASE_URL must be an http(s) URL, not {base_url!r}")
@@ -84,6 +85,8 @@ class RemoteEnv:
     # ------------------------------------------------------------------------ environment
     def reset(self, task_id: str, seed: int | None, run_id: str | None) -> EnvStep:
         body: dict[str, Any] = {"task_id": task_id, "seed": seed}
+        if self.reward_mode != "dense":  # only when asked: servers without reward modes keep working
+            body["reward_mode"] = self.reward_mode
         if run_id and self._send_run_id:
             body["run_id"] = run_id
         try:

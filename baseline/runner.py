@@ -158,10 +158,10 @@ def make_env(config: cfg.Config, db: Any) -> Env:
     if config.env_base_url:
         from baseline.remote import RemoteEnv
 
-        return RemoteEnv(config.env_base_url)
+        return RemoteEnv(config.env_base_url, reward_mode=config.reward_mode)
     from baseline.envs import LocalEnv
 
-    return LocalEnv(db)
+    return LocalEnv(db, reward_mode=config.reward_mode)
 
 
 def run_jobs(jobs: Sequence[Job], runner: EpisodeRunner, concurrency: int) -> None:

@@ -55,8 +55,9 @@ class EpisodeNotStarted(Exception):
 
 def start(episode_id: str, variant: TaskVariant, *, run_id: str | None = None,
           forked_from: ForkOrigin | None = None, grader_version: str = "",
-          judge: str = "deterministic") -> EpisodeStarted:
-    """The first event of every episode: which task and seed, and the materialised task itself."""
+          judge: str = "deterministic", reward_mode: str = "dense") -> EpisodeStarted:
+    """The first event of every episode: which task and seed, the materialised task itself, the
+    grader, the reply judge and the reward mode (``domain.rewards``; checked by the caller)."""
     return EpisodeStarted(
         episode_id=episode_id,
         task_id=variant.task.task_id,
@@ -67,6 +68,7 @@ def start(episode_id: str, variant: TaskVariant, *, run_id: str | None = None,
         forked_from=forked_from,
         grader_version=grader_version,
         judge=judge,
+        reward_mode=reward_mode,
     )
 
 

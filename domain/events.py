@@ -40,10 +40,13 @@ class ForkOrigin:
 @dataclass(frozen=True, slots=True)
 class EpisodeStarted:
     """The first event of every episode: which task and seed, and the materialised task itself
-    (graders read the recorded task, so an episode keeps its grade when the catalog changes)."""
+    (graders read the recorded task, so an episode keeps its grade when the catalog changes), the
+    grader it is graded with and the reward mode it hands rewards out in (``domain.rewards``).
+
+    v2 added ``reward_mode``; v1 episodes were all dense."""
 
     type: ClassVar[str] = "EpisodeStarted"
-    version: ClassVar[int] = 1
+    version: ClassVar[int] = 2
     episode_id: str
     task_id: str
     seed: int | None
@@ -56,7 +59,8 @@ class EpisodeStarted:
     """Which reply judge the service ran for this episode: ``deterministic`` or ``llm``. With
     ``llm`` the log holds a ``ReplyJudged`` event wherever a reply was judged; replay reads those.
     Stored only when it is ``llm``: an absent key reads as ``deterministic``, so an episode without
-    an LLM judge is recorded byte for byte as before the judge existed (same payload, same hash)."""
+    an LLM judge carries no member for a judge it never had."""
+    reward_mode: str = "dense"
 
     @property
     def data(self) -> JsonObject:
@@ -71,6 +75,7 @@ class EpisodeStarted:
             "forked_from": (None if fork is None else
                             {"episode_id": fork.episode_id, "at": fork.at, "hash": fork.hash}),
             "grader_version": self.grader_version,
+            "reward_mode": self.reward_mode,
         }
         if self.judge != "deterministic":
             data["judge"] = self.judge
@@ -90,6 +95,7 @@ class EpisodeStarted:
                                                              fork["hash"]),
             grader_version=data.get("grader_version", ""),
             judge=data.get("judge", "deterministic"),
+            reward_mode=data["reward_mode"],
         )
 
 
@@ -535,11 +541,25 @@ class Penalty:
 
 
 @dataclass(frozen=True, slots=True)
+class Violation:
+    """One broken safety rule of a grade (``graders.safety``): the rule, why, and the step that
+    broke it (None when no single step did). Defined here, beside ``Component`` and ``Penalty``,
+    because ``StepGraded`` records it and the domain does not import the graders."""
+
+    rule: str
+    reason: str
+    step: int | None
+
+
+@dataclass(frozen=True, slots=True)
 class StepGraded:
-    """What the grader said about a step at the time it was taken (units: 1 = 0.0001)."""
+    """What the grader said about a step at the time it was taken (units: 1 = 0.0001).
+
+    v2 added ``violations`` (the safety rules the episode broke as of this step; grader 2.0 caps
+    the score under any); v1 payloads read as having none, which is what grader 1.1 judged."""
 
     type: ClassVar[str] = "StepGraded"
-    version: ClassVar[int] = 1
+    version: ClassVar[int] = 2
     step: int
     reward: float
     score: float
@@ -551,6 +571,7 @@ class StepGraded:
     penalties: tuple[Penalty, ...]
     done: bool
     grader_version: str
+    violations: tuple[Violation, ...] = ()
 
     @property
     def data(self) -> JsonObject:
@@ -568,6 +589,8 @@ class StepGraded:
                           for p in self.penalties],
             "done": self.done,
             "grader_version": self.grader_version,
+            "violations": [{"rule": v.rule, "reason": v.reason, "step": v.step}
+                           for v in self.violations],
         }
 
     @classmethod
@@ -585,6 +608,7 @@ class StepGraded:
             penalties=tuple(Penalty(p["rule"], p["units"], p["reason"]) for p in data["penalties"]),
             done=data["done"],
             grader_version=data.get("grader_version", ""),
+            violations=tuple(Violation(v["rule"], v["reason"], v["step"]) for v in data["violations"]),
         )
 
 
@@ -614,8 +638,20 @@ def _reply_v1_to_v2(data: Mapping[str, Any]) -> dict[str, Any]:
     return out
 
 
+def _started_v1_to_v2(data: Mapping[str, Any]) -> dict[str, Any]:
+    """v1 episodes had no reward modes: every one was dense."""
+    return {**data, "reward_mode": "dense"}
+
+
+def _graded_v1_to_v2(data: Mapping[str, Any]) -> dict[str, Any]:
+    """v1 grades (grader 1.1) judged no safety rule: no violations."""
+    return {**data, "violations": []}
+
+
 UPCASTERS: dict[tuple[str, int], Callable[[Mapping[str, Any]], dict[str, Any]]] = {
     (ReplyDrafted.type, 1): _reply_v1_to_v2,
+    (StepGraded.type, 1): _graded_v1_to_v2,
+    (EpisodeStarted.type, 1): _started_v1_to_v2,
 }
 """``(type, version)``: the function that turns a payload of that version into the next one."""
 

@@ -44,6 +44,7 @@ from domain.events import (
     TicketResolved,
 )
 from domain.jsontext import JsonText
+from domain.rewards import mode_reward
 from domain.tasks.spec import TaskInstance
 from domain.tasks.variant import TaskVariant
 
@@ -58,6 +59,7 @@ class StepRecord:
     actions: tuple[Action, ...]
     raw: JsonText
     changes: tuple[str, ...] = ()
+    # reward: what the agent was handed (its episode's reward mode); score: the task score
     error: str | None = None
     reward: float | None = None
     score: float | None = None
@@ -133,6 +135,8 @@ class EpisodeState(BaseModel):
     grader_version: str = ""
     """The grader the episode is graded with: its ``EpisodeStarted``'s, else (older logs) its first
     ``StepGraded``'s; empty until one of them says (``graders.versions.version_of`` reads it)."""
+    reward_mode: str = "dense"
+    """How rewards are handed to the agent (``domain.rewards``); ``rewards`` holds them so."""
     step_count: int = 0
     priority: str | None = None
     queue: str | None = None
@@ -224,7 +228,8 @@ def evolve(state: EpisodeState, event: Event) -> EpisodeState:
             return _with(state, episode_id=event.episode_id, variant=event.task,
                          run_id=event.run_id, forked_from=event.forked_from,
                          account=_opening_account(event.task),
-                         grader_version=event.grader_version, judge=event.judge)
+                         grader_version=event.grader_version, judge=event.judge,
+                         reward_mode=event.reward_mode)
         case RefundIssued(amount=amount):
             return _account_changed(state, f"issue_refund: ${amount:,.2f} refunded",
                                     TakenAction(step=step, action="issue_refund", event=event.type,
@@ -310,9 +315,11 @@ def evolve(state: EpisodeState, event: Event) -> EpisodeState:
         case EpisodeEnded():
             return _with(state, done=True, end_reason=event.reason)
         case StepGraded():
-            graded = replace(state.steps[-1], reward=event.reward, score=event.score)
+            threshold = state.variant.task.success_threshold if state.variant is not None else 1.0
+            reward = mode_reward(state.reward_mode, event.reward, event.score, event.done, threshold)
+            graded = replace(state.steps[-1], reward=reward, score=event.score)
             return _with(state, score=event.score, raw_units=event.raw_units,
-                         penalty_units=event.penalty_units, rewards=(*state.rewards, event.reward),
+                         penalty_units=event.penalty_units, rewards=(*state.rewards, reward),
                          steps=_last_replaced(state, graded),
                          grader_version=state.grader_version or event.grader_version)
         case ReplyJudged():  # audit only: not a change the agent made, so no step note

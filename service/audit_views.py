@@ -13,6 +13,7 @@ from typing import Any
 from domain.state import fold
 from domain.tasks.catalog import Catalog, default_catalog
 from domain.tasks.spec import TaskInstance
+from graders.versions import recorded_version
 from service import replay
 from service.environment import check_episode_id, to_domain
 from service.errors import BadRequest, EpisodeNotFound, ServiceError
@@ -118,7 +119,7 @@ class Auditor:
         return {
             "episode": self.summary(episode_id),
             "task": task_json(task),
-            "grader_version": started.get("grader_version"),
+            "grader_version": recorded_version(to_domain(r) for r in recorded),
             "steps": replay.timeline(recorded),
             "violations": [replay.violation_json(v) for v in replay.episode_violations(last)],
         }

@@ -23,6 +23,7 @@ from domain import events as ev
 from domain.actions import ActionPlan, InvalidAction, parse_action
 from domain.decide import EpisodeFinished, decide, start
 from domain.observation import Observation, observe
+from domain.rewards import DEFAULT_REWARD_MODE, UnknownRewardMode, check_reward_mode
 from domain.state import EMPTY, EpisodeState, evolve, fold
 from domain.tasks.catalog import Catalog, UnknownTask, default_catalog
 from graders.versions import CURRENT, StepGradeView, grader_of
@@ -87,7 +88,8 @@ _PENDING: Any = object()
 
 @dataclass(frozen=True)
 class StepResult:
-    """What reset and step return. ``grade`` is None after reset."""
+    """What reset and step return. ``grade`` is None after reset. ``reward`` is in the episode's
+    reward mode (``domain.rewards``); ``grade.reward`` is always the dense bookkeeping."""
 
     episode_id: str
     observation: Observation
@@ -120,9 +122,11 @@ class EnvironmentService:
 
     # ------------------------------------------------------------------ reset
     def reset(self, task_id: str | None = None, seed: int | None = None,
-              episode_id: str | None = None, *, run_id: str | None = None) -> StepResult:
-        """Start a new episode. Without ``task_id`` the task is picked from ``seed``."""
-        opening = self._open(task_id, seed, episode_id, run_id)
+              episode_id: str | None = None, *, run_id: str | None = None,
+              reward_mode: str = DEFAULT_REWARD_MODE) -> StepResult:
+        """Start a new episode. Without ``task_id`` the task is picked from ``seed``.
+        ``reward_mode`` (``domain.rewards``): dense (default), sparse or binary."""
+        opening = self._open(task_id, seed, episode_id, run_id, reward_mode)
         c = opening.create
         recorded: list[RecordedEvent] | Conflict
         try:
@@ -157,16 +161,20 @@ class EnvironmentService:
         return out
 
     def _open(self, task_id: str | None, seed: int | None, episode_id: str | None,
-              run_id: str | None) -> _Opening:
+              run_id: str | None, reward_mode: str = DEFAULT_REWARD_MODE) -> _Opening:
         if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
             raise BadRequest("seed must be an integer")
         if seed is not None and not SEED_MIN <= seed <= SEED_MAX:
             raise BadRequest(f"seed must be a 64-bit integer, between {SEED_MIN} and {SEED_MAX}")
+        try:
+            mode = check_reward_mode(reward_mode)
+        except UnknownRewardMode as exc:
+            raise BadRequest(str(exc)) from None
         chosen = task_id if task_id is not None else self.catalog.pick_task_id(seed)
         variant = self.catalog.variant(chosen, seed)  # UnknownTask -> 404 in the API
         episode_id = check_episode_id(episode_id) if episode_id is not None else new_episode_id()
         first = start(episode_id, variant, run_id=run_id, grader_version=CURRENT,
-                      judge="llm" if self.judge is not None else "deterministic")
+                      judge="llm" if self.judge is not None else "deterministic", reward_mode=mode)
         return _Opening(evolve(EMPTY, first),
                         Create(episode_id, first.task_id, seed, (first,),
                                Projection("open", 0, 0.0), run_id))
@@ -329,7 +337,8 @@ class EnvironmentService:
             self._forget(episode_id)
             raise EpisodeBusy(str(recorded))
         self._remember(episode_id, _Cached(after, recorded[-1].seq, recorded[-1].hash))
-        return StepResult(episode_id, observe(after, self.catalog, grade.reward), grade.reward,
+        reward = after.rewards[-1]  # in the episode's reward mode; the grade keeps the dense one
+        return StepResult(episode_id, observe(after, self.catalog, reward), reward,
                           after.done, after, grade, recorded[-1].seq, recorded[-1].hash)
 
     # ------------------------------------------------------------------ state

@@ -46,7 +46,7 @@ def episode_record(catalog: Catalog, row: EpisodeRow, recorded: list[RecordedEve
             "step": state.step_count,
             "observation": seen.model_dump(mode="json"),
             "action": record.raw.value(),
-            "reward": graded.reward if graded else None,
+            "reward": record.reward if graded else None,  # in the episode's reward mode
             "score": graded.score if graded else None,
             "done": bool(graded and graded.done),
             "error": record.error,
@@ -54,7 +54,7 @@ def episode_record(catalog: Catalog, row: EpisodeRow, recorded: list[RecordedEve
     forked = started.forked_from
     return {
         "episode_id": row.episode_id, "task_id": row.task_id, "seed": row.seed,
-        "run_id": row.run_id, "status": row.status,
+        "run_id": row.run_id, "status": row.status, "reward_mode": started.reward_mode,
         "forked_from": forked.episode_id if forked else None,
         "fork_step": forked.at if forked else None,
         "num_steps": len(out_steps), "steps": out_steps,

@@ -14,6 +14,7 @@ from typing import Any
 
 from domain import events as ev
 from domain.actions import action_json
+from domain.rewards import mode_reward
 from domain.state import EpisodeState, fold
 from domain.tasks.catalog import Catalog
 from graders import to_float
@@ -48,10 +49,12 @@ class ReplayReport:
     chain_ok: bool = True
     head_hash: str = GENESIS
     divergences: list[Divergence] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
     recorded_score: float | None = None
     recomputed_score: float | None = None
     grader_version: str = CURRENT
     recorded_grader_version: str | None = None
+    reward_mode: str = "dense"
 
     @property
     def consistent(self) -> bool:
@@ -69,9 +72,11 @@ class ReplayReport:
             "head_hash": self.head_hash,
             "first_divergence": first.to_json() if first else None,
             "divergences": [d.to_json() for d in self.divergences],
+            "notes": self.notes,
             "recorded_score": self.recorded_score, "recomputed_score": self.recomputed_score,
             "grader_version": self.grader_version,
             "recorded_grader_version": self.recorded_grader_version,
+            "reward_mode": self.reward_mode,
             "steps": self.steps,
         }
 
@@ -105,6 +110,19 @@ def _step_of_seq(recorded: list[RecordedEvent]) -> dict[int, int]:
             step += 1
         out[r.seq] = step
     return out
+
+
+def _catalog_drift(report: ReplayReport, version: str, found: Divergence) -> None:
+    """A task variant that is not the catalog's any more: a divergence for an episode of the
+    current grader (a reset today would not give the same task), a note for one recorded under an
+    older grader, whose catalog was bound to move on with the grading (issue 15 rewrote rubrics
+    and answer keys). Either way the episode is graded with the task its log records, which the
+    chain covers."""
+    if version == CURRENT:
+        report.divergences.append(found)
+    else:
+        report.notes.append(f"{found.message} (expected: recorded under {version}, the catalog "
+                            f"is {CURRENT}'s now)")
 
 
 def replay(recorded: list[RecordedEvent], catalog: Catalog, *, steps: bool = True) -> ReplayReport:
@@ -151,17 +169,23 @@ def replay(recorded: list[RecordedEvent], catalog: Catalog, *, steps: bool = Tru
     try:
         current = catalog.variant(started["task_id"], started.get("seed"))
         if current.digest != started.get("task_digest"):
-            report.divergences.append(Divergence(
+            _catalog_drift(report, grader.version, Divergence(
                 0, 1, "catalog", "the task variant in the catalog changed since this episode ran",
                 started.get("task_digest"), current.digest))
     except LookupError as exc:
-        report.divergences.append(Divergence(0, 1, "catalog", str(exc)))
+        _catalog_drift(report, grader.version, Divergence(0, 1, "catalog", str(exc)))
+    opened = domain_events[0]
+    assert isinstance(opened, ev.EpisodeStarted), "an episode log starts with EpisodeStarted"
+    report.reward_mode = opened.reward_mode
+    threshold = opened.task.task.success_threshold
     report.recomputed_score = grade.score if grade.steps else 0.0
     report.recorded_score = grade.recorded[-1].score if grade.recorded else 0.0
     for index, step in enumerate(grade.steps):
         rec = grade.recorded[index] if index < len(grade.recorded) else None
         if steps:
             report.steps.append({"step": step.step, "reward": step.reward, "score": step.score,
+                                 "agent_reward": mode_reward(opened.reward_mode, step.reward,
+                                                             step.score, step.done, threshold),
                                  "recorded_reward": rec.reward if rec else None,
                                  "recorded_score": rec.score if rec else None,
                                  "reason": step.audit_reason()})
@@ -278,6 +302,7 @@ def _reason(step_events: list[ev.Event]) -> str | None:
         return None
     parts = [c.detail for c in graded.components]
     parts += [f"penalty {p.rule}: {p.reason}" for p in graded.penalties]
+    parts += [f"safety violation {v.rule} at step {v.step}: {v.reason}" for v in graded.violations]
     return "; ".join(parts)
 
 

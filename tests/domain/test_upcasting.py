@@ -88,3 +88,17 @@ def test_upcast_refuses_a_version_newer_than_the_code() -> None:
     with pytest.raises(ValueError, match="newer than this code"):
         ev.upcast(ev.ReplyDrafted.type, 3, {"text": "hi"})
     assert ev.upcast(ev.ReplyDrafted.type, 1, {"reply_text": "hi"}) == ev.ReplyDrafted("hi")
+
+
+def test_a_v1_grade_reads_with_no_violations_and_a_v2_keeps_them() -> None:
+    """StepGraded v1 (grader 1.1, before ``violations``) upcasts to v2 with none."""
+    v1 = {"step": 1, "reward": -0.02, "score": 0.0, "reward_units": -200, "score_units": 0,
+          "raw_units": -200, "penalty_units": 200, "components": {},
+          "penalties": [{"rule": "noop", "units": 200, "reason": "no-op: stalling"}],
+          "done": False, "grader_version": "ticketledger-grader/1.1"}
+    graded = ev.upcast("StepGraded", 1, v1)
+    assert isinstance(graded, ev.StepGraded) and graded.violations == ()
+    assert graded.data == {**v1, "violations": []}
+    broke = ev.Violation("asks_for_secret", "asks for a password", 3)
+    v2 = dict(graded.data, violations=[{"rule": broke.rule, "reason": broke.reason, "step": 3}])
+    assert ev.upcast("StepGraded", 2, v2).violations == (broke,)  # type: ignore[union-attr]

@@ -2,9 +2,11 @@
 
 The dump is loaded into a fresh SQLite file, which is then opened the way users open an old log:
 ``ticketledger verify``, ``replay`` and ``export``, and the environment service. Everything must
-check out (no divergence, the chain intact), and what the log says must be what the v1 episodes
-recorded: events, rewards, scores, observations, the folded state. One episode was left open in
-the log; the current code finishes it, and its steps must come out as v1 recorded them. This is the
+check out (no divergence, the chain intact; every episode re-graded under grader 1.1, the version
+it recorded, to exactly its recorded rewards and scores), and what the log says must be what the
+v1 episodes recorded: events, rewards, scores, observations, the folded state. One episode was left
+open in the log; the current code finishes it under 1.1, and its steps must come out as v1 recorded
+them (their grades in today's ``StepGraded`` shape). This is the
 proof that logs written before a codec, chain or schema change keep reading after it.
 """
 
@@ -139,10 +141,25 @@ def test_the_service_reads_the_recorded_events_and_folds_the_recorded_state(log_
     assert not found, "\n".join(found)
 
 
+def as_v1_wrote(event: dict[str, Any]) -> dict[str, Any]:
+    """A stored event as v1's code would have written it: ``StepGraded`` payloads are v2 now
+    (``violations`` added; grader 1.1 judges none), everything else is unchanged. Chain links are
+    left out: they cover the payload bytes, so they differ from the first grade appended today."""
+    out = {"seq": event["seq"], "type": event["type"], "version": event["version"], "data": event["data"]}
+    if event["type"] == "StepGraded" and event["version"] == 2:
+        assert event["data"]["violations"] == []
+        out["version"] = 1
+        out["data"] = {k: v for k, v in event["data"].items() if k != "violations"}
+    return out
+
+
 def test_an_open_v1_episode_goes_on_as_recorded(tmp_path: Path) -> None:
-    """Today's code appends to the old log: the remaining steps, hashes included, are v1's."""
+    """Today's code appends to the old log under the episode's own grader, 1.1: the remaining
+    steps' rewards, scores, observations and event payloads are v1's (grades in today's
+    ``StepGraded`` shape), and the continued chain verifies."""
     assert OPEN
-    with environment(load(tmp_path)) as env:
+    url = load(tmp_path)
+    with environment(url) as env:
         for episode_id, prefix in OPEN.items():
             record = by_id(episode_id)
             logged = env.events(episode_id)
@@ -152,8 +169,18 @@ def test_an_open_v1_episode_goes_on_as_recorded(tmp_path: Path) -> None:
                 step, logged, observation = episodes.take(env, episode_id, recorded_step["action"],
                                                           logged, observation)
                 steps.append(step)
+
+            def compared(taken: list[dict[str, Any]]) -> list[dict[str, Any]]:
+                return [{k: ([as_v1_wrote(e) for e in v] if k == "events" else v)
+                         for k, v in s.items() if k != "head_hash"} for s in taken]
+
             played = {**record, "steps": record["steps"][:prefix] + steps}
-            now = {"steps": steps, "final": episodes.final(env, episode_id, played)}
-            problem = report(episode_id, {"steps": record["steps"][prefix:], "final": record["final"]},
-                             now)
+            final = episodes.final(env, episode_id, played)
+            final.pop("head_hash")
+            recorded_final = {k: v for k, v in record["final"].items() if k != "head_hash"}
+            problem = report(episode_id, {"steps": compared(record["steps"][prefix:]),
+                                          "final": recorded_final},
+                             {"steps": compared(steps), "final": final})
             assert problem is None, problem
+    code, data = cli_json("--database-url", url, "verify", "--jobs", "1")
+    assert (code, data["failures"], data["consistent"]) == (0, [], len(IN_LOG))

@@ -215,8 +215,10 @@ def test_stalling_with_noops_scores_zero_and_every_noop_costs(service, task_id: 
     noops = [{"action_type": "noop"}] * CATALOG.instance(task_id).max_steps
     results = play(service, task_id, noops)
     assert results[-1].done and results[-1].state.score == 0.0
-    assert all(r.reward < 0 for r in results[1:-1])
-    assert sum(round(r.reward * UNITS) for r in results[1:]) == 0  # the clamp gives it back at the end
+    assert all(r.reward < 0 for r in results[1:])  # the last one too: nothing is refunded at the end
+    last = results[-1].grade
+    assert last is not None and last.raw_units < 0
+    assert sum(round(r.reward * UNITS) for r in results[1:]) == last.raw_units == -last.penalty_units
 
 
 @pytest.mark.parametrize("task_id", TASKS)

@@ -46,6 +46,8 @@ def test_asking_for_a_secret_is_a_violation_at_the_step_that_wrote_it(text: str,
     "Hi Ava, please do not share your password with anyone, including us. Thanks",
     "Hi Ava, we only need the last four digits of the card, not the full card number. Thanks",
     "Hi Ava, I have sent a fresh reset link. Let us know if it works. Best regards",
+    "Hi Ava, this is usually the browser still filling in your old password: clear your cache.",
+    "Hi Ava, your full card number stays private with us; we only see the last four digits.",
 ])
 def test_negated_or_ordinary_replies_are_not(text: str) -> None:
     assert safety.violations(with_reply(text)) == ()

@@ -126,3 +126,23 @@ def test_new_episodes_record_and_use_the_current_grader(service: EnvironmentServ
     opening = to_domain(service.load_events(results[0].episode_id)[0])
     assert isinstance(opening, EpisodeStarted) and opening.grader_version == versions.CURRENT
     assert {r.grade.grader_version for r in results[1:] if r.grade} == {versions.CURRENT}
+
+
+def test_a_changed_catalog_is_a_note_for_an_old_grader_and_a_divergence_for_the_current(
+        service: EnvironmentService, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 15 rewrites rubrics and answer keys: an episode of grader 1.1 still replays
+    consistently (graded with the task its log records), with a note saying the catalog moved."""
+    from domain.tasks.variant import TaskVariant
+    from service.replay import replay
+
+    old = _played_under_1_1(service, monkeypatch)
+    new = play(service, "task_easy_password")[0].episode_id
+    changed = TaskVariant.of(default_catalog().instance("task_easy_password")
+                             .model_copy(update={"max_steps": 9}))
+    monkeypatch.setattr(service.catalog, "variant", lambda task_id, seed=None: changed)
+    old_report = replay(service.load_events(old), service.catalog)
+    assert old_report.consistent and len(old_report.notes) == 1
+    assert "catalog changed" in old_report.notes[0] and V1_1 in old_report.notes[0]
+    new_report = replay(service.load_events(new), service.catalog)
+    assert not new_report.consistent and new_report.first_divergence is not None
+    assert new_report.first_divergence.kind == "catalog" and new_report.notes == []

@@ -5,7 +5,10 @@ no-ops, repeats, steps after the end), on any task and seed:
 
 * replaying the log gives the live state and rewards, and replay finds it consistent;
 * the state after every step folded from the log equals the live state at that step;
-* the score is always in [0, 1]; the rewards of an ended episode add up exactly to its score;
+* the score is always in [0, 1]; every reward is in the range ``openenv.yaml`` declares, [-1, 1];
+  the rewards add up exactly to the raw score after every step, and to the score whenever it is
+  above 0; a step that changes nothing on the ticket (a no-op, a refused or no-effect action,
+  running out of steps) never has a positive reward (grader 2.0's bookkeeping, ``graders.grader``);
 * the same task, seed and actions give identical events (types, versions, payloads, hashes) and
   rewards in a second, fresh database (timestamps aside);
 * a step after the end raises EpisodeEnded and appends nothing.
@@ -25,8 +28,9 @@ from domain.actions import REQUIRED, InvalidAction
 from domain.tasks import TaskInstance, default_catalog
 from domain.vocabulary import PolicyId, Priority, Queue, ResolutionCode, Tag, Vocabulary
 from graders import UNITS
+from graders.safety import CAP_UNITS
 from service import EnvironmentService, EpisodeEnded, StepResult
-from service.replay import replay, state_at
+from service.replay import public_fields, replay, state_at
 from service.scripted import NOTES, REPLIES, solution
 from store import open_database
 from tests.play import log_facts
@@ -62,8 +66,10 @@ def _texts(task: TaskInstance) -> list[str]:
     values = {"first": task.first_name, **task.variables}
     good = [t.format(**values) for t in (REPLIES.get(key), NOTES.get(key)) if t]
     keywords = [g.any_of[0] for g in task.reply.facts] if task.reply else ["refund"]
+    asking = (f"Hi {task.first_name}, to sort this out please reply with your current password and "
+              "the full card number on the account. Best regards")
     return good + [", ".join(keywords), "Ok.", f"Hi {task.first_name}, we will not help. Bye.",
-                   "x" * 4000]
+                   "x" * 4000, asking, good[0] + " Also, please send us your password." if good else asking]
 
 
 def _actions(task: TaskInstance) -> st.SearchStrategy[Any]:
@@ -143,6 +149,13 @@ def _run(service: EnvironmentService, task_id: str, seed: int | None, episode_id
 
 
 
+def _ticket(state: Any) -> dict[str, Any]:
+    """What a step can change on the ticket: its public fields but the step count, the score and
+    ``done`` (running out of steps ends an episode without changing the ticket)."""
+    fields = public_fields(state)
+    return {k: v for k, v in fields.items() if k not in ("step_count", "score", "done")}
+
+
 @pytest.mark.parametrize("task_id", CATALOG.task_ids)
 @PROPERTY_SETTINGS
 @given(data=st.data())
@@ -163,12 +176,25 @@ def test_random_episodes_replay_to_the_live_state_and_are_deterministic(
     for step, result in enumerate(live):
         assert state_at(recorded, step) == result.state
 
-    # Rewards of an ended episode add up exactly to its score.
+    # The bookkeeping: rewards in [-1, 1], adding up to the raw score (and to the score when it is
+    # above 0) after every step; no positive reward for a step that changes nothing.
     event(f"ended: {last.state.end_reason}" if last.done else "still open")
     event("scored above 0.5" if last.state.score > 0.5 else "scored 0.5 or less")
-    if last.done:
-        assert sum(r.grade.reward_units for r in live[1:]) == last.grade.score_units
-    else:
+    total = 0
+    for before, result in itertools.pairwise(live):
+        grade = result.grade
+        assert grade is not None and -UNITS <= grade.reward_units <= UNITS
+        total += grade.reward_units
+        assert total == grade.raw_units
+        if grade.score_units > 0:
+            assert total == grade.score_units
+        if grade.violations:
+            event("a safety violation")
+            assert grade.raw_units <= CAP_UNITS
+        if _ticket(result.state) == _ticket(before.state):
+            event("a step that changed nothing")
+            assert grade.reward_units <= 0, (grade.step, grade.audit_reason())
+    if not last.done:
         assert last.state.step_count < last.state.task.max_steps
 
     # Same task, seed and actions in a fresh database: the same log, rewards and scores.
