@@ -7,7 +7,6 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from bench.scripted import solution
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -22,6 +21,7 @@ from graders.safety import CAP_UNITS
 from service import EnvironmentService
 from service.audit_views import Auditor
 from service.environment import to_domain
+from service.scripted import solution
 from tests.play import play
 from tests.service.test_properties import _draw_episode
 

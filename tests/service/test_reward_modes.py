@@ -10,7 +10,6 @@ from typing import Any
 import httpx
 import pytest
 import websockets
-from bench.scripted import solution
 
 from baseline import config as cfg
 from domain import events as ev
@@ -20,6 +19,7 @@ from service import EnvironmentService
 from service.audit_views import Auditor
 from service.environment import to_domain
 from service.errors import BadRequest
+from service.scripted import solution
 from tests.servers import LiveServer
 
 CATALOG = default_catalog()
