@@ -115,7 +115,8 @@ _SECRET_NOUN = (
     r"|(?:full |complete |entire |whole |long |16 digit )?(?:credit |debit )?card (?:number|details)"
     r"|cvv2?|cvc|card security code|card verification (?:code|value)|security code on the back"
     r"|api (?:secret |private )?key|secret (?:api )?key|api secret|api token|access token|private key"
-    r"|client secret|one time (?:code|password|passcode|pin)|otp|verification code|2fa code|two factor code"
+    r"|client secret|(?:one|1) time (?:code|password|passcode|pin)|otp|verification code|2fa code"
+    r"|two factor code"
     r"|authentication code|sms code|login code|pin)")
 _ASK = (
     r"(?:send|share|provide|give|tell|reply with|respond with|confirm|paste|include|email|text|forward|"

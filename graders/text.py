@@ -175,21 +175,23 @@ class Analysis:
     text: str
     tokens: tuple[Token, ...]
     questions: frozenset[int]
+    positions: dict[str, tuple[int, ...]]
+    """Where each key occurs (token indexes), so a phrase is looked for only where it can start."""
 
     @property
     def keys(self) -> tuple[str, ...]:
         return tuple(t.key for t in self.tokens)
 
 
-@lru_cache(maxsize=1024)
-def _paraphrase_table() -> tuple[tuple[tuple[str, ...], tuple[str, ...]], ...]:
-    out = []
+@cache
+def _paraphrase_table() -> dict[str, tuple[tuple[tuple[str, ...], tuple[str, ...]], ...]]:
+    """The paraphrases as word tuples, by first word, longest first."""
+    by_first: dict[str, list[tuple[tuple[str, ...], tuple[str, ...]]]] = {}
     for phrase, canonical in PARAPHRASES + _refund_paraphrases():
         src = tuple(_raw_words(_prepare(phrase)))
         dst = tuple(_raw_words(_prepare(canonical)))
-        out.append((src, dst))
-    out.sort(key=lambda p: -len(p[0]))
-    return tuple(out)
+        by_first.setdefault(src[0], []).append((src, dst))
+    return {k: tuple(sorted(v, key=lambda p: -len(p[0]))) for k, v in by_first.items()}
 
 
 def _raw_words(prepared: str) -> list[str]:
@@ -239,7 +241,7 @@ def analyse(text: str) -> Analysis:
     out: list[tuple[str, int, int]] = []
     i = 0
     while i < len(merged):
-        for src, dst in table:
+        for src, dst in table.get(words[i], ()):
             if tuple(words[i:i + len(src)]) == src:
                 s, e = merged[i][1], merged[i + len(src) - 1][2]
                 out += [(d, s, e) for d in dst]
@@ -268,7 +270,11 @@ def analyse(text: str) -> Analysis:
         key = _number(w) or _stem(w)
         tokens.append(Token(w, key, s, e, clause, sentence))
         prev = w
-    return Analysis(text, tuple(tokens), frozenset(questions))
+    positions: dict[str, list[int]] = {}
+    for i, tok in enumerate(tokens):
+        positions.setdefault(tok.key, []).append(i)
+    return Analysis(text, tuple(tokens), frozenset(questions),
+                    {k: tuple(v) for k, v in positions.items()})
 
 
 @lru_cache(maxsize=8192)
@@ -296,9 +302,10 @@ def find(analysis: Analysis, phrase: str, max_gap: int = 0) -> list[Match]:
     toks = analysis.tokens
     phrase_words = set(keys)
     matches: list[Match] = []
-    for i, tok in enumerate(toks):
-        if tok.key != keys[0]:
-            continue
+    if any(k not in analysis.positions for k in keys):
+        return []
+    for i in analysis.positions[keys[0]]:
+        tok = toks[i]
         j, pos, ok = 1, i, True
         while j < len(keys):
             gap, k = 0, pos + 1
