@@ -45,7 +45,8 @@ def _p(*patterns: str) -> tuple[re.Pattern[str], ...]:
     return tuple(re.compile(rf"(?<![a-z0-9]){p}(?![a-z0-9])") for p in patterns)
 
 
-_DET = r"(?:a |an |the |your |any |this |that )?(?:full |partial |complete )?"
+_DET = r"(?:\S+ ){0,3}?"
+"""Up to three words between a verb and its object: "issued you a full refund"."""
 FAMILIES: tuple[tuple[str, str, tuple[re.Pattern[str], ...]], ...] = (
     ("refund_issued", DONE, _p(
         r"refund (?:has|have|had|was|is) (?:been )?(?:approve|approved|processed|issued|sent|completed|"
@@ -55,19 +56,23 @@ FAMILIES: tuple[tuple[str, str, tuple[re.Pattern[str], ...]], ...] = (
         r"(?:we|i) (?:have |had )?refunded", r"refunded (?:you|your|the full|the amount|it)",
         r"(?:money|full amount|amount|payment) (?:has been|was|is being|is) (?:returned|refunded|sent back|"
         r"credited|on its way)",
-        r"(?:full amount|money|amount) (?:goes|went|has gone|is going) back")),
+        r"(?:full amount|money|amount) (?:goes|went|has gone|is going) back",
+        r"^refunded", r"refunded in full",
+        r"refund (?:issued|approved|processed|approve)(?! once| if| when)")),
     ("refund_issued", PROMISE, _p(
         r"will (?:refund|be refunded)", rf"will approve (?:you )?{_DET}refund",
         r"refund (?:is|will be) on (?:its|the) way", r"get (?:your|the) money back",
         r"you will (?:get|receive|see) (?:your |the |a )?(?:full )?(?:money|refund|amount)",
         r"(?:money|full amount|amount) will (?:be returned|go back|be sent back|be credited)",
-        r"refund you", r"(?:full amount|money|amount) (?:goes|will go) back")),
+        r"refund you", r"(?:full amount|money|amount) (?:goes|will go) back",
+        r"(?:full amount|money|amount|charge|payment) (?:will )?refund to your")),
     ("refund_denied", DENIAL, _p(
         rf"can not (?:approve |refund )?(?:you )?{_DET}refund", r"can not refund",
         r"not eligible for (?:a |any )?refund", r"outside (?:of )?(?:the |our )?(?:30 day )?refund window",
         r"refund (?:request )?(?:has been|was|is) (?:denied|declined|rejected|refused)",
         r"(?:we|i) (?:have |must |had to )?(?:denied|declined|rejected|refused|deny|decline) "
-        r"(?:your |the |this )?(?:refund|request)", r"no refund", r"will not (?:be )?refund")),
+        r"(?:your |the |this )?(?:refund|request)", r"no refund", r"will not (?:be )?refund",
+        rf"will not approve {_DET}refund")),
     ("email_updated", DONE, _p(
         r"(?:updated|changed|switched|moved|set|replaced) (?:your |the )?(?:login |account )?email",
         r"(?:login |account )?email (?:address )?(?:has been|was|is now|have been) "

@@ -24,7 +24,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
 
-from domain.tasks.spec import Rubric
+from domain.tasks.spec import Phrases, Rubric
+from graders import claims as cl
 from graders import text as tx
 from graders.lexicon import SHOTGUN_GROUPS
 from graders.normalize import visible
@@ -35,6 +36,9 @@ FACTS_SHARE = Fraction(7, 10)
 TONE_SHARE = Fraction(3, 10)
 MAX_WORDS = 220
 MIN_FUNCTION_RATIO = 0.18
+MIN_NOTE_FUNCTION_RATIO = 0.08
+"""Internal notes (rubrics asking fewer than 20 words) are terse by nature ("Checked RA-1: 1 refund
+in 90 days. Issued a full refund via billing."); a keyword list has next to no function words."""
 ECHO_WORDS = 8
 """A run of this many words copied from the ticket is echo, not the agent's own writing."""
 FACT_GAP = 2
@@ -93,13 +97,22 @@ def _prose_problem(own: list[str], text: str, rubric: Rubric) -> str | None:
         return f"too short ({len(own)} words of its own; at least {rubric.min_words} expected)"
     if tx.sentence_count(text) < rubric.min_sentences:
         return "not written as sentences"
-    if tx.function_word_ratio(own) < MIN_FUNCTION_RATIO:
+    least = MIN_FUNCTION_RATIO if rubric.min_words >= 20 else MIN_NOTE_FUNCTION_RATIO
+    if tx.function_word_ratio(own) < least:
         return "reads as a keyword list, not prose"
     return None
 
 
-def _fact_spans(analysis: tx.Analysis, rubric: Rubric,
-                skip: frozenset[int]) -> tuple[list[str], set[int], set[int]]:
+@lru_cache(maxsize=1024)
+def _group_claims(group: Phrases) -> frozenset[tuple[str, str]]:
+    """The claim families (:mod:`graders.claims`) the phrasings of a fact make, if any: a fact
+    "approval" phrased "refund has been approved" is made by any stated claim that the refund was
+    issued ("we've refunded the full $129"), however worded."""
+    return frozenset((c.family, c.kind) for p in group.any_of for c in cl.claims(p))
+
+
+def _fact_spans(analysis: tx.Analysis, rubric: Rubric, skip: frozenset[int],
+                made: frozenset[tuple[str, str]] = frozenset()) -> tuple[list[str], set[int], set[int]]:
     """Names of the facts made; the token indexes their key words take (per fact, every occurrence
     of its shortest phrasing found: a long phrasing such as "4 refunds in the last 90 days" says the
     fact in two key words, the rest is ordinary prose); and every token inside any phrasing."""
@@ -109,6 +122,8 @@ def _fact_spans(analysis: tx.Analysis, rubric: Rubric,
     for group in rubric.facts:
         hits = [(len(tx.phrase_keys(p)), ms) for p in group.any_of
                 if (ms := tx.affirmed(analysis, p, FACT_GAP, skip))]
+        if not hits and _group_claims(group) & made:
+            found.append(group.name)
         if hits:
             found.append(group.name)
             shortest = min(hits, key=lambda h: h[0])
@@ -153,7 +168,8 @@ def _evaluate(rubric: Rubric, text: str, first_name: str, foreign: Foreign, sour
         if echo:
             prose += f"; {len(echo)} words copied from the ticket do not count"
         return RubricResult(Fraction(0), prose, prose)
-    found, covered, inside = _fact_spans(analysis, rubric, skip)
+    made = frozenset((c.family, c.kind) for c in cl.claims(text))
+    found, covered, inside = _fact_spans(analysis, rubric, skip, made)
     name = set(tx.words(first_name))
     substance = len({analysis.tokens[i].key for i in own_idx if i not in inside
                      and analysis.tokens[i].word not in tx.FUNCTION_WORDS

@@ -108,21 +108,33 @@ PARAPHRASES: tuple[tuple[str, str], ...] = (
     ("authorized", "approved"), ("granted", "approved"),
     ("grant", "approve"), ("erased", "deleted"), ("erase", "delete"), ("wiped", "deleted"),
     ("purged", "deleted"),
+    ("fresh", "new"), ("let me know", "confirm"), ("let us know", "confirm"), ("tell me", "confirm"),
+    ("tell us", "confirm"), ("whether", "if"), ("verification", "verify"),
+    ("meanwhile", "in the meantime"), ("for now", "in the meantime"),
+    ("goes back to your", "refund to your"), ("go back to your", "refund to your"),
+    ("returned to your", "refund to your"), ("sent back to your", "refund to your"),
+    ("credited back to your", "refund to your"), ("money back", "refund"),
 )
 
 
-REFUND_VERBS = ("offer", "offered", "issue", "issued", "give", "gave", "given", "process", "processed",
-                "grant", "granted", "provide", "provided", "approve", "approved", "authorize",
-                "authorized")
-REFUND_OBJECTS = ("a", "any", "the", "your", "you a", "you any", "you the", "a full", "you a full",
-                  "the full", "your full")
+REFUND_VERBS = frozenset({
+    "offer", "offered", "issue", "issued", "give", "gave", "given", "process", "processed", "grant",
+    "granted", "provide", "provided", "approve", "approved", "authorize", "authorized", "send", "sent"})
+"""Before "refund" (within three words of one clause) each of these reads "approve": "offer a
+refund", "issue you a full refund", "processed a normal refund" and "can't approve a refund" say
+the same thing."""
+ARTICLES = frozenset({"a", "an", "the"})
+"""Left out of phrases and skipped in text: "issued the refund" is "issued a refund"."""
 
 
-def _refund_paraphrases() -> tuple[tuple[str, str], ...]:
-    """"offer a refund", "issue you a full refund", "grant the refund"... all read "approve ...
-    refund", so "I can't approve a refund" matches "cannot offer a refund"."""
-    return tuple((f"{verb} {obj} refund", f"approve {obj} refund")
-                 for verb in REFUND_VERBS for obj in REFUND_OBJECTS)
+def _refund_follows(words: Sequence[str], i: int) -> bool:
+    """Whether "refund(s)" follows ``words[i]`` within three words, with no clause break between."""
+    for w in words[i + 1:i + 4]:
+        if w in ("refund", "refunds"):
+            return True
+        if w in _BREAK or w == ";":
+            return False
+    return False
 
 
 @cache
@@ -187,7 +199,7 @@ class Analysis:
 def _paraphrase_table() -> dict[str, tuple[tuple[tuple[str, ...], tuple[str, ...]], ...]]:
     """The paraphrases as word tuples, by first word, longest first."""
     by_first: dict[str, list[tuple[tuple[str, ...], tuple[str, ...]]]] = {}
-    for phrase, canonical in PARAPHRASES + _refund_paraphrases():
+    for phrase, canonical in PARAPHRASES:
         src = tuple(_raw_words(_prepare(phrase)))
         dst = tuple(_raw_words(_prepare(canonical)))
         by_first.setdefault(src[0], []).append((src, dst))
@@ -250,6 +262,10 @@ def analyse(text: str) -> Analysis:
         else:
             out.append(merged[i])
             i += 1
+    words = [w for w, _, _ in out]
+    for i, w in enumerate(words):
+        if w in REFUND_VERBS and _refund_follows(words, i):
+            out[i] = ("approve", out[i][1], out[i][2])
     tokens: list[Token] = []
     clause = sentence = 0
     questions: set[int] = set()
@@ -279,8 +295,10 @@ def analyse(text: str) -> Analysis:
 
 @lru_cache(maxsize=8192)
 def phrase_keys(phrase: str) -> tuple[str, ...]:
-    """A rubric phrase read as keys (its soft adverbs kept: "already deleted" is not "deleted")."""
-    return tuple(t.key for t in analyse(phrase).tokens)
+    """A rubric phrase read as keys (its soft adverbs kept: "already deleted" is not "deleted"; its
+    articles left out)."""
+    keys = tuple(t.key for t in analyse(phrase).tokens if t.word not in ARTICLES)
+    return keys or tuple(t.key for t in analyse(phrase).tokens)
 
 
 @dataclass(frozen=True, slots=True)
@@ -312,7 +330,7 @@ def find(analysis: Analysis, phrase: str, max_gap: int = 0) -> list[Match]:
             while k < len(toks) and toks[k].clause == tok.clause:
                 if toks[k].key == keys[j]:
                     break
-                if toks[k].word not in SOFT:
+                if toks[k].word not in SOFT and toks[k].word not in ARTICLES:
                     gap += 1
                     if gap > max_gap:
                         break
@@ -384,9 +402,12 @@ def has_empathy(analysis: Analysis, skip: frozenset[int] = frozenset()) -> bool:
     return any(affirmed(analysis, p, skip=skip) for p in EMPATHY)
 
 
+_CLOSING = re.compile(r"(?<![a-z])(?:" + "|".join(re.escape(c) for c in CLOSINGS) + r")(?![a-z])")
+
+
 def has_closing(text: str) -> bool:
-    tail = analyse(text.strip()[-160:])
-    return any(affirmed(tail, p) for p in CLOSINGS)
+    """A sign-off in the last 160 characters (its own words: "let us know", not a paraphrase)."""
+    return bool(_CLOSING.search(text.strip()[-160:].lower()))
 
 
 def find_affirmed(text: str, phrase: str) -> int:
