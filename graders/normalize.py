@@ -55,7 +55,8 @@ def _fold_table() -> dict[int, str]:
         for entry in entries:
             target = entry["c"]
             if len(target) == 1 and target.isascii() and target.isprintable() and not target.isspace():
-                table[ord(char)] = target
+                # Unicode's skeletons fold I and l together; a capital look-alike of I reads I
+                table[ord(char)] = "I" if target == "l" and char.isupper() else target
                 break
     return table
 

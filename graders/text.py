@@ -29,6 +29,23 @@ NEGATORS = frozenset({
     "barely", "unable",
 })
 """Negating words, after contraction expansion ("don't" is "do not", "cannot" is "can not")."""
+WEAK_NEGATORS = frozenset({"no", "nothing", "none", "nobody", "without"})
+"""Negators of a noun phrase: their reach ends where a new subject starts ("No worries we will
+refund you" promises a refund; "no reason for you to clear the cache" still negates)."""
+SCOPE_ENDERS = frozenset({"i", "we", "you", "they", "he", "she", "it", "our", "your", "my", "this",
+                          "that", "there", "please", "maybe", "perhaps"})
+PREPOSITIONS = frozenset({"for", "to", "with", "of", "at", "by", "on", "from", "about", "in", "into",
+                          "than", "like"})
+
+
+def negation_reaches(words: Sequence[str], neg: int, target: int) -> bool:
+    """Whether the negator ``words[neg]`` negates ``words[target]`` (same clause, ``target`` after it
+    or inside the same phrase): always for a verbal negator ("not", "never"); for a weak one, unless
+    a new subject starts between them (a pronoun not governed by a preposition)."""
+    if words[neg] not in WEAK_NEGATORS or target <= neg:
+        return True
+    return not any(words[k] in SCOPE_ENDERS and words[k - 1] not in PREPOSITIONS
+                   for k in range(neg + 2, target + 1))
 
 CONDITIONALS = frozenset({
     "if", "unless", "once", "when", "whenever", "until", "whether", "provided", "should", "would",
@@ -350,7 +367,9 @@ def find(analysis: Analysis, phrase: str, max_gap: int = 0) -> list[Match]:
             clause_start -= 1
         span = range(clause_start, pos + 1)
         inside = range(i, pos + 1)
+        words = [toks[x].word for x in span]
         negated = any(toks[x].word in NEGATORS and not (x in inside and toks[x].key in phrase_words)
+                      and negation_reaches(words, x - clause_start, i - clause_start)
                       for x in span)
         conditional = tok.sentence in analysis.questions or any(
             toks[x].word in CONDITIONALS and not (x in inside and toks[x].key in phrase_words)
