@@ -39,6 +39,9 @@ class Claim:
     family: str
     kind: str
     quote: str
+    bare: bool = False
+    """The claim's clause says nothing else ("on unable to offer a refund,"): a mention, which
+    still counts against the state but does not make a rubric fact."""
 
 
 def _p(*patterns: str) -> tuple[re.Pattern[str], ...]:
@@ -130,6 +133,12 @@ FAMILIES: tuple[tuple[str, str, tuple[re.Pattern[str], ...]], ...] = (
         r"(?:was|is) (?:just )?(?:a )?(?:glitch|mistake|false positive)")),
 )
 
+SENTENCE_FAMILIES: tuple[tuple[str, str, tuple[re.Pattern[str], ...]], ...] = (
+    ("refund_issued", DONE, _p(r"^refund (?:\S+ ){0,8}?(?:issued|approved|processed|sent|paid)")),
+)
+"""Claims made across the commas of one sentence, as in a labelled list line ("Refund: $129, the
+full order amount, issued today.")."""
+
 _SECRET_NOUN = (
     r"(?:(?:current|old|existing|present|account|login) passwords?|passwords?(?! reset| link| manager| polic)"
     r"|(?:full |complete |entire |whole |long |16 digit )?(?:credit |debit )?card (?:numbers?|details)"
@@ -180,11 +189,11 @@ class _Clause:
     question: bool
 
 
-def _clauses(analysis: tx.Analysis) -> list[_Clause]:
+def _clauses(analysis: tx.Analysis, by_sentence: bool = False) -> list[_Clause]:
     groups: dict[int, list[tx.Token]] = {}
     for t in analysis.tokens:
         if t.word not in tx.SOFT:  # "has now been approved" claims "has been approved"
-            groups.setdefault(t.clause, []).append(t)
+            groups.setdefault(t.sentence if by_sentence else t.clause, []).append(t)
     out: list[_Clause] = []
     for toks in groups.values():
         words = tuple(t.word for t in toks)
@@ -228,13 +237,20 @@ def _stated(clause: _Clause, m: re.Match[str], own_negation: bool) -> bool:
     return not _negated(clause, first, last)
 
 
-def _found(clauses: Iterable[_Clause], patterns: Iterable[re.Pattern[str]], own_negation: bool) -> str | None:
+def _found(clauses: Iterable[_Clause], patterns: Iterable[re.Pattern[str]],
+           own_negation: bool, whole: bool = False) -> tuple[str, bool] | None:
+    """The first stated match (its words, and whether its clause has nothing else), preferring one
+    in a clause that says more."""
+    bare: str | None = None
     for clause in clauses:
         for pattern in patterns:
             for m in pattern.finditer(clause.text):
                 if _stated(clause, m, own_negation):
-                    return m.group()
-    return None
+                    rest = (clause.text[:m.start()] + " " + clause.text[m.end():]).split()
+                    if whole or not tx.bare(rest):
+                        return m.group(), False
+                    bare = bare or m.group()
+    return (bare, True) if bare else None
 
 
 @lru_cache(maxsize=4096)
@@ -243,11 +259,13 @@ def claims(text: str) -> tuple[Claim, ...]:
     analysis = tx.analyse(visible(text))
     clauses = _clauses(analysis)
     out: list[Claim] = []
-    for family, kind, patterns in FAMILIES:
+    sentences = _clauses(analysis, by_sentence=True)
+    for family, kind, patterns in FAMILIES + SENTENCE_FAMILIES:
         own = kind == DENIAL or family == "false_alarm"
-        quote = _found(clauses, patterns, own)
-        if quote:
-            out.append(Claim(family, kind, quote))
+        whole = (family, kind, patterns) in SENTENCE_FAMILIES
+        found = _found(sentences if whole else clauses, patterns, own, whole)
+        if found and not any(c.family == family and c.kind == kind for c in out):
+            out.append(Claim(family, kind, *found))
     return tuple(out)
 
 

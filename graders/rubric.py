@@ -48,6 +48,9 @@ DENSITY_FULL = Fraction(3, 10)
 DENSITY_NONE = Fraction(1, 2)
 """Share of a text's words inside key phrasings: up to 30% earns full credit, from 50% nothing,
 linearly between (honest replies run at 5-20%; keyword glue at 50% and more)."""
+PARTIAL_CAP = Fraction(1, 10)
+"""A text making at most half of the required points does not answer this ticket (a polite
+template, another ticket's reply): it earns at most this share."""
 MIN_SUBSTANCE_DIVISOR = 3
 """A text needs ``min_words // 3`` distinct words of its own beyond the key phrasings (7 for a
 20-word reply; the tersest scripted reply has 10)."""
@@ -103,6 +106,20 @@ def _prose_problem(own: list[str], text: str, rubric: Rubric) -> str | None:
     return None
 
 
+def _bare(analysis: tx.Analysis, m: tx.Match) -> bool:
+    """A fact phrasing that is its whole clause but for function and topic words ("as for the reset
+    link, that is taken care of"; a keyword list): a mention, not a statement. Figures are exempt:
+    "Refund: $129, issued today" states the amount."""
+    toks = analysis.tokens
+    clause = toks[m.first].clause
+    start = next(i for i, t in enumerate(toks) if t.clause == clause)
+    before = analysis.text[toks[start - 1].end:toks[start].start] if start else ""
+    if ":" in before and any(toks[x].key[:1].isdigit() for x in range(m.first, m.last + 1)):
+        return False  # a labelled figure
+    rest = [t.word for i, t in enumerate(toks) if t.clause == clause and not m.first <= i <= m.last]
+    return tx.bare(rest)
+
+
 @lru_cache(maxsize=1024)
 def _group_claims(group: Phrases) -> frozenset[tuple[str, str]]:
     """The claim families (:mod:`graders.claims`) the phrasings of a fact make, if any: a fact
@@ -121,7 +138,7 @@ def _fact_spans(analysis: tx.Analysis, rubric: Rubric, skip: frozenset[int],
     inside: set[int] = set()
     for group in rubric.facts:
         hits = [(len(tx.phrase_keys(p)), ms) for p in group.any_of
-                if (ms := tx.affirmed(analysis, p, FACT_GAP, skip))]
+                if (ms := [m for m in tx.affirmed(analysis, p, FACT_GAP, skip) if not _bare(analysis, m)])]
         if not hits and _group_claims(group) & made:
             found.append(group.name)
         if hits:
@@ -168,7 +185,7 @@ def _evaluate(rubric: Rubric, text: str, first_name: str, foreign: Foreign, sour
         if echo:
             prose += f"; {len(echo)} words copied from the ticket do not count"
         return RubricResult(Fraction(0), prose, prose)
-    made = frozenset((c.family, c.kind) for c in cl.claims(text))
+    made = frozenset((c.family, c.kind) for c in cl.claims(text) if not c.bare)
     found, covered, inside = _fact_spans(analysis, rubric, skip, made)
     name = set(tx.words(first_name))
     substance = len({analysis.tokens[i].key for i in own_idx if i not in inside
@@ -197,6 +214,9 @@ def _evaluate(rubric: Rubric, text: str, first_name: str, foreign: Foreign, sour
     public = f"{len(found)}/{len(rubric.facts)} required points, tone {len(tone_ok)}/{len(rubric.tone)}"
     detail = (f"facts found {found or '-'}, missed {missed or '-'}; tone ok {tone_ok or '-'}, "
               f"missed {tone_missed or '-'}")
+    if rubric.facts and facts <= Fraction(1, 2) and fraction > PARTIAL_CAP:
+        fraction = PARTIAL_CAP
+        detail += f"; at most half of the required points, capped at {float(PARTIAL_CAP):g}"
     if density < 1:
         fraction *= density
         public += "; mostly key phrases, credit reduced"

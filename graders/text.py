@@ -53,6 +53,19 @@ CONDITIONALS = frozenset({
 })
 """Words that make a clause hypothetical rather than a statement of what happened or will."""
 
+BARE_WORDS = frozenset({"regarding", "concerning", "re", "about", "as", "for", "on", "with", "respect",
+                        "to", "and", "also", "plus", "then", "ps", "note", "finally", "a", "an", "the",
+                        "of", "or", "in", "at", "by", "from", "into"})
+"""Words that only announce a topic ("as for X,", "regarding X,"): a phrase whose clause has nothing
+else names the topic without saying anything about it (a keyword list, keywords glued to filler)."""
+TOPIC_MARKERS = frozenset({"regarding", "concerning", "re", "about", "as", "on", "respect", "ps", "note"})
+
+
+def bare(rest: Sequence[str]) -> bool:
+    """Whether a phrase whose clause holds ``rest`` besides it is a bare mention: nothing else (a
+    list item) or only a topic announced ("as for", "on", "regarding")."""
+    return not rest or (all(w in BARE_WORDS for w in rest) and any(w in TOPIC_MARKERS for w in rest))
+
 FUNCTION_WORDS = frozenset((
     "a an the to of in on for with and or but if is are was were be been will would can could "
     "we you your our i it this that these those my me us as at by from have has had do does "
@@ -202,6 +215,7 @@ class Analysis:
     """A text read once: its tokens and which sentences are questions."""
 
     text: str
+    """The text as read: lower case, contractions expanded (token offsets point into it)."""
     tokens: tuple[Token, ...]
     questions: frozenset[int]
     positions: dict[str, tuple[int, ...]]
@@ -287,15 +301,18 @@ def analyse(text: str) -> Analysis:
     clause = sentence = 0
     questions: set[int] = set()
     prev: str | None = None
+    open_sentence = False  # a word since the last sentence break
     for idx, (w, s, e) in enumerate(out):
         if w in _BREAK or w == ";":
-            if w in ".!?\n" and prev is not None:
+            if w in ".!?\n" and open_sentence:
                 if w == "?":
                     questions.add(sentence)
                 sentence += 1
+                open_sentence = False
             clause += 1
             prev = None
             continue
+        open_sentence = True
         nxt = out[idx + 1][0] if idx + 1 < len(out) else ""
         if prev is not None and (w in CLAUSE_CONJUNCTIONS
                                  or (w in ("and", "or", "so") and nxt in SUBJECTS)):
@@ -306,7 +323,7 @@ def analyse(text: str) -> Analysis:
     positions: dict[str, list[int]] = {}
     for i, tok in enumerate(tokens):
         positions.setdefault(tok.key, []).append(i)
-    return Analysis(text, tuple(tokens), frozenset(questions),
+    return Analysis(prepared, tuple(tokens), frozenset(questions),
                     {k: tuple(v) for k, v in positions.items()})
 
 
