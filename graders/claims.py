@@ -176,6 +176,8 @@ ABUSE = _p(
     r"lol", r"lmao", r"rofl", r"smh", r"yeah right", r"sure you did", r"bless your heart",
     r"congratulations on (?:breaking|locking|losing|failing)", r"so (?:sorry|sad) for you",
     r"maybe try reading")
+VERBAL_NEGATORS = frozenset({"not", "never", "neither", "nor"})
+"""Only these cancel contempt ("this is not your fault"); "No worries, you idiots" is still abuse."""
 ABUSE_EMOJI = re.compile(
     "[\U0001F644\U0001F921\U0001F595\U0001F602\U0001F923\U0001F60F\U0001F612\U0001F971]|/s\\b")
 
@@ -298,7 +300,7 @@ def abusive(text: str) -> str | None:
         for pattern in ABUSE:
             for m in pattern.finditer(clause.text):
                 first = _word_at(clause, m.start())
-                if first == 0 or not _negated(clause, first, first - 1):
+                if not any(w in VERBAL_NEGATORS for w in clause.words[:first]):
                     return m.group()
     return None
 

@@ -33,7 +33,8 @@ WEAK_NEGATORS = frozenset({"no", "nothing", "none", "nobody", "without"})
 """Negators of a noun phrase: their reach ends where a new subject starts ("No worries we will
 refund you" promises a refund; "no reason for you to clear the cache" still negates)."""
 SCOPE_ENDERS = frozenset({"i", "we", "you", "they", "he", "she", "it", "our", "your", "my", "this",
-                          "that", "there", "please", "maybe", "perhaps"})
+                          "that", "there", "please", "maybe", "perhaps", "the", "a", "an", "all",
+                          "every", "everything"})
 PREPOSITIONS = frozenset({"for", "to", "with", "of", "at", "by", "on", "from", "about", "in", "into",
                           "than", "like"})
 
