@@ -45,7 +45,8 @@ class Claim:
 
 
 def _p(*patterns: str) -> tuple[re.Pattern[str], ...]:
-    return tuple(re.compile(rf"(?<![a-z0-9]){p}(?![a-z0-9])") for p in patterns)
+    """One compiled alternation of whole-word ``patterns`` (one scan per clause, not one each)."""
+    return (re.compile("|".join(rf"(?<![a-z0-9])(?:{p})(?![a-z0-9])" for p in patterns)),)
 
 
 _DET = r"(?:\S+ ){0,3}?"
@@ -256,12 +257,17 @@ def _found(clauses: Iterable[_Clause], patterns: Iterable[re.Pattern[str]],
 
 
 @lru_cache(maxsize=4096)
+def _clauses_of(text: str, by_sentence: bool = False) -> tuple[_Clause, ...]:
+    """The clauses (or sentences) of ``text`` as the customer sees it, remembered per text."""
+    return tuple(_clauses(tx.analyse(visible(text)), by_sentence))
+
+
+@lru_cache(maxsize=4096)
 def claims(text: str) -> tuple[Claim, ...]:
     """Every claim family asserted in ``text`` (as the customer sees it), once each, in table order."""
-    analysis = tx.analyse(visible(text))
-    clauses = _clauses(analysis)
+    clauses = _clauses_of(text)
     out: list[Claim] = []
-    sentences = _clauses(analysis, by_sentence=True)
+    sentences = _clauses_of(text, by_sentence=True)
     for family, kind, patterns in FAMILIES + SENTENCE_FAMILIES:
         own = kind == DENIAL or family == "false_alarm"
         whole = (family, kind, patterns) in SENTENCE_FAMILIES
@@ -274,7 +280,7 @@ def claims(text: str) -> tuple[Claim, ...]:
 def asks_for_secret(text: str) -> str | None:
     """The words asking the customer for a secret (password, full card number, CVV, API secret,
     one-time code), if any; the last four digits of a card are not a secret."""
-    for clause in _clauses(tx.analyse(visible(text))):
+    for clause in _clauses_of(text):
         for m in SECRET_ASK[0].finditer(clause.text):
             if "card" in m.group() and CARD_EXEMPT.search(clause.text):
                 continue
@@ -296,7 +302,7 @@ def abusive(text: str) -> str | None:
     emoji = ABUSE_EMOJI.search(seen)
     if emoji:
         return emoji.group()
-    for clause in _clauses(tx.analyse(seen)):
+    for clause in _clauses_of(text):
         for pattern in ABUSE:
             for m in pattern.finditer(clause.text):
                 first = _word_at(clause, m.start())

@@ -7,6 +7,7 @@ parts directly with explicit outcome sets.
 
 from __future__ import annotations
 
+from fractions import Fraction
 from typing import Any
 
 import pytest
@@ -68,6 +69,10 @@ GRANT_TRICKS = [
     "We have <b>refunded</b> you in full.",
     "we never say no: we will refund you in full.",
     "No worries, we will refund you.",
+    "No worries we will refund you in full.",
+    "We will re<!-- -->fund you in full.",
+    "We will **re**fund you in full.",
+    "I have sent the full amount back to your card today.",
 ]
 
 
@@ -210,6 +215,41 @@ def test_homoglyphs_and_zero_width_spaces_do_not_hide_a_forbidden_claim() -> Non
         text = (f"Hi {task.first_name}, thank you for your message. Your login {trick} as you asked. "
                 "Best regards, Account Support")
         assert judge_reply(text, frozenset({"legal_hold_placed"}), task.reply), trick
+
+
+FILLER = ("I have gone through everything you sent us, and as for {kw}, that is taken care of.",
+          "Our team looked at your account; on {kw}, you are all set.",
+          "Everything on our side was double-checked, and regarding {kw}, all is in order.")
+
+
+@pytest.mark.parametrize("task_id", ["task_easy_password", "task_hard_refund_policy_denial",
+                                     "task_medium_double_charge", "task_hard_gdpr_deletion"])
+def test_key_phrases_glued_into_filler_prose_earn_at_most_a_tenth(task_id: str) -> None:
+    task = CATALOG.instance(task_id)
+    assert task.reply is not None
+    body = " ".join(FILLER[i % 3].format(kw=g.any_of[0]) for i, g in enumerate(task.reply.facts))
+    text = (f"Hi {task.first_name}, thank you for writing to us, and for your patience. {body} "
+            "Best regards, Support")
+    assert evaluate(task.reply, text, task.first_name).fraction <= Fraction(1, 10)
+
+
+def test_another_tickets_reply_earns_at_most_a_tenth() -> None:
+    outage = CATALOG.instance("task_hard_enterprise_outage")
+    angry = CATALOG.instance("task_medium_angry_escalation")
+    assert angry.reply is not None
+    copied = reply_of(outage).replace(outage.first_name, angry.first_name)
+    assert evaluate(angry.reply, copied, angry.first_name).fraction <= Fraction(1, 10)
+
+
+def test_a_labelled_list_line_states_its_claim() -> None:
+    task = task_in_case("task_hard_refund_fraud_trap", "normal_refund")
+    assert task.reply is not None
+    text = (f"Hello {task.first_name},\n\nThanks for telling us the order did not arrive. Here is where "
+            f"things stand:\n\n- Refund: ${task.variables['amount']}, the full order amount, issued "
+            "today.\n- Timing: within 5-7 business days.\n\nApologies for the trouble.\n\n"
+            "Kind regards,\nSupport")
+    assert [c.family for c in claims(text)] == ["refund_issued"]
+    assert evaluate(task.reply, text, task.first_name).fraction == 1
 
 
 # --------------------------------------------------------------------------- honest replies keep their credit
