@@ -44,6 +44,8 @@ class RegradeBody(BaseModel):
     run_id: str | None = Field(default=None, max_length=64)
     task_id: str | None = Field(default=None, max_length=64)
     dry_run: bool = False
+    grader_version: str | None = Field(default=None, max_length=64,
+                                       description="grader to re-score with; default the current one")
 
 
 @router.get("/episodes", summary="List episodes (filters; keyset pagination)")
@@ -108,12 +110,13 @@ def run(run_id: str, a: Auditor = Depends(auditor)) -> dict[str, Any]:
     return a.run(run_id)
 
 
-@router.post("/regrade", summary="Re-score with the current grader; appends regrade records")
+@router.post("/regrade", summary="Re-score with a grader (default the current); appends regrade records")
 def regrade(body: RegradeBody | None = None, a: Auditor = Depends(auditor)) -> dict[str, Any]:
     from service.regrade import regrade as run_regrade
 
     body = body or RegradeBody()
-    return run_regrade(a, EpisodeFilter(task_id=body.task_id, run_id=body.run_id), dry_run=body.dry_run)
+    return run_regrade(a, EpisodeFilter(task_id=body.task_id, run_id=body.run_id), dry_run=body.dry_run,
+                       grader_version=body.grader_version)
 
 
 @router.get("/export", summary="Trajectories as JSON Lines (streamed)")

@@ -116,10 +116,12 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("a", metavar="EPISODE_A")
     p.add_argument("b", metavar="EPISODE_B")
 
-    p = _parser(sub, "regrade", "re-score recorded episodes with the current grader; appends regrade "
-                "records, never changes the log", cmd_regrade)
+    p = _parser(sub, "regrade", "re-score recorded episodes with the current grader (or --grader); "
+                "appends regrade records, never changes the log", cmd_regrade)
     _selection(p)
     p.add_argument("--dry-run", action="store_true", help="report only; append nothing")
+    p.add_argument("--grader", metavar="VERSION", default=None,
+                   help="grader version to re-score with (default: the current grader)")
 
     p = _parser(sub, "export", "write trajectories as a dataset (one episode per line)", cmd_export,
                 description="Write one JSON object per episode per line: task, seed, steps "
@@ -304,7 +306,7 @@ def cmd_regrade(args: argparse.Namespace) -> int:
     from service.regrade import regrade
 
     data = regrade(_auditor(args), _filter(args), dry_run=args.dry_run,
-                   progress=ProgressBar("regrade"))
+                   progress=ProgressBar("regrade"), grader_version=args.grader)
     if args.json:
         _dump(data)
         return 0

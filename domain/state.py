@@ -68,6 +68,9 @@ class EpisodeState(BaseModel):
     variant: TaskVariant | None = None
     run_id: str | None = None
     forked_from: ForkOrigin | None = None
+    grader_version: str = ""
+    """The grader the episode is graded with: its ``EpisodeStarted``'s, else (older logs) its first
+    ``StepGraded``'s; empty until one of them says (``graders.versions.version_of`` reads it)."""
     step_count: int = 0
     priority: str | None = None
     queue: str | None = None
@@ -132,7 +135,8 @@ def evolve(state: EpisodeState, event: Event) -> EpisodeState:
     match event:
         case EpisodeStarted():
             return _with(state, episode_id=event.episode_id, variant=event.task,
-                         run_id=event.run_id, forked_from=event.forked_from)
+                         run_id=event.run_id, forked_from=event.forked_from,
+                         grader_version=event.grader_version)
         case ActionReceived():
             record = StepRecord(step=event.step, actions=event.actions, raw=event.raw)
             return _with(state, step_count=event.step, steps=(*state.steps, record))
@@ -183,7 +187,8 @@ def evolve(state: EpisodeState, event: Event) -> EpisodeState:
             graded = replace(state.steps[-1], reward=event.reward, score=event.score)
             return _with(state, score=event.score, raw_units=event.raw_units,
                          penalty_units=event.penalty_units, rewards=(*state.rewards, event.reward),
-                         steps=_last_replaced(state, graded))
+                         steps=_last_replaced(state, graded),
+                         grader_version=state.grader_version or event.grader_version)
         case _:
             assert_never(event)
 

@@ -19,7 +19,7 @@ from domain.state import EpisodeState, evolve, fold
 from graders.components import UNITS, score_components
 from graders.penalties import step_penalties
 
-GRADER_VERSION = "ticketledger-grader/1.1"
+GRADER_VERSION = "ticketledger-grader/2.0"
 
 
 def to_float(units: int) -> float:

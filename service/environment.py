@@ -24,7 +24,7 @@ from domain.decide import EpisodeFinished, decide, start
 from domain.observation import Observation, observe
 from domain.state import EMPTY, EpisodeState, evolve, fold
 from domain.tasks.catalog import Catalog, UnknownTask, default_catalog
-from graders import GRADER_VERSION, StepGrade, grade_step
+from graders.versions import CURRENT, StepGradeView, grader_of
 from service.errors import BadRequest, EpisodeBusy, EpisodeEnded, EpisodeNotFound, ServiceError
 from store import Conflict, Database, NotFound, open_database
 from store.eventstore import Append, Create, EventStore, Projection, RecordedEvent
@@ -68,7 +68,7 @@ class _Decided(NamedTuple):
     of these is built per step)."""
 
     state: EpisodeState
-    grade: StepGrade
+    grade: StepGradeView
     append: Append
 
 
@@ -92,7 +92,7 @@ class StepResult:
     reward: float | None
     done: bool
     state: EpisodeState
-    grade: StepGrade | None
+    grade: StepGradeView | None
     seq: int
     head_hash: str
 
@@ -161,7 +161,7 @@ class EnvironmentService:
         chosen = task_id if task_id is not None else self.catalog.pick_task_id(seed)
         variant = self.catalog.variant(chosen, seed)  # UnknownTask -> 404 in the API
         episode_id = check_episode_id(episode_id) if episode_id is not None else new_episode_id()
-        first = start(episode_id, variant, run_id=run_id, grader_version=GRADER_VERSION)
+        first = start(episode_id, variant, run_id=run_id, grader_version=CURRENT)
         return _Opening(evolve(EMPTY, first),
                         Create(episode_id, first.task_id, seed, (first,),
                                Projection("open", 0, 0.0), run_id))
@@ -248,7 +248,7 @@ class EnvironmentService:
         except EpisodeFinished as exc:
             raise EpisodeEnded(str(exc)) from None
         after = fold(step_events, cached.state)
-        grade = grade_step(cached.state, step_events, after)
+        grade = grader_of(cached.state).grade_step(cached.state, step_events, after)
         graded = grade.to_event()
         after = evolve(after, graded)
         projection = Projection("ended" if after.done else "open", after.step_count, after.score)

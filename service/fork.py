@@ -1,10 +1,11 @@
 """Forking: branch a new episode off step k of a recorded one, to try another action from there.
 
 The new episode's first k steps are the original's facts (the same ActionReceived and effect events),
-re-graded with the current grader and re-chained under the new id, so the fork replays consistently
-on its own. Its EpisodeStarted records ``forked_from`` {episode_id, at, hash}, where ``hash`` is the
-original's chain hash at the fork point; the episode row records forked_from and fork_step. The
-original is only read, never touched.
+re-graded with the grader the original was recorded under (a fork keeps its source's grader
+version, so its steps carry the same grades as the original's) and re-chained under the new id,
+so the fork replays consistently on its own. Its EpisodeStarted records ``forked_from``
+{episode_id, at, hash}, where ``hash`` is the original's chain hash at the fork point; the episode
+row records forked_from and fork_step. The original is only read, never touched.
 """
 
 from __future__ import annotations
@@ -15,9 +16,8 @@ from typing import Any
 from domain import events as ev
 from domain.observation import observe
 from domain.state import fold
-from graders import grade_episode
-from graders import grader as grader_module
 from graders.grader import split_steps
+from graders.versions import grader_of_log
 from service.audit_views import Auditor
 from service.environment import check_episode_id, new_episode_id, to_domain
 from service.errors import BadRequest, EpisodeBusy
@@ -51,12 +51,13 @@ def fork(auditor: Auditor, episode_id: str, at: int, new_id: str | None = None) 
     fork_id = check_episode_id(new_id) if new_id is not None else new_episode_id()
     started = head[0]
     assert isinstance(started, ev.EpisodeStarted), "an episode log starts with EpisodeStarted"
+    grader = grader_of_log([e for part in [head, *steps] for e in part])
     first = replace(started, episode_id=fork_id, run_id=None,
                     forked_from=ev.ForkOrigin(episode_id, at, _hash_at(recorded, at)),
-                    grader_version=grader_module.GRADER_VERSION)
+                    grader_version=grader.version)
     kept = steps[:at]
     facts = [[e for e in s if not isinstance(e, ev.StepGraded)] for s in kept]
-    grade = grade_episode([first] + [e for s in facts for e in s])
+    grade = grader.grade_episode([first] + [e for s in facts for e in s])
     new_events: list[ev.Event] = [first]
     for step_facts, step_grade in zip(facts, grade.steps, strict=True):
         new_events += step_facts + [step_grade.to_event()]

@@ -1,10 +1,12 @@
-"""Re-scoring recorded episodes with the current grader, without touching the log.
+"""Re-scoring recorded episodes with a chosen grader (the current one by default), without touching
+the log.
 
-For each episode the log's facts are graded again (``graders.grade_episode``) and compared with the
-grade recorded at the time: final score, the components of the final grade, penalties, and which
-steps' rewards moved. The report is grouped per task. Unless it is a dry run, one regrade record per
-episode is appended (``store.regrades``: append-only), carrying the grader version; the events and
-the episode's recorded score are never rewritten.
+For each episode the log's facts are graded again by the chosen grader version
+(``graders.versions``; replay and verify, by contrast, always use the version the episode was
+recorded under) and compared with the grade recorded at the time: final score, the components of
+the final grade, penalties, and which steps' rewards moved. The report is grouped per task. Unless
+it is a dry run, one regrade record per episode is appended (``store.regrades``: append-only),
+carrying the grader version; the events and the episode's recorded score are never rewritten.
 """
 
 from __future__ import annotations
@@ -13,18 +15,21 @@ import secrets
 from collections.abc import Callable
 from typing import Any
 
-from graders import grade_episode, to_float
-from graders import grader as grader_module
+from graders import to_float
+from graders.versions import CURRENT, Grader, UnknownGrader, grader_for
 from service.audit_views import Auditor, check_filter
 from service.environment import to_domain
+from service.errors import BadRequest
 from store.eventstore import EpisodeRow, RecordedEvent
 from store.queries import EpisodeFilter
 from store.regrades import NewRegrade
 
 
-def regrade_episode(row: EpisodeRow, recorded: list[RecordedEvent]) -> dict[str, Any]:
-    """Recorded vs current grade of one episode: score, components that moved, steps that moved."""
-    grade = grade_episode(to_domain(r) for r in recorded)
+def regrade_episode(row: EpisodeRow, recorded: list[RecordedEvent],
+                    grader: Grader | None = None) -> dict[str, Any]:
+    """Recorded vs ``grader``'s (default: the current) grade of one episode: score, components that
+    moved, steps that moved."""
+    grade = (grader or grader_for(CURRENT)).grade_episode(to_domain(r) for r in recorded)
     started = recorded[0].data if recorded else {}
     last = grade.recorded[-1] if grade.recorded else None
     recorded_score = last.score if last else row.score
@@ -81,17 +86,23 @@ def _task_table(results: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 def regrade(auditor: Auditor, where: EpisodeFilter, *, dry_run: bool = False,
-            progress: Callable[[int, int], None] | None = None) -> dict[str, Any]:
-    """Regrade every matching episode; append records unless ``dry_run``. Returns the report."""
+            progress: Callable[[int, int], None] | None = None,
+            grader_version: str | None = None) -> dict[str, Any]:
+    """Regrade every matching episode with ``grader_version`` (default: the current grader);
+    append records unless ``dry_run``. Returns the report."""
     check_filter(where)
-    version = grader_module.GRADER_VERSION
+    try:
+        grader = grader_for(grader_version or CURRENT)
+    except UnknownGrader as exc:
+        raise BadRequest(str(exc)) from None
+    version = grader.version
     batch = "rg_" + secrets.token_hex(8)
     total = auditor.queries.count(where) if progress else 0
     results: list[dict[str, Any]] = []
     pending: list[NewRegrade] = []
     written = 0
     for row, recorded in auditor.queries.iter_with_events(where):
-        result = regrade_episode(row, recorded)
+        result = regrade_episode(row, recorded, grader)
         results.append(result)
         pending.append(NewRegrade(row.episode_id, version, result["recorded_score"],
                                   result["new_score"],

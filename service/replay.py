@@ -1,9 +1,10 @@
 """Replay, chain check, state-at-step, diff and the step timeline: answering "what happened, and is
 the log telling the truth?".
 
-All of them read only the recorded events. Replay re-folds and re-grades every step with the current code,
-verifies the hash chain, checks the task variant against the catalog, and reports the first place
-where anything disagrees with what was recorded.
+All of them read only the recorded events. Replay re-folds and re-grades every step with the grader
+the episode was recorded under (``graders.versions``: its recorded rewards must come out again
+exactly, whatever grader new episodes use), verifies the hash chain, checks the task variant
+against the catalog, and reports the first place where anything disagrees with what was recorded.
 """
 
 from __future__ import annotations
@@ -15,8 +16,9 @@ from domain import events as ev
 from domain.actions import action_json
 from domain.state import EpisodeState, fold
 from domain.tasks.catalog import Catalog
-from graders import GRADER_VERSION, grade_episode, to_float
+from graders import to_float
 from graders.grader import split_steps
+from graders.versions import CURRENT, UnknownGrader, grader_of_log
 from store.chain import GENESIS, UnknownChainFormat, link
 from store.eventstore import RecordedEvent
 
@@ -25,7 +27,7 @@ from store.eventstore import RecordedEvent
 class Divergence:
     step: int | None
     seq: int | None
-    kind: str  # chain | catalog | reward | score | components | upcast
+    kind: str  # chain | catalog | reward | score | components | upcast | grader
     message: str
     recorded: Any = None
     recomputed: Any = None
@@ -47,7 +49,7 @@ class ReplayReport:
     divergences: list[Divergence] = field(default_factory=list)
     recorded_score: float | None = None
     recomputed_score: float | None = None
-    grader_version: str = GRADER_VERSION
+    grader_version: str = CURRENT
     recorded_grader_version: str | None = None
 
     @property
@@ -131,7 +133,17 @@ def replay(recorded: list[RecordedEvent], catalog: Catalog, *, steps: bool = Tru
         domain_events = [ev.upcast(first.type, first.version,
                                    first.data if opening is None else opening)]
         domain_events += [ev.upcast(r.type, r.version, r.data) for r in recorded[1:]]
-        grade = grade_episode(domain_events)
+    except (ValueError, KeyError, TypeError) as exc:
+        report.divergences.append(Divergence(None, None, "upcast", f"cannot read the log: {exc!r}"))
+        return report
+    try:
+        grader = grader_of_log(domain_events)
+    except UnknownGrader as exc:
+        report.divergences.append(Divergence(None, None, "grader", str(exc)))
+        return report
+    report.grader_version = grader.version
+    try:
+        grade = grader.grade_episode(domain_events)
     except (ValueError, KeyError, TypeError) as exc:
         report.divergences.append(Divergence(None, None, "upcast", f"cannot read the log: {exc!r}"))
         return report

@@ -76,11 +76,40 @@ def environment(database_url: str) -> Iterator[Env]:
         env.close()
 
 
-# ------------------------------------------------------------------------------- catalog
+# ------------------------------------------------------------------------------- graders
 def grader_version() -> str:
-    from graders import GRADER_VERSION
+    """The grader new episodes record."""
+    from graders.versions import CURRENT
 
-    return GRADER_VERSION
+    return CURRENT
+
+
+def grader_versions() -> list[str]:
+    """Every grader version the code can replay and re-grade episodes with."""
+    from graders.versions import GRADERS
+
+    return list(GRADERS)
+
+
+def replay_recorded(events: list[JSONDict], episode_id: str) -> JSONDict:
+    """``ticketledger replay`` of an episode given as recorded events (``seq``, ``type``,
+    ``version``, ``data``, ``prev_hash``, ``hash``), without a database: each payload is stored
+    as the store stores it (canonical JSON, chain format 1), so the chain check proves the
+    events are the recorded bytes. The report as JSON."""
+    import datetime as dt
+
+    from domain.tasks import default_catalog
+    from service.replay import replay
+    from store.codec import canonical_json
+    from store.eventstore import RecordedEvent
+
+    when = dt.datetime(2026, 1, 1, tzinfo=dt.UTC)
+    recorded = [RecordedEvent(episode_id, e["seq"], e["type"], e["version"], canonical_json(e["data"]),
+                              e["prev_hash"], e["hash"], when, 1) for e in events]
+    return replay(recorded, default_catalog()).to_json()
+
+
+# ------------------------------------------------------------------------------- catalog
 
 
 def task_ids() -> list[str]:

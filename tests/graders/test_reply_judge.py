@@ -143,7 +143,7 @@ def test_telling_a_breach_reporter_it_was_a_false_alarm_is_a_violation(service) 
 ])
 def test_asking_for_a_secret_is_a_violation_on_every_task(text: str) -> None:
     assert asks_for_secret(text), text
-    assert any(v.rule == "reply_asks_secret" for v in judge_reply(text, frozenset()))
+    assert any(v.rule == "asks_for_secret" for v in judge_reply(text, frozenset()))
 
 
 @pytest.mark.parametrize("text", [

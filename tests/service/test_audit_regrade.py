@@ -1,15 +1,16 @@
-"""Regrade: re-scores with the current grader, reports per task what moved, appends records with
-the grader version, and never rewrites the log or the recorded scores."""
+"""Regrade: re-scores with the current grader (or a chosen version), reports per task what moved,
+appends records with the grader version, and never rewrites the log or the recorded scores."""
 
 from __future__ import annotations
 
 import pytest
 from sqlalchemy import text
 
-from graders import components, grader
+from graders import components, grader, versions
 from graders.components import Component
 from service import EnvironmentService
 from service.audit_views import Auditor
+from service.errors import BadRequest
 from service.regrade import regrade
 from store.queries import EpisodeFilter
 from tests.audit_helpers import play, play_weak
@@ -49,14 +50,15 @@ def test_regrade_reports_what_moved_and_appends_records(service: EnvironmentServ
         return Component("queue", 0, weight, "queue: not counted", "queue: never counted")
 
     monkeypatch.setitem(components.SCORERS, "queue", stingy_queue)
-    monkeypatch.setattr(grader, "GRADER_VERSION", "test-grader/2.0")
+    monkeypatch.setitem(versions.GRADERS, "test-grader/3.0",
+                        versions.Grader("test-grader/3.0", grader.grade_step, grader.grade_episode))
     auditor = Auditor(service.db)
 
-    dry = regrade(auditor, EpisodeFilter(run_id="r1"), dry_run=True)
+    dry = regrade(auditor, EpisodeFilter(run_id="r1"), dry_run=True, grader_version="test-grader/3.0")
     assert dry["records_appended"] == 0 and auditor.regrades.of_episode(expert[0].episode_id) == []
 
-    report = regrade(auditor, EpisodeFilter(run_id="r1"))
-    assert report["grader_version"] == "test-grader/2.0" and report["episodes"] == 3
+    report = regrade(auditor, EpisodeFilter(run_id="r1"), grader_version="test-grader/3.0")
+    assert report["grader_version"] == "test-grader/3.0" and report["episodes"] == 3
     changed = {c["episode_id"]: c for c in report["changes"]}
     expected_changed = {eid for eid, units in queue_earned.items() if units}
     if "queue" in other[-1].state.task.weights:  # type: ignore[union-attr]
@@ -76,7 +78,7 @@ def test_regrade_reports_what_moved_and_appends_records(service: EnvironmentServ
     # appended, one per episode regraded, with the new grader version; nothing rewritten
     assert report["records_appended"] == 3
     records = auditor.regrades.of_episode(expert[0].episode_id)
-    assert len(records) == 1 and records[0].grader_version == "test-grader/2.0"
+    assert len(records) == 1 and records[0].grader_version == "test-grader/3.0"
     assert records[0].recorded_score == expert[-1].state.score
     assert records[0].report["batch"] == report["batch"]
     assert _snapshot(service) == before
@@ -87,3 +89,15 @@ def test_regrade_reports_what_moved_and_appends_records(service: EnvironmentServ
         conn.execute(text("UPDATE regrades SET new_score = 1.0"))
     with pytest.raises(Exception, match="append-only"), service.db.write() as conn:
         conn.execute(text("DELETE FROM regrades"))
+
+
+def test_regrade_uses_the_current_grader_unless_told_and_refuses_an_unknown_one(
+        service: EnvironmentService) -> None:
+    play(service, "task_easy_password", run_id="r1")
+    auditor = Auditor(service.db)
+    assert regrade(auditor, EpisodeFilter(run_id="r1"), dry_run=True)["grader_version"] == versions.CURRENT
+    older = regrade(auditor, EpisodeFilter(run_id="r1"), dry_run=True,
+                    grader_version=versions.FALLBACK)
+    assert older["grader_version"] == versions.FALLBACK and older["episodes"] == 1
+    with pytest.raises(BadRequest, match=r"unknown grader version 'no-such/9'.*ticketledger-grader/1\.1"):
+        regrade(auditor, EpisodeFilter(run_id="r1"), grader_version="no-such/9")

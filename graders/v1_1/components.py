@@ -1,0 +1,117 @@
+"""Score components: what the ticket's current state is worth, one function per component.
+
+Each returns earned units (1 unit = 0.0001 of the score), a public reason that never reveals the
+answer key, and an audit detail that does. Only components a task weighs are computed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from fractions import Fraction
+
+from domain.events import Component
+from domain.state import EpisodeState
+from domain.tasks.variant import TaskVariant
+from graders.v1_1 import rubric as rb
+from graders.v1_1.lexicon import foreign_groups
+
+__all__ = ["SCORERS", "UNITS", "Component", "score_components"]
+
+UNITS = 10_000
+
+
+def _choice(name: str, current: str | None, expected: str | None, weight: int) -> Component:
+    if current is None:
+        return Component(name, 0, weight, f"{name}: not set", f"{name}: not set (expected {expected})")
+    if current == expected:
+        return Component(name, weight, weight, f"{name}: correct", f"{name}: {current} is correct")
+    return Component(name, 0, weight, f"{name}: not correct",
+                     f"{name}: {current} is wrong (expected {expected})")
+
+
+def _priority(s: EpisodeState, t: TaskVariant, w: int) -> Component:
+    return _choice("priority", s.priority, t.key.priority, w)
+
+
+def _queue(s: EpisodeState, t: TaskVariant, w: int) -> Component:
+    return _choice("queue", s.queue, t.key.queue, w)
+
+
+def _tags(s: EpisodeState, t: TaskVariant, w: int) -> Component:
+    required = t.key.tags
+    present = set(s.tags)
+    hits, extra = len(required & present), len(present - required)
+    # each wrong tag cancels a right one; rounded exactly, ties to even (as all units are)
+    earned = round(Fraction(w * max(0, hits - extra), len(required))) if required else w * int(not extra)
+    public = f"tags: {hits}/{len(required)} required" + (f", {extra} wrong" if extra else "")
+    detail = (f"tags: have {sorted(present) or '-'}, required {sorted(required)}"
+              + (f"; wrong tags cost one required tag each: {sorted(present - required)}" if extra else ""))
+    return Component("tags", earned, w, public, detail)
+
+
+def _decision_step(s: EpisodeState) -> int | None:
+    """The first step that committed to a decision (reply, tag or resolution), if any."""
+    candidates = [x for x in (s.first_reply_step, s.first_tag_step) if x is not None]
+    if s.status != "open":
+        candidates.append(s.step_count)
+    return min(candidates) if candidates else None
+
+
+def _policy(s: EpisodeState, t: TaskVariant, w: int) -> Component:
+    expected = t.key.policy
+    seen = next((step for pid, step in s.policies_viewed if pid == expected), None)
+    decided = _decision_step(s)
+    if seen is None:
+        return Component("policy", 0, w, "policy: the relevant policy was not consulted",
+                         f"policy: {expected} never looked up")
+    if decided is not None and seen > decided:
+        return Component("policy", 0, w, "policy: consulted only after deciding",
+                         f"policy: {expected} looked up at step {seen}, after deciding at step {decided}")
+    return Component("policy", w, w, "policy: consulted before deciding",
+                     f"policy: {expected} looked up at step {seen}")
+
+
+def _reply(s: EpisodeState, t: TaskVariant, w: int) -> Component:
+    task = t.task
+    assert task.reply is not None
+    r = rb.evaluate(task.reply, s.reply_draft, task.first_name, foreign_groups(task.task_id))
+    return Component("reply", round(w * r.fraction), w, f"reply: {r.public}", f"reply: {r.detail}")
+
+
+def _note(s: EpisodeState, t: TaskVariant, w: int) -> Component:
+    task = t.task
+    assert task.note is not None
+    text = "\n".join(s.notes) if s.notes else None
+    r = rb.evaluate(task.note, text, task.first_name, foreign_groups(task.task_id))
+    return Component("note", round(w * r.fraction), w, f"note: {r.public}", f"note: {r.detail}")
+
+
+def _resolution(s: EpisodeState, t: TaskVariant, w: int) -> Component:
+    statuses, codes = list(t.key.statuses), list(t.key.codes)
+    if s.status == "open":
+        return Component("resolution", 0, w, "resolution: ticket still open",
+                         f"resolution: open (expected {statuses} with {codes})")
+    if s.status in statuses and s.resolution_code in codes:
+        return Component("resolution", w, w, "resolution: correct",
+                         f"resolution: {s.status} with {s.resolution_code} is correct")
+    return Component("resolution", 0, w, "resolution: not correct",
+                     f"resolution: {s.status} with {s.resolution_code}; expected {statuses} with {codes}")
+
+
+SCORERS: dict[str, Callable[[EpisodeState, TaskVariant, int], Component]] = {
+    "priority": _priority,
+    "queue": _queue,
+    "tags": _tags,
+    "policy": _policy,
+    "reply": _reply,
+    "note": _note,
+    "resolution": _resolution,
+}
+
+
+def score_components(state: EpisodeState) -> tuple[Component, ...]:
+    """Every weighted component of ``state``, in report order."""
+    variant = state.variant
+    assert variant is not None
+    return tuple(SCORERS[name](state, variant, round(weight * UNITS))
+                 for name, weight in variant.key.weights)

@@ -1,0 +1,127 @@
+"""The grader registry: every grader version this code can run, and which one an episode uses.
+
+An episode is graded, replayed, verified and forked with the grader it was recorded under, so its
+recorded rewards stay reproducible when grading changes; a newer grader's opinion of an old
+episode is a regrade record beside the log (``service.regrade``), never a rewrite. New episodes
+record :data:`CURRENT`.
+
+Which version an episode was recorded under: ``EpisodeStarted.grader_version``; logs written before
+that field was filled leave it empty, and then the version of the episode's first ``StepGraded``
+says; an episode with neither is as old as the first released grader, :data:`FALLBACK`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from typing import Protocol
+
+from domain.events import Component, EpisodeStarted, Event, Penalty, StepGraded
+from domain.state import EpisodeState
+from graders import grader as v2_0
+from graders import v1_1
+
+FALLBACK = v1_1.GRADER_VERSION
+"""The version of an episode that records none (the first released grader)."""
+
+
+class StepGradeView(Protocol):
+    """What every version's step grade offers (each version has its own frozen class)."""
+
+    @property
+    def step(self) -> int: ...
+    @property
+    def components(self) -> tuple[Component, ...]: ...
+    @property
+    def penalties(self) -> tuple[Penalty, ...]: ...
+    @property
+    def penalty_units(self) -> int: ...
+    @property
+    def raw_units(self) -> int: ...
+    @property
+    def score_units(self) -> int: ...
+    @property
+    def reward_units(self) -> int: ...
+    @property
+    def done(self) -> bool: ...
+    @property
+    def grader_version(self) -> str: ...
+    @property
+    def score(self) -> float: ...
+    @property
+    def reward(self) -> float: ...
+    def public_reason(self) -> str: ...
+    def audit_reason(self) -> str: ...
+    def to_event(self) -> StepGraded: ...
+
+
+class EpisodeGradeView(Protocol):
+    """What every version's episode grade offers."""
+
+    @property
+    def steps(self) -> Sequence[StepGradeView]: ...
+    @property
+    def recorded(self) -> tuple[StepGraded, ...]: ...
+    @property
+    def score(self) -> float: ...
+    @property
+    def rewards(self) -> list[float]: ...
+
+
+@dataclass(frozen=True, slots=True)
+class Grader:
+    """One grader version's entry points."""
+
+    version: str
+    grade_step: Callable[[EpisodeState, Sequence[Event], EpisodeState], StepGradeView]
+    grade_episode: Callable[[Iterable[Event]], EpisodeGradeView]
+
+
+GRADERS: dict[str, Grader] = {
+    v1_1.GRADER_VERSION: Grader(v1_1.GRADER_VERSION, v1_1.grade_step, v1_1.grade_episode),
+    v2_0.GRADER_VERSION: Grader(v2_0.GRADER_VERSION, v2_0.grade_step, v2_0.grade_episode),
+}
+"""Every grader this code can run, by the version string episodes record."""
+
+CURRENT = v2_0.GRADER_VERSION
+"""The version new episodes record."""
+
+
+class UnknownGrader(LookupError):
+    """An episode names a grader version this code does not have (a newer release wrote it)."""
+
+
+def grader_for(version: str) -> Grader:
+    """The grader of ``version``; raises :class:`UnknownGrader` naming the known ones."""
+    try:
+        return GRADERS[version]
+    except KeyError:
+        raise UnknownGrader(f"unknown grader version {version!r}; this code has "
+                            f"{', '.join(GRADERS)}") from None
+
+
+def recorded_version(events: Iterable[Event]) -> str:
+    """The grader version an episode's log was recorded under (see the module docstring)."""
+    for event in events:
+        match event:
+            case EpisodeStarted(grader_version=version) if version:
+                return version
+            case StepGraded(grader_version=version) if version:
+                return version
+    return FALLBACK
+
+
+def version_of(state: EpisodeState) -> str:
+    """The grader version of a folded episode (its state keeps what :func:`recorded_version`
+    would read from its log)."""
+    return state.grader_version or FALLBACK
+
+
+def grader_of(state: EpisodeState) -> Grader:
+    """The grader that grades the next step of ``state``'s episode."""
+    return grader_for(version_of(state))
+
+
+def grader_of_log(events: Sequence[Event]) -> Grader:
+    """The grader that re-grades the episode ``events`` record."""
+    return grader_for(recorded_version(events))

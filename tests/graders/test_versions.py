@@ -1,0 +1,128 @@
+"""Grader versions: each episode is graded, replayed and forked with the grader it recorded; new
+episodes record the current one; the frozen 1.1 copy reads nothing from the live catalog."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+from domain.decide import start
+from domain.events import EpisodeStarted, StepGraded
+from domain.tasks.catalog import default_catalog
+from graders import grader as v2_0
+from graders import v1_1, versions
+from graders.v1_1 import lexicon as frozen_lexicon
+from graders.v1_1.rubric import evaluate as evaluate_1_1
+from service import EnvironmentService, environment
+from service.audit_views import Auditor
+from service.environment import to_domain
+from service.fork import fork
+from tests.audit_helpers import play
+
+V1_1 = "ticketledger-grader/1.1"
+NOOP = {"action_type": "noop"}
+
+
+def test_the_registry_has_the_frozen_1_1_and_the_current_2_0() -> None:
+    assert versions.CURRENT == v2_0.GRADER_VERSION == "ticketledger-grader/2.0"
+    assert versions.FALLBACK == v1_1.GRADER_VERSION == V1_1
+    assert versions.grader_for(V1_1).grade_episode is v1_1.grade_episode
+    assert versions.grader_for(versions.CURRENT).grade_step is v2_0.grade_step
+    with pytest.raises(versions.UnknownGrader, match=r"'x/9'.*ticketledger-grader/1\.1"):
+        versions.grader_for("x/9")
+
+
+def test_the_frozen_copy_imports_only_itself_and_the_domain() -> None:
+    """No import of a live grader module or of the catalog: 1.1 must judge as it judged."""
+    package = Path(v1_1.__file__).parent
+    for path in sorted(package.glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and node.module:
+                module = node.module
+                assert (module.startswith(("graders.v1_1", "domain.events", "domain.state",
+                                           "domain.actions", "domain.tasks.variant",
+                                           "domain.tasks.spec"))
+                        or not module.startswith(("graders", "domain"))), (path.name, module)
+            if isinstance(node, ast.Import):
+                assert not any(a.name.startswith(("graders", "domain")) for a in node.names)
+
+
+def test_frozen_foreign_groups_cover_every_task_and_catch_a_shotgun_reply() -> None:
+    catalog = default_catalog()
+    assert sorted(catalog.task_ids) == sorted(frozen_lexicon._frozen())
+    task = catalog.instance("task_easy_password")
+    assert task.reply is not None
+    foreign = frozen_lexicon.foreign_groups(task.task_id)
+    assert len(foreign) >= frozen_lexicon.SHOTGUN_GROUPS
+    # a reply that makes the points of six other tickets, in otherwise ordinary prose
+    points = ", and ".join(group[0] for group in foreign[:6])
+    text = (f"Hi Ava, thanks for reaching out about this. We can confirm {points}. "
+            "We will follow up with you about the next steps. Best regards, the support team")
+    result = evaluate_1_1(task.reply, text, task.first_name, foreign)
+    assert result.fraction == 0 and "other tickets" in result.public
+    assert evaluate_1_1(task.reply, text, task.first_name, ()).public != result.public
+
+
+def test_recorded_version_reads_the_opening_event_then_the_first_grade_then_falls_back() -> None:
+    variant = default_catalog().variant("task_easy_password")
+    graded = StepGraded(1, 0.0, 0.0, 0, 0, 0, 0, (), (), False, "some/1.0")
+    assert versions.recorded_version([start("e", variant, grader_version="a/1")]) == "a/1"
+    assert versions.recorded_version([start("e", variant), graded]) == "some/1.0"
+    assert versions.recorded_version([start("e", variant)]) == V1_1
+
+
+def _played_under_1_1(service: EnvironmentService, monkeypatch: pytest.MonkeyPatch) -> str:
+    """An episode as a 1.1 release recorded it: reset while 1.1 was current, then ten no-ops (the
+    stalling sequence whose last reward 1.1 refunds)."""
+    with monkeypatch.context() as patch:
+        patch.setattr(environment, "CURRENT", V1_1)
+        episode_id = service.reset("task_easy_password").episode_id
+    for _ in range(8):
+        service.step(episode_id, NOOP)
+    return episode_id
+
+
+def test_an_old_episode_is_stepped_replayed_and_forked_with_its_own_grader(
+        service: EnvironmentService, monkeypatch: pytest.MonkeyPatch) -> None:
+    episode_id = _played_under_1_1(service, monkeypatch)
+    events = [to_domain(r) for r in service.load_events(episode_id)]
+    graded = [e for e in events if isinstance(e, StepGraded)]
+    assert {g.grader_version for g in graded} == {V1_1}
+    assert [g.reward for g in graded] == v1_1.grade_episode(events).rewards
+    auditor = Auditor(service.db)
+    report = auditor.replay(episode_id)
+    assert report["consistent"] and report["grader_version"] == V1_1
+    assert report["recorded_grader_version"] == V1_1
+
+    made = fork(auditor, episode_id, 3)
+    forked = [to_domain(r) for r in service.load_events(made["episode_id"])]
+    opening = forked[0]
+    assert isinstance(opening, EpisodeStarted) and opening.grader_version == V1_1
+    assert [e.reward for e in forked if isinstance(e, StepGraded)] == [g.reward for g in graded[:3]]
+    after = service.step(made["episode_id"], NOOP)
+    assert after.grade is not None and after.grade.grader_version == V1_1
+    assert auditor.replay(made["episode_id"])["consistent"]
+
+
+def test_an_episode_recording_no_version_is_graded_by_its_first_grade_or_1_1(
+        service: EnvironmentService, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Logs from before ``EpisodeStarted.grader_version`` was filled: the state falls back the
+    same way the log does."""
+    with monkeypatch.context() as patch:
+        patch.setattr(environment, "CURRENT", "")
+        episode_id = service.reset("task_easy_password").episode_id
+    result = service.step(episode_id, NOOP)
+    assert result.grade is not None and result.grade.grader_version == V1_1
+    assert versions.version_of(result.state) == V1_1
+    opening = to_domain(service.load_events(episode_id)[0])
+    assert isinstance(opening, EpisodeStarted) and opening.grader_version == ""
+    assert Auditor(service.db).replay(episode_id)["grader_version"] == V1_1
+
+
+def test_new_episodes_record_and_use_the_current_grader(service: EnvironmentService) -> None:
+    results = play(service, "task_easy_password")
+    opening = to_domain(service.load_events(results[0].episode_id)[0])
+    assert isinstance(opening, EpisodeStarted) and opening.grader_version == versions.CURRENT
+    assert {r.grade.grader_version for r in results[1:] if r.grade} == {versions.CURRENT}
