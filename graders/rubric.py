@@ -111,12 +111,12 @@ def _bare(analysis: tx.Analysis, m: tx.Match) -> bool:
     link, that is taken care of"; a keyword list): a mention, not a statement. Figures are exempt:
     "Refund: $129, issued today" states the amount."""
     toks = analysis.tokens
-    clause = toks[m.first].clause
-    start = next(i for i, t in enumerate(toks) if t.clause == clause)
+    clauses = {toks[x].clause for x in range(m.first, m.last + 1)}
+    start = next(i for i, t in enumerate(toks) if t.clause in clauses)
     before = analysis.text[toks[start - 1].end:toks[start].start] if start else ""
     if ":" in before and any(toks[x].key[:1].isdigit() for x in range(m.first, m.last + 1)):
         return False  # a labelled figure
-    rest = [t.word for i, t in enumerate(toks) if t.clause == clause and not m.first <= i <= m.last]
+    rest = [t.word for i, t in enumerate(toks) if t.clause in clauses and not m.first <= i <= m.last]
     return tx.bare(rest)
 
 

@@ -21,6 +21,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache, lru_cache
+from itertools import pairwise
 
 import snowballstemmer
 
@@ -59,13 +60,15 @@ BARE_WORDS = frozenset({"regarding", "concerning", "re", "about", "as", "for", "
                         "of", "or", "in", "at", "by", "from", "into"})
 """Words that only announce a topic ("as for X,", "regarding X,"): a phrase whose clause has nothing
 else names the topic without saying anything about it (a keyword list, keywords glued to filler)."""
-TOPIC_MARKERS = frozenset({"regarding", "concerning", "re", "about", "as", "on", "respect", "ps", "note"})
+TOPIC_MARKERS = frozenset({"regarding", "concerning", "re", "about", "on", "respect", "ps", "note"})
 
 
 def bare(rest: Sequence[str]) -> bool:
     """Whether a phrase whose clause holds ``rest`` besides it is a bare mention: nothing else (a
     list item) or only a topic announced ("as for", "on", "regarding")."""
-    return not rest or (all(w in BARE_WORDS for w in rest) and any(w in TOPIC_MARKERS for w in rest))
+    topic = any(w in TOPIC_MARKERS for w in rest) or any(
+        a == "as" and b in ("for", "to") for a, b in pairwise(rest))
+    return not rest or (all(w in BARE_WORDS for w in rest) and topic)
 
 FUNCTION_WORDS = frozenset((
     "a an the to of in on for with and or but if is are was were be been will would can could "
@@ -141,7 +144,10 @@ PARAPHRASES: tuple[tuple[str, str], ...] = (
     ("purged", "deleted"),
     ("fresh", "new"), ("let me know", "confirm"), ("let us know", "confirm"), ("tell me", "confirm"),
     ("tell us", "confirm"), ("whether", "if"), ("verification", "verify"),
-    ("meanwhile", "in the meantime"), ("for now", "in the meantime"),
+    ("meanwhile", "in the meantime"), ("for now", "in the meantime"), ("until then", "in the meantime"),
+    ("while we look into it", "in the meantime"), ("while they look into it", "in the meantime"),
+    ("while we investigate", "in the meantime"), ("while they investigate", "in the meantime"),
+    ("while we work on it", "in the meantime"), ("while we work on a fix", "in the meantime"),
     ("goes back to your", "refund to your"), ("go back to your", "refund to your"),
     ("returned to your", "refund to your"), ("sent back to your", "refund to your"),
     ("credited back to your", "refund to your"), ("money back", "refund"),
@@ -329,6 +335,12 @@ def analyse(text: str) -> Analysis:
 
 
 @lru_cache(maxsize=8192)
+def spans_clauses(phrase: str) -> bool:
+    """Whether a rubric phrase has a clause break of its own ("in the meantime, you can")."""
+    return len({t.clause for t in analyse(phrase).tokens}) > 1
+
+
+@lru_cache(maxsize=8192)
 def phrase_keys(phrase: str) -> tuple[str, ...]:
     """A rubric phrase read as keys (its soft adverbs kept: "already deleted" is not "deleted"; its
     articles left out)."""
@@ -354,6 +366,7 @@ def find(analysis: Analysis, phrase: str, max_gap: int = 0) -> list[Match]:
         return []
     toks = analysis.tokens
     phrase_words = set(keys)
+    across = spans_clauses(phrase)
     matches: list[Match] = []
     if any(k not in analysis.positions for k in keys):
         return []
@@ -362,7 +375,7 @@ def find(analysis: Analysis, phrase: str, max_gap: int = 0) -> list[Match]:
         j, pos, ok = 1, i, True
         while j < len(keys):
             gap, k = 0, pos + 1
-            while k < len(toks) and toks[k].clause == tok.clause:
+            while k < len(toks) and (across or toks[k].clause == tok.clause):
                 if toks[k].key == keys[j]:
                     break
                 if toks[k].word not in SOFT and toks[k].word not in ARTICLES:
@@ -373,7 +386,7 @@ def find(analysis: Analysis, phrase: str, max_gap: int = 0) -> list[Match]:
             else:
                 ok = False
                 break
-            if k >= len(toks) or toks[k].key != keys[j] or toks[k].clause != tok.clause:
+            if k >= len(toks) or toks[k].key != keys[j] or not (across or toks[k].clause == tok.clause):
                 ok = False
                 break
             pos = k
