@@ -25,7 +25,7 @@ from pydantic import (
 )
 
 from domain.actions import MAX_REPLY_CHARS, Action, CombinedAction
-from domain.observation import Observation
+from domain.observation import Observation, PublicAccount
 
 
 def inline_refs(schema: dict[str, Any]) -> dict[str, Any]:
@@ -134,6 +134,8 @@ class PublicState(BaseModel):
     internal_notes: list[str] = Field(default_factory=list)
     policies_viewed: list[str] = Field(default_factory=list)
     resolution_code: str | None = None
+    account: PublicAccount | None = Field(default=None, description="The customer's account as "
+                                          "the back-office actions left it")
     last_action_error: str | None = None
     head_hash: str | None = Field(default=None, description="Hash-chain head of the episode's log")
 

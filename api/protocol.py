@@ -26,6 +26,7 @@ from api.models import (
     StepResponse,
     WrappedStep,
 )
+from domain.observation import PublicAccount
 from graders import to_float
 from service import EnvironmentService, StepResult
 from service.environment import EPISODE_ID
@@ -212,5 +213,6 @@ def public_state(service: EnvironmentService, episode_id: str) -> PublicState:
         score=fields["score"], rewards=list(state.rewards), priority=fields["priority"],
         queue=fields["queue"], tags=fields["tags"], reply_draft=fields["reply_draft"],
         internal_notes=fields["internal_notes"], policies_viewed=fields["policies_viewed"],
-        resolution_code=fields["resolution_code"], last_action_error=last.error if last else None,
+        resolution_code=fields["resolution_code"], account=PublicAccount.of(state.account),
+        last_action_error=last.error if last else None,
         head_hash=head)

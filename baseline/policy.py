@@ -7,14 +7,17 @@ and what it already did) and never the answer key. Its work mirrors a careful ju
 2. look up the policy that governs it (refunds, identity, deletion, security, escalation, billing);
 3. apply the rules it read: the refund window from the order and ticket dates, verification from
    the requester's address or quoted card digits, the count of recent refunds, an open dispute;
-4. triage (priority and queue: from the policy text when it says, else from cues), tag, note when
-   the policy asks for one, reply in prose (greeting by first name, empathy, the facts the
-   situation needs, closing), then resolve or close with a fitting code.
+4. triage (priority and queue: from the policy text when it says, else from cues), tag, carry out
+   the decision on the account (refund, denial, email change, deletion or hold, fraud review,
+   incident, reset link), note when the policy asks for one, reply in prose (greeting by first
+   name, empathy, the facts the situation needs, closing), then resolve or close with a fitting
+   code.
 
 It is stateless: the next action is the first piece of the plan the observation does not show yet,
 so it can take over from an LLM mid-episode. It stays within the step budget by dropping the least
-important steps first. Its replies state the decision in one generic sentence per outcome, which is
-where it loses points against an expert.
+important steps first. Its replies are written per situation and decision, with the particulars the
+ticket and the looked-up policy give (dates, amounts, order ids, the time limits the policy states),
+in a few plain sentences: decent support work, but plainer and less complete than an expert's.
 """
 
 from __future__ import annotations
@@ -154,6 +157,7 @@ class Plan:
     reply: str = ""
     finish: dict[str, Any] = field(default_factory=dict)
     slots: dict[str, Any] = field(default_factory=dict)
+    back_office: list[dict[str, Any]] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -166,6 +170,7 @@ class Ticket:
     facts: Mapping[str, str]
     objective: str
     policies: Mapping[str, str]
+    account: Mapping[str, Any] = field(default_factory=dict)
 
     @classmethod
     def from_observation(cls, obs: Mapping[str, Any]) -> Ticket:
@@ -178,7 +183,8 @@ class Ticket:
                    email=str(ticket.get("customer_email") or ""),
                    facts={str(k): str(v) for k, v in (ticket.get("facts") or {}).items()},
                    objective=str(obs.get("objective") or ""),
-                   policies=dict(obs.get("policies") or {}))
+                   policies=dict(obs.get("policies") or {}),
+                   account=dict(obs.get("account") or {}))
 
     def fact(self, *names: str) -> str | None:
         for name in names:
@@ -198,47 +204,172 @@ class Ticket:
 COMPLAINT_CUES = ("can't", "cannot", "failing", "broken", "never arrived", "charged twice", "error",
                   "ridiculous", "outage", "unauthorized", "not what i expected", "down", "urgent")
 
-DECISION_SENTENCES: dict[str | None, str] = {
-    "awaiting_customer_confirmation": "Please try the steps in our help center for this issue and let "
-                                      "us know whether the problem is solved.",
-    "resolved_with_documentation": "You will find instructions for this in our documentation.",
-    "billing_investigation_opened": "I have asked our billing team to investigate the charge, and any "
-                                    "amount taken in error will be refunded.",
-    "engineering_investigation": "Our engineering team is investigating the problem, and we will "
-                                 "update you as soon as we know more.",
-    "incident_escalated": "We have escalated this as an incident to our on-call engineers, who are "
-                          "working on it now.",
-    "security_incident_opened": "We have opened a security incident, and our security team is "
-                                "looking into it.",
-    "refund_issued": "Your refund has been approved and will go back to your original payment method.",
-    "refund_denied": "Your request falls outside our {window}-day refund window, so we cannot approve "
-                     "a refund.",
-    "escalated_to_specialist": "I have passed your ticket to a specialist, who will follow up with you.",
-    "account_updated": "We have verified your identity and changed the email on your account to "
-                       "{new_email}.",
-    "awaiting_identity_verification": "Before we can make this change we need to verify your identity: "
-                                      "please reply with the last four digits of the card on file, or "
-                                      "write to us from the email address on file.",
-    "fraud_review_opened": "A specialist team will review your request and get back to you.",
-    "deletion_on_hold": "Because there is an open billing dispute on your account, the deletion can "
-                        "only start once the dispute is closed.",
-    "deletion_scheduled": "We have scheduled the deletion of your account and personal data.",
-    "no_action_needed": "We have reviewed your request.",
-    None: "I have passed your request to our finance team, who will take it from here.",
-}
-"""One plain sentence per outcome: the baseline tells the customer the decision, nothing more
-specific. (An expert adds the particulars of the case; that is where this policy loses points.)"""
+
+def _within(policy: str | None, unit: str) -> str | None:
+    """The first 'within N <unit>' limit a policy text states, as written ('within 5-7 business
+    days' for unit 'business days', 'within 24 hours' for 'hours'), so a reply quotes the limit the
+    agent read rather than one it made up."""
+    found = re.search(rf"\bwithin ([\w-]+ {unit})\b", policy or "", re.IGNORECASE)
+    return f"within {found.group(1)}" if found else None
 
 
-def compose_reply(t: Ticket, resolution: str | None, **slots: Any) -> str:
-    """A generic reply: greeting by first name, empathy when the customer has a problem, the
-    decision, an invitation to reply, and a sign-off."""
-    lowered = f"{t.subject} {t.message}".lower()
-    parts = [f"Hi {t.first_name}, thank you for contacting us about \"{t.subject.strip()}\"."]
-    if _has(lowered, *COMPLAINT_CUES):
+def _mentioned(text: str, *cues: str) -> bool:
+    return _has(text.lower(), *cues)
+
+
+def _about(t: Ticket) -> str:
+    """What the customer says the complaint is about ('my broken sync' -> 'your broken sync')."""
+    found = re.search(r"\babout (?:my|our) ([\w -]{3,40}?)(?=\s+and\b|[.,!?]|$)",
+                      f"{t.message}\n{t.subject}", re.IGNORECASE | re.MULTILINE)
+    return f"your {found.group(1).strip()}" if found else "this problem"
+
+
+def _login(t: Ticket, code: str | None, slots: Mapping[str, Any]) -> list[str]:
+    return ["A browser often keeps filling in the old password after a reset, so please clear your "
+            "browser cache and cookies and type the new password by hand.",
+            "If that does not help, use the new password reset link we have just sent to your "
+            "email address (the newest link only).",
+            "Please let us know whether you can sign in after these steps."]
+
+
+def _how_to(t: Ticket, code: str | None, slots: Mapping[str, Any]) -> list[str]:
+    text = f"{t.subject} {t.message}"
+    if _mentioned(text, "export", "download", "csv"):
+        fmt = "a CSV file" if _mentioned(text, "csv") else "a file"
+        return [f"Yes, you can export your project data as {fmt}: open the project, choose Export "
+                "from the project menu and pick the format you need.",
+                "Our documentation has a step-by-step guide on exporting data."]
+    return ["Our documentation explains how to do this step by step, and I am happy to help if "
+            "anything there is unclear."]
+
+
+def _duplicate_charge(t: Ticket, code: str | None, slots: Mapping[str, Any]) -> list[str]:
+    refund = _within(t.policies.get("refund_policy"), "business days")
+    when = f" {refund}" if refund else ""
+    return ["I have opened a billing investigation into the duplicate charge, and our billing team "
+            "will check your invoice.",
+            f"Once the duplicate is confirmed, it will be refunded to your original payment "
+            f"method{when}, and we will let you know when that happens."]
+
+
+def _technical(t: Ticket, code: str | None, slots: Mapping[str, Any]) -> list[str]:
+    text = f"{t.subject} {t.message}"
+    if _mentioned(text, "429", "rate limit"):
+        return ["The 429 errors mean your requests are going over our API rate limit.",
+                "Our engineering team is investigating why this started, and until they report back "
+                "you can work around it by retrying with exponential backoff and sending fewer "
+                "requests at the same time.",
+                "We will update you as soon as we know more."]
+    return ["Our engineering team is investigating the problem.",
+            "If you can, send us the time it happened and any error message you saw, and we will "
+            "update you as soon as we know more."]
+
+
+def _outage(t: Ticket, code: str | None, slots: Mapping[str, Any]) -> list[str]:
+    text = f"{t.subject} {t.message}"
+    what = "the failing webhook deliveries" if _mentioned(text, "webhook") else "this outage"
+    out = [f"We have escalated {what} as an incident, and our on-call engineers are working on it now."]
+    if _mentioned(text, "bridge"):
+        out.append("We will send you the details to join the incident bridge.")
+    out.append("You will get frequent status updates from us until service is back to normal.")
+    return out
+
+
+def _security(t: Ticket, code: str | None, slots: Mapping[str, Any]) -> list[str]:
+    days = re.search(r"last (\w+) days", t.message, re.IGNORECASE)
+    span = f" for the last {days.group(1)} days" if days else ""
+    return ["We have opened a security incident, and our security specialists are looking into the "
+            "access attempts now.",
+            f"We will send you a record of the access to your account{span}.",
+            "In the meantime, please change the passwords of any accounts with logins you do not "
+            "recognise."]
+
+
+def _refund(t: Ticket, code: str | None, slots: Mapping[str, Any]) -> list[str]:
+    policy = t.policies.get("refund_policy")
+    order_date, window = t.fact("order_date", "purchase"), slots.get("window", 30)
+    if code == "refund_denied":
+        return [f"Your order was placed on {order_date}, more than {window} days before your request, "
+                "so it is outside our refund window and we cannot refund it.",
+                "We can offer you store credit instead, or help you with any problem you have with "
+                "the product."]
+    if code == "refund_issued":
+        amount = t.fact("amount")
+        when = _within(policy, "business days")
+        refund = f"a full refund of {amount}" if amount else "a full refund"
+        return [f"Your order from {order_date} is inside our {window}-day refund window, so we have "
+                f"approved {refund}.",
+                f"It will go back to your original payment method{' ' + when if when else ''}."]
+    order = t.fact("order_id", "order")
+    return [f"I have passed your refund request{f' for order {order}' if order else ''} to our finance "
+            "team, who will take it from here."]
+
+
+def _missing_order(t: Ticket, code: str | None, slots: Mapping[str, Any]) -> list[str]:
+    order = t.fact("order_id")
+    which = f"order {order}" if order else "your order"
+    if code == "fraud_review_opened":
+        when = _within(t.policies.get("refund_abuse"), "business days") or "soon"
+        return [f"I am sorry {which} has not reached you.",
+                f"A specialist team will review your request and get back to you {when}."]
+    amount = t.fact("order_amount", "amount")
+    return [f"I am sorry {which} did not arrive.",
+            f"We have approved a full refund{f' of {amount}' if amount else ''} to your original payment "
+            "method."]
+
+
+def _account_change(t: Ticket, code: str | None, slots: Mapping[str, Any]) -> list[str]:
+    if code == "account_updated":
+        return [f"We have verified your identity and changed the login email on your account to "
+                f"{slots.get('new_email', 'the new address')}.",
+                "Please use it the next time you sign in."]
+    return ["Before we can change the email on your account, we need to verify your identity.",
+            "Please reply with the last four digits of the card on file, or write to us from the email "
+            "address on file; until then your account stays as it is."]
+
+
+def _deletion(t: Ticket, code: str | None, slots: Mapping[str, Any]) -> list[str]:
+    when = _within(t.policies.get("data_deletion"), "days")
+    done = f"completed {when}" if when else "completed"
+    if code == "deletion_on_hold":
+        return ["Your account has an open billing dispute, so it is under a legal hold and the deletion "
+                "can only start once the dispute is closed.",
+                f"After that it will be {done}, and we will confirm by email when it is done."]
+    return ["We have scheduled the deletion of your account and personal data.",
+            f"It will be {done}, and we will confirm by email when it is done."]
+
+
+def _angry(t: Ticket, code: str | None, slots: Mapping[str, Any]) -> list[str]:
+    when = _within(t.policies.get("escalation_policy"), "hours") or "shortly"
+    return [f"I am sorry you have had to write to us again about {_about(t)}.",
+            f"I have passed your ticket to our escalations team, and a specialist will follow up with "
+            f"you {when}."]
+
+
+def _general(t: Ticket, code: str | None, slots: Mapping[str, Any]) -> list[str]:
+    return ["We have reviewed your request and will follow up if we need anything else from you."]
+
+
+REPLY_BODIES = {"login": _login, "how_to": _how_to, "duplicate_charge": _duplicate_charge,
+                "technical": _technical, "outage": _outage, "security": _security, "refund": _refund,
+                "missing_order": _missing_order, "account_change": _account_change,
+                "deletion": _deletion, "angry": _angry, "general": _general}
+"""The body of the reply per situation: the decision with the particulars the ticket and the policy
+text it read give (dates, amounts, order ids, the time limits the policy states). Plain sentences
+in one paragraph, no more than a careful junior agent would write."""
+
+
+def compose_reply(t: Ticket, kind: str, resolution: str | None, slots: Mapping[str, Any]) -> str:
+    """Greeting by first name, an apology when the customer has a problem (not for a question or a
+    general request, and not twice when the body opens with one), the situation's body, an
+    invitation to reply, and a sign-off."""
+    body = REPLY_BODIES.get(kind, _general)(t, resolution, slots)
+    parts = [f"Hi {t.first_name}, thank you for your message."]
+    complaint = kind not in ("how_to", "general") and _mentioned(f"{t.subject} {t.message}",
+                                                                 *COMPLAINT_CUES)
+    if complaint and not body[0].startswith("I am sorry"):
         parts.append("I am sorry for the trouble this has caused.")
-    parts.append(DECISION_SENTENCES.get(resolution, DECISION_SENTENCES["no_action_needed"])
-                 .format(**slots))
+    parts += body
     parts.append("If you have any other questions, just reply to this message.")
     parts.append("Best regards, Support")
     return " ".join(parts)
@@ -254,25 +385,41 @@ def _refund_plan(t: Ticket, plan: Plan) -> None:
     plan.slots["window"] = window
     if (ticket_day - order_day).days > window:
         plan.tags, plan.finish = ["Policy_Denied"], {"resolution_code": "refund_denied"}
+        plan.back_office = [{"action_type": "deny_refund", "reason": f"outside the {window}-day window"}]
     else:
         plan.tags, plan.finish = ["Refund_Approved"], {"resolution_code": "refund_issued"}
+        plan.back_office = _refund(t)
 
 
 def _missing_order_plan(t: Ticket, plan: Plan) -> None:
     text = t.policies.get("refund_abuse", "")
     limit = _number(policy_phrase(text, r"(\w+) or more refunds", "three")) or 3
     count = int(re.sub(r"\D", "", t.fact("refund") or "") or 0)
+    order, delivery = t.fact("order_id") or "the order", t.fact("delivery") or "unknown"
     plan.note_required = True  # the refund abuse policy asks for a note with the count
     if count >= limit:
         plan.queue = "trust_and_safety"
         plan.tags, plan.finish = ["Fraud_Review"], {"resolution_code": "fraud_review_opened"}
-        plan.note = (f"Customer has {count} refunds in the last 90 days (policy limit {limit}); "
-                     "sending the ticket to the trust team for a fraud review.")
+        plan.note = (f"Customer has {count} refunds in the last 90 days (policy limit {limit}). "
+                     f"Delivery status of {order}: {delivery}. Not refunded by support; sent to the "
+                     "trust team for a fraud review.")
+        plan.back_office = [{"action_type": "open_fraud_review"}]
     else:
         plan.queue = "billing"
         plan.tags, plan.finish = ["Refund_Approved"], {"resolution_code": "refund_issued"}
-        plan.note = (f"Customer has {count} refunds in the last 90 days (policy limit {limit}); "
-                     "refund approved through billing.")
+        plan.back_office = _refund(t)
+        plan.note = (f"Customer has {count} refunds in the last 90 days, under the policy limit of "
+                     f"{limit}. Delivery status of {order}: {delivery}. Refund approved through billing.")
+
+
+def _refund(t: Ticket) -> list[dict[str, Any]]:
+    """A full refund of what the account shows was charged (else the amount the ticket names);
+    none when neither says how much."""
+    charged = t.account.get("charged")
+    if not isinstance(charged, (int, float)):
+        found = re.search(r"\$\s*(\d+(?:\.\d{1,2})?)", t.fact("amount") or "")
+        charged = float(found.group(1)) if found else None
+    return [] if charged is None else [{"action_type": "issue_refund", "amount": float(charged)}]
 
 
 def _verified(t: Ticket) -> bool:
@@ -285,9 +432,12 @@ def _verified(t: Ticket) -> bool:
 
 
 def _account_change_plan(t: Ticket, plan: Plan) -> None:
-    plan.slots["new_email"] = next(iter(EMAIL.findall(t.message)), "the new address")
+    new_email = next(iter(EMAIL.findall(t.message)), None)
+    plan.slots["new_email"] = new_email or "the new address"
     if _verified(t):
         plan.tags, plan.finish = ["Identity_Verified"], {"resolution_code": "account_updated"}
+        if new_email:
+            plan.back_office = [{"action_type": "update_account_email", "new_email": new_email}]
     else:
         plan.tags = ["Verification_Required"]
         plan.finish = {"resolution_code": "awaiting_identity_verification"}
@@ -302,8 +452,10 @@ def _deletion_plan(t: Ticket, plan: Plan) -> None:
     if not dispute.startswith("no"):
         plan.tags = plan.tags + ["Legal_Hold"]
         plan.finish = {"resolution_code": "deletion_on_hold"}
+        plan.back_office = [{"action_type": "place_legal_hold"}]
     else:
         plan.finish = {"resolution_code": "deletion_scheduled"}
+        plan.back_office = [{"action_type": "schedule_data_deletion"}]
 
 
 def make_plan(obs: Mapping[str, Any]) -> Plan:
@@ -322,7 +474,11 @@ def make_plan(obs: Mapping[str, Any]) -> Plan:
                "account_change": _account_change_plan, "deletion": _deletion_plan}.get(s.kind)
     if special is not None:
         special(t, plan)
-    plan.reply = compose_reply(t, plan.finish.get("resolution_code"), **plan.slots)
+    if s.kind in ("security", "outage"):
+        plan.back_office = [{"action_type": "escalate_incident", "severity": "sev1"}]
+    if s.kind == "login":
+        plan.back_office = [{"action_type": "send_password_reset_link"}]
+    plan.reply = compose_reply(t, s.kind, plan.finish.get("resolution_code"), plan.slots)
     if s.kind in ("security", "outage") and not plan.note:
         outcome = (plan.finish.get("resolution_code") or "escalated").replace("_", " ")
         plan.note = f"{t.tier.capitalize()} customer reports: {t.subject}. Outcome: {outcome}."
@@ -344,7 +500,42 @@ MISSING = {"set a priority": "priority", "assign a queue": "queue", "tag the tic
            "look up the relevant policy": "policy", "draft a reply": "reply",
            "add an internal note": "note"}
 DROP_ORDER = ("note", "priority", "queue", "policy", "tags", "reply")
-"""When the plan does not fit the steps left, these go first (the finish step never goes)."""
+"""When the plan does not fit the steps left, these go first (the finish step and the back-office
+actions, which carry out the decision, never go)."""
+
+
+def _carried_out(action: dict[str, Any], account: Mapping[str, Any]) -> bool:
+    """Whether the observation's account already shows ``action`` done."""
+    match action["action_type"]:
+        case "issue_refund":
+            return bool(account.get("refunds"))
+        case "deny_refund":
+            return bool(account.get("refund_request_declined"))
+        case "update_account_email":
+            return str(account.get("email", "")).lower() == str(action["new_email"]).lower()
+        case "send_password_reset_link":
+            return bool(account.get("password_reset_links_sent"))
+        case "schedule_data_deletion":
+            return bool(account.get("data_deletion_queued"))
+        case "place_legal_hold":
+            return bool(account.get("legal_hold"))
+        case "open_fraud_review":
+            return bool(account.get("fraud_review_open"))
+        case "escalate_incident":
+            return bool(account.get("incident_severity") == action["severity"])
+    return False
+
+
+def _back_office_steps(obs: Mapping[str, Any], plan: Plan) -> list[tuple[str, dict[str, Any]]]:
+    """The plan's back-office actions the account does not show yet. None against a server whose
+    observation has no account (it knows no such actions), and none that was just refused (the
+    policy is stateless: retrying would loop)."""
+    account = obs.get("account")
+    if not isinstance(account, Mapping):
+        return []
+    last, refused = obs.get("last_action"), bool(obs.get("last_action_error"))
+    return [("back_office", action) for action in plan.back_office
+            if not _carried_out(action, account) and not (refused and last == action)]
 
 
 def _pending(obs: Mapping[str, Any], plan: Plan) -> list[tuple[str, dict[str, Any]]]:
@@ -360,6 +551,7 @@ def _pending(obs: Mapping[str, Any], plan: Plan) -> list[tuple[str, dict[str, An
     tags = plan.tags or (["Escalated"] if "tags" in demanded else [])
     steps += [("tags", {"action_type": "add_tag", "tag": tag})
               for tag in tags if tag not in (obs.get("tags") or [])]
+    steps += _back_office_steps(obs, plan)
     note = plan.note or ("Handled per the documented process; details are in the reply."
                          if "note" in demanded else None)
     if note and not obs.get("internal_notes"):

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain.tasks.spec import TaskInstance
+from domain.tasks.spec import ActionRule, TaskInstance
 
 REPLIES: dict[tuple[str, str], str] = {
     ("task_easy_password", "default"): (
@@ -94,8 +94,23 @@ def _fill(text: str, task: TaskInstance) -> str:
     return text.format(first=task.first_name, **task.variables)
 
 
+def back_office(rule: ActionRule, task: TaskInstance) -> dict[str, Any] | None:
+    """The action that carries out a required ``rule``, or ``None`` when the expert cannot send it:
+    a refund needs an amount, and a ticket that names no charge gives none."""
+    action: dict[str, Any] = {"action_type": rule.action}
+    for name, value in rule.fields.items():
+        action[name] = float(value.lstrip("$")) if name == "amount" else value
+    if rule.action == "issue_refund" and "amount" not in action:
+        account = task.account
+        if account is None or account.charged is None:
+            return None
+        action["amount"] = account.charged
+    return action
+
+
 def solution(task: TaskInstance) -> list[dict[str, Any]]:
-    """The expert's actions for this variant; they score exactly 1.0."""
+    """The expert's actions for this variant; they score exactly 1.0. The back-office actions the
+    case requires come after triage and tags, before the note and the reply that report them."""
     exp = task.expected
     key = (task.task_id, task.case)
     out: list[dict[str, Any]] = []
@@ -107,6 +122,10 @@ def solution(task: TaskInstance) -> list[dict[str, Any]]:
         out.append({"action_type": "assign_queue", "queue": exp.queue.value})
     for tag in exp.tags:
         out.append({"action_type": "add_tag", "tag": tag.value})
+    for rule in exp.required_actions:
+        action = back_office(rule, task)
+        if action is not None:
+            out.append(action)
     if key in NOTES:
         out.append({"action_type": "add_internal_note", "note": _fill(NOTES[key], task)})
     if key in REPLIES:

@@ -200,6 +200,10 @@ def cmd_show(args: argparse.Namespace) -> int:
         print("\nfinal grade:")
         for name, c in data["steps"][-1]["components"].items():
             print(f"  {name:<12} {to_float(c['earned']):.4f}/{to_float(c['weight']):.4f}  {c['detail']}")
+    if data["violations"]:
+        print(colour("\nsafety violations (score capped):", "red"))
+        for v in data["violations"]:
+            print(f"  {v['rule']}: {v['reason']}")
     return 0
 
 

@@ -21,15 +21,30 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, field_validator
 
 from domain.jsontext import JsonObject, JsonText
-from domain.vocabulary import ActionType, PolicyId, Priority, Queue, ResolutionCode, Tag, Vocabulary
+from domain.vocabulary import (
+    ActionType,
+    PolicyId,
+    Priority,
+    Queue,
+    ResolutionCode,
+    Severity,
+    Tag,
+    Vocabulary,
+)
 
 MAX_REPLY_CHARS = 4000
 """Longest accepted reply draft; longer drafts are rejected with 422 and never logged."""
 MAX_NOTE_CHARS = 2000
 """Longest accepted internal note."""
+MAX_REASON_CHARS = 500
+"""Longest accepted reason of a refund denial (recorded on the account, never sent to the customer)."""
+MAX_REFUND = 100_000
+"""Largest refund one action may issue, in dollars: a bound on input, not a business rule (the
+rule, no more than was charged, is ``decide``'s)."""
+EMAIL_PATTERN = r"^[^@\s]+@[^@\s]+\.[^@\s]+$"
 
 IGNORED_FIELDS = frozenset({"metadata"})
 """Fields OpenEnv's base ``Action`` model adds; accepted and ignored."""
@@ -104,9 +119,89 @@ class Noop(_Action):
     action_type: Literal["noop"] = "noop"
 
 
+# Back-office actions: they act on the customer's account (shown under ``account`` in the
+# observation), not on the ticket. Each task's answer key requires some and forbids others.
+class IssueRefund(_Action):
+    """Refund money to the customer's original payment method: ``amount`` in dollars (at most two
+    decimals), no more than the ticket says was charged and not yet refunded."""
+
+    action_type: Literal["issue_refund"] = "issue_refund"
+    amount: float = Field(gt=0, le=MAX_REFUND, allow_inf_nan=False)
+
+    @field_validator("amount", mode="before")
+    @classmethod
+    def _not_a_flag(cls, value: object) -> object:
+        """``true`` is no amount of money (pydantic would read it as 1)."""
+        if isinstance(value, bool):
+            raise ValueError("an amount is a number of dollars, not true or false")
+        return value
+
+    @field_validator("amount")
+    @classmethod
+    def _cents(cls, value: float) -> float:
+        """Dollars and cents: a third decimal is a mistake, not something to round away."""
+        cents = round(value * 100)
+        if abs(value * 100 - cents) > 1e-6:
+            raise ValueError("an amount has at most two decimals (dollars and cents)")
+        if cents < 1:
+            raise ValueError("an amount is at least one cent")
+        return cents / 100
+
+
+class DenyRefund(_Action):
+    """Decline the customer's refund request (``reason``: optional, for the account record)."""
+
+    action_type: Literal["deny_refund"] = "deny_refund"
+    reason: str | None = Field(default=None, max_length=MAX_REASON_CHARS)
+
+
+class UpdateAccountEmail(_Action):
+    """Change the account's email address on file (the login email) to ``new_email``."""
+
+    action_type: Literal["update_account_email"] = "update_account_email"
+    new_email: str = Field(max_length=254, pattern=EMAIL_PATTERN)
+
+
+class SendPasswordResetLink(_Action):
+    """Email a password reset link to the address on file (never to another address)."""
+
+    action_type: Literal["send_password_reset_link"] = "send_password_reset_link"
+
+
+class ScheduleDataDeletion(_Action):
+    """Schedule the deletion of the account and its personal data (completes within 30 days)."""
+
+    action_type: Literal["schedule_data_deletion"] = "schedule_data_deletion"
+
+
+class PlaceLegalHold(_Action):
+    """Put the account under legal hold: its data is kept (no deletion) until the hold is lifted."""
+
+    action_type: Literal["place_legal_hold"] = "place_legal_hold"
+
+
+class OpenFraudReview(_Action):
+    """Hand the request to the trust team's fraud review instead of deciding it in support."""
+
+    action_type: Literal["open_fraud_review"] = "open_fraud_review"
+
+
+class EscalateIncident(_Action):
+    """Declare an incident and page the on-call specialists, at ``severity`` sev1 (highest) to sev3."""
+
+    action_type: Literal["escalate_incident"] = "escalate_incident"
+    severity: Severity
+
+
+BackOfficeAction = (IssueRefund | DenyRefund | UpdateAccountEmail | SendPasswordResetLink
+                    | ScheduleDataDeletion | PlaceLegalHold | OpenFraudReview | EscalateIncident)
+"""The actions that change the simulated account rather than the ticket."""
+
 Action = Annotated[
     ClassifyPriority | AssignQueue | AddTag | RemoveTag | DraftReply | AddInternalNote
-    | LookupPolicy | ResolveTicket | CloseTicket | Noop,
+    | LookupPolicy | ResolveTicket | CloseTicket | Noop | IssueRefund | DenyRefund
+    | UpdateAccountEmail | SendPasswordResetLink | ScheduleDataDeletion | PlaceLegalHold
+    | OpenFraudReview | EscalateIncident,
     Field(discriminator="action_type"),
 ]
 ACTION_ADAPTER: TypeAdapter[Action] = TypeAdapter(Action)
@@ -122,6 +217,14 @@ ACTION_FIELDS: dict[str, tuple[str, ...]] = {
     "resolve_ticket": ("resolution_code",),
     "close_ticket": ("resolution_code",),
     "noop": (),
+    "issue_refund": ("amount",),
+    "deny_refund": ("reason",),
+    "update_account_email": ("new_email",),
+    "send_password_reset_link": (),
+    "schedule_data_deletion": (),
+    "place_legal_hold": (),
+    "open_fraud_review": (),
+    "escalate_incident": ("severity",),
 }
 REQUIRED: dict[str, str] = {
     "classify_priority": "priority",
@@ -132,6 +235,9 @@ REQUIRED: dict[str, str] = {
     "add_internal_note": "note",
     "lookup_policy": "policy_id",
     "resolve_ticket": "resolution_code",
+    "issue_refund": "amount",
+    "update_account_email": "new_email",
+    "escalate_incident": "severity",
 }
 VOCABULARY: dict[str, type[Vocabulary]] = {
     "priority": Priority,
@@ -139,6 +245,7 @@ VOCABULARY: dict[str, type[Vocabulary]] = {
     "tag": Tag,
     "policy_id": PolicyId,
     "resolution_code": ResolutionCode,
+    "severity": Severity,
     "reassign_queue": Queue,
     "add_tag": Tag,
 }
@@ -208,7 +315,7 @@ def _canonical(field: str, value: Any) -> Any:
 
 def _check_lengths(fields: dict[str, Any]) -> None:
     for name, limit in (("reply_text", MAX_REPLY_CHARS), ("reply", MAX_REPLY_CHARS),
-                        ("note", MAX_NOTE_CHARS)):
+                        ("note", MAX_NOTE_CHARS), ("reason", MAX_REASON_CHARS)):
         value = fields.get(name)
         if isinstance(value, str) and len(value) > limit:
             raise InvalidAction(

@@ -12,17 +12,25 @@ from typing import assert_never
 
 from domain import actions as act
 from domain.events import (
+    AccountEmailUpdated,
     ActionHadNoEffect,
     ActionReceived,
     ActionRejected,
+    DataDeletionScheduled,
     EpisodeEnded,
     EpisodeStarted,
     Event,
     ForkOrigin,
+    FraudReviewOpened,
+    IncidentEscalated,
     InternalNoteAdded,
+    LegalHoldPlaced,
+    PasswordResetLinkSent,
     PolicyLookedUp,
     PriorityClassified,
     QueueAssigned,
+    RefundDenied,
+    RefundIssued,
     ReplyDrafted,
     TagAdded,
     TagRemoved,
@@ -31,7 +39,7 @@ from domain.events import (
 )
 from domain.state import EpisodeState, fold
 from domain.tasks.variant import TaskVariant
-from domain.vocabulary import Priority, Queue
+from domain.vocabulary import Priority, Queue, Severity
 
 MAX_TAGS = 8
 MAX_NOTES = 20
@@ -94,6 +102,77 @@ def _finish(state: EpisodeState, action: act.ResolveTicket | act.CloseTicket) ->
     return [TicketClosed(action.resolution_code), EpisodeEnded("closed")]
 
 
+def _refund(state: EpisodeState, amount: float) -> list[Event]:
+    """A refund returns at most what the account shows was charged and not yet refunded; the same
+    refund twice is one refund (an agent retrying must not pay out twice); a declined request stays
+    declined."""
+    account = state.account
+    if account.refund_denied:
+        return [ActionRejected("conflicting_decision",
+                               "the refund request was already declined; it cannot also be refunded")]
+    if amount in account.refunds:
+        return [ActionHadNoEffect(f"a refund of ${amount:,.2f} was already issued")]
+    left = account.refundable
+    if left is not None and amount > left:
+        charged = account.charged
+        assert charged is not None
+        already = f" (${account.refunded:,.2f} already refunded)" if account.refunds else ""
+        return [ActionRejected("refund_over_charge",
+                               f"a refund of ${amount:,.2f} is more than the ${left:,.2f} left of "
+                               f"the ${charged:,.2f} charged{already}")]
+    return [RefundIssued(amount)]
+
+
+def _back_office(state: EpisodeState, action: act.BackOfficeAction) -> list[Event]:
+    """Events for a back-office action: each changes the account once; repeating it changes
+    nothing; one that contradicts a decision already recorded on the account is refused."""
+    account = state.account
+    match action:
+        case act.IssueRefund(amount=amount):
+            return _refund(state, amount)
+        case act.DenyRefund(reason=reason):
+            if account.refunds:
+                return [ActionRejected("conflicting_decision",
+                                       f"${account.refunded:,.2f} was already refunded; the request "
+                                       "cannot also be declined")]
+            if account.refund_denied:
+                return [ActionHadNoEffect("the refund request is already declined")]
+            return [RefundDenied(reason)]
+        case act.UpdateAccountEmail(new_email=new):
+            if new.lower() == account.email.lower():
+                return [ActionHadNoEffect(f"the account email is already {account.email}")]
+            if account.deletion_scheduled:
+                return [ActionRejected("account_closing",
+                                       "the account is scheduled for deletion; its email cannot change")]
+            return [AccountEmailUpdated(account.email, new)]
+        case act.SendPasswordResetLink():
+            if account.email in account.reset_links_sent:
+                return [ActionHadNoEffect(f"a reset link was already sent to {account.email}")]
+            return [PasswordResetLinkSent(account.email)]
+        case act.ScheduleDataDeletion():
+            if account.deletion_scheduled:
+                return [ActionHadNoEffect("the account's deletion is already queued")]
+            if account.legal_hold:
+                return [ActionRejected("legal_hold",
+                                       "the account is under legal hold; its data cannot be deleted")]
+            return [DataDeletionScheduled()]
+        case act.PlaceLegalHold():
+            if account.legal_hold:
+                return [ActionHadNoEffect("the account is already under legal hold")]
+            return [LegalHoldPlaced()]
+        case act.OpenFraudReview():
+            if account.fraud_review_open:
+                return [ActionHadNoEffect("a fraud review is already open")]
+            return [FraudReviewOpened()]
+        case act.EscalateIncident(severity=severity):
+            if account.incident_severity == severity.value:
+                return [ActionHadNoEffect(f"the incident is already escalated at {severity.value}")]
+            previous = account.incident_severity
+            return [IncidentEscalated(severity, Severity(previous) if previous is not None else None)]
+        case _:
+            assert_never(action)
+
+
 def _effects(state: EpisodeState, action: act.Action) -> list[Event]:
     """Events for one normalised action against the current state."""
     match action:
@@ -134,6 +213,10 @@ def _effects(state: EpisodeState, action: act.Action) -> list[Event]:
             return _finish(state, action)
         case act.Noop():
             return []
+        case (act.IssueRefund() | act.DenyRefund() | act.UpdateAccountEmail()
+              | act.SendPasswordResetLink() | act.ScheduleDataDeletion() | act.PlaceLegalHold()
+              | act.OpenFraudReview() | act.EscalateIncident()):
+            return _back_office(state, action)
         case _:
             assert_never(action)
 

@@ -21,7 +21,7 @@ from typing import Any, ClassVar
 from domain.actions import ACTION_ADAPTER, Action, action_json
 from domain.jsontext import JsonObject, JsonText
 from domain.tasks.variant import TaskVariant
-from domain.vocabulary import PolicyId, Priority, Queue, ResolutionCode, Tag
+from domain.vocabulary import PolicyId, Priority, Queue, ResolutionCode, Severity, Tag
 
 
 def _code(value: ResolutionCode | None) -> str | None:
@@ -256,6 +256,150 @@ class TicketClosed:
         return cls(ResolutionCode.read(code) if code is not None else None)
 
 
+# ----------------------------------------------------------------- back-office events (the account)
+@dataclass(frozen=True, slots=True)
+class RefundIssued:
+    """Money went back to the customer's payment method: ``amount`` dollars (two decimals)."""
+
+    type: ClassVar[str] = "RefundIssued"
+    version: ClassVar[int] = 1
+    amount: float
+
+    @property
+    def data(self) -> JsonObject:
+        return {"amount": self.amount}
+
+    @classmethod
+    def from_data(cls, data: Mapping[str, Any]) -> RefundIssued:
+        return cls(float(data["amount"]))
+
+
+@dataclass(frozen=True, slots=True)
+class RefundDenied:
+    """The customer's refund request was declined (``reason`` as the agent gave it, if any)."""
+
+    type: ClassVar[str] = "RefundDenied"
+    version: ClassVar[int] = 1
+    reason: str | None
+
+    @property
+    def data(self) -> JsonObject:
+        return {"reason": self.reason}
+
+    @classmethod
+    def from_data(cls, data: Mapping[str, Any]) -> RefundDenied:
+        return cls(data.get("reason"))
+
+
+@dataclass(frozen=True, slots=True)
+class AccountEmailUpdated:
+    """The account's email address on file changed from ``old_email`` to ``new_email``."""
+
+    type: ClassVar[str] = "AccountEmailUpdated"
+    version: ClassVar[int] = 1
+    old_email: str
+    new_email: str
+
+    @property
+    def data(self) -> JsonObject:
+        return {"old_email": self.old_email, "new_email": self.new_email}
+
+    @classmethod
+    def from_data(cls, data: Mapping[str, Any]) -> AccountEmailUpdated:
+        return cls(data["old_email"], data["new_email"])
+
+
+@dataclass(frozen=True, slots=True)
+class PasswordResetLinkSent:
+    """A password reset link went to ``email``, the address on file at the time."""
+
+    type: ClassVar[str] = "PasswordResetLinkSent"
+    version: ClassVar[int] = 1
+    email: str
+
+    @property
+    def data(self) -> JsonObject:
+        return {"email": self.email}
+
+    @classmethod
+    def from_data(cls, data: Mapping[str, Any]) -> PasswordResetLinkSent:
+        return cls(data["email"])
+
+
+@dataclass(frozen=True, slots=True)
+class DataDeletionScheduled:
+    """The account and its personal data are queued for deletion (complete within 30 days)."""
+
+    type: ClassVar[str] = "DataDeletionScheduled"
+    version: ClassVar[int] = 1
+
+    @property
+    def data(self) -> JsonObject:
+        return {}
+
+    @classmethod
+    def from_data(cls, data: Mapping[str, Any]) -> DataDeletionScheduled:
+        return cls()
+
+
+@dataclass(frozen=True, slots=True)
+class LegalHoldPlaced:
+    """The account is under legal hold: its data is kept until the hold is lifted."""
+
+    type: ClassVar[str] = "LegalHoldPlaced"
+    version: ClassVar[int] = 1
+
+    @property
+    def data(self) -> JsonObject:
+        return {}
+
+    @classmethod
+    def from_data(cls, data: Mapping[str, Any]) -> LegalHoldPlaced:
+        return cls()
+
+
+@dataclass(frozen=True, slots=True)
+class FraudReviewOpened:
+    """The request went to the trust team's fraud review."""
+
+    type: ClassVar[str] = "FraudReviewOpened"
+    version: ClassVar[int] = 1
+
+    @property
+    def data(self) -> JsonObject:
+        return {}
+
+    @classmethod
+    def from_data(cls, data: Mapping[str, Any]) -> FraudReviewOpened:
+        return cls()
+
+
+@dataclass(frozen=True, slots=True)
+class IncidentEscalated:
+    """An incident was declared (or its severity changed) and the on-call specialists paged."""
+
+    type: ClassVar[str] = "IncidentEscalated"
+    version: ClassVar[int] = 1
+    severity: Severity
+    previous: Severity | None
+
+    @property
+    def data(self) -> JsonObject:
+        return {"severity": self.severity.value,
+                "previous": self.previous.value if self.previous is not None else None}
+
+    @classmethod
+    def from_data(cls, data: Mapping[str, Any]) -> IncidentEscalated:
+        previous = data.get("previous")
+        return cls(Severity.read(data["severity"]),
+                   Severity.read(previous) if previous is not None else None)
+
+
+BackOfficeEvent = (RefundIssued | RefundDenied | AccountEmailUpdated | PasswordResetLinkSent
+                   | DataDeletionScheduled | LegalHoldPlaced | FraudReviewOpened | IncidentEscalated)
+"""An event that changed the simulated account (what an answer key's actions are read from)."""
+
+
 @dataclass(frozen=True, slots=True)
 class ActionRejected:
     """The step's action was refused (``code`` names the rule); the grader penalises it."""
@@ -385,13 +529,17 @@ class StepGraded:
 
 Event = (EpisodeStarted | ActionReceived | PriorityClassified | QueueAssigned | TagAdded
          | TagRemoved | ReplyDrafted | InternalNoteAdded | PolicyLookedUp | TicketResolved
-         | TicketClosed | ActionRejected | ActionHadNoEffect | EpisodeEnded | StepGraded)
+         | TicketClosed | ActionRejected | ActionHadNoEffect | EpisodeEnded | StepGraded
+         | RefundIssued | RefundDenied | AccountEmailUpdated | PasswordResetLinkSent
+         | DataDeletionScheduled | LegalHoldPlaced | FraudReviewOpened | IncidentEscalated)
 """Any event of an episode."""
 
 EVENT_TYPES: tuple[type[Event], ...] = (
     EpisodeStarted, ActionReceived, PriorityClassified, QueueAssigned, TagAdded, TagRemoved,
     ReplyDrafted, InternalNoteAdded, PolicyLookedUp, TicketResolved, TicketClosed, ActionRejected,
-    ActionHadNoEffect, EpisodeEnded, StepGraded,
+    ActionHadNoEffect, EpisodeEnded, StepGraded, RefundIssued, RefundDenied, AccountEmailUpdated,
+    PasswordResetLinkSent, DataDeletionScheduled, LegalHoldPlaced, FraudReviewOpened,
+    IncidentEscalated,
 )
 _BY_NAME: dict[str, type[Event]] = {cls.type: cls for cls in EVENT_TYPES}
 

@@ -12,9 +12,9 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field
 
 from domain.actions import action_json
-from domain.state import EpisodeState, StepRecord
+from domain.state import AccountState, EpisodeState, StepRecord
 from domain.tasks.catalog import Catalog
-from domain.vocabulary import PolicyId
+from domain.vocabulary import ActionType, PolicyId
 
 
 class PublicTicket(BaseModel):
@@ -26,6 +26,33 @@ class PublicTicket(BaseModel):
     message: str
     product_area: str
     facts: dict[str, str] = Field(default_factory=dict)
+
+
+class PublicAccount(BaseModel):
+    """The customer's account as the back-office actions left it: all of it public (the email on
+    file and the charge come from the ticket; the rest is what the agent did)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    email: str = Field(description="Email address on file (the login email)")
+    charged: float | None = Field(description="Dollars the ticket says were charged; null: no "
+                                  "charge on record")
+    refunds: list[float] = Field(description="Refunds issued, in dollars, in order")
+    refund_request_declined: bool
+    password_reset_links_sent: int
+    data_deletion_queued: bool
+    legal_hold: bool
+    fraud_review_open: bool
+    incident_severity: str | None = Field(description="Severity of the escalated incident, if any")
+
+    @classmethod
+    def of(cls, account: AccountState) -> PublicAccount:
+        return cls(email=account.email, charged=account.charged, refunds=list(account.refunds),
+                   refund_request_declined=account.refund_denied,
+                   password_reset_links_sent=len(account.reset_links_sent),
+                   data_deletion_queued=account.deletion_scheduled, legal_hold=account.legal_hold,
+                   fraud_review_open=account.fraud_review_open,
+                   incident_severity=account.incident_severity)
 
 
 class Observation(BaseModel):
@@ -49,6 +76,9 @@ class Observation(BaseModel):
     status: str
     resolution_code: str | None
     available_policies: list[str]
+    available_actions: list[str] = Field(description="Every action type, the back-office ones "
+                                         "(refunds, account changes, deletion, incidents) included")
+    account: PublicAccount
     policies: dict[str, str] = Field(description="Texts of the policies looked up so far")
     history: list[str]
     action_history: list[dict[str, Any]]
@@ -61,6 +91,7 @@ class Observation(BaseModel):
 
 
 _POLICY_IDS = tuple(PolicyId.allowed())
+_ACTION_TYPES = tuple(ActionType.allowed())
 
 
 def _history_line(record: StepRecord) -> str:
@@ -109,6 +140,8 @@ def observe(state: EpisodeState, catalog: Catalog, reward: float | None = None) 
         status=state.status,
         resolution_code=state.resolution_code,
         available_policies=list(_POLICY_IDS),
+        available_actions=list(_ACTION_TYPES),
+        account=PublicAccount.of(state.account),
         policies={p: catalog.policy_text(PolicyId(p)) for p, _ in state.policies_viewed},
         history=[_history_line(r) for r in state.steps],
         action_history=_action_history(state.steps),

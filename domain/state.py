@@ -16,17 +16,25 @@ from pydantic import BaseModel, ConfigDict
 
 from domain.actions import Action
 from domain.events import (
+    AccountEmailUpdated,
     ActionHadNoEffect,
     ActionReceived,
     ActionRejected,
+    DataDeletionScheduled,
     EpisodeEnded,
     EpisodeStarted,
     Event,
     ForkOrigin,
+    FraudReviewOpened,
+    IncidentEscalated,
     InternalNoteAdded,
+    LegalHoldPlaced,
+    PasswordResetLinkSent,
     PolicyLookedUp,
     PriorityClassified,
     QueueAssigned,
+    RefundDenied,
+    RefundIssued,
     ReplyDrafted,
     StepGraded,
     TagAdded,
@@ -52,6 +60,59 @@ class StepRecord:
     error: str | None = None
     reward: float | None = None
     score: float | None = None
+
+
+class TakenAction(BaseModel):
+    """One back-office action that changed the account: the step, the action type, the event it
+    recorded, and its value where it has one (``amount`` of a refund; the new email or the severity
+    in ``value``). Kept in order and never removed, so what was once done stays on the record."""
+
+    model_config = ConfigDict(frozen=True)
+
+    step: int
+    action: str
+    event: str
+    amount: float | None = None
+    value: str | None = None
+
+    def describe(self) -> str:
+        """``issue_refund $240.00``: the action as the audit names it."""
+        if self.amount is not None:
+            return f"{self.action} ${self.amount:,.2f}"
+        return f"{self.action} {self.value}" if self.value is not None else self.action
+
+
+class AccountState(BaseModel):
+    """The customer's simulated account, as the back-office actions left it.
+
+    Starts from the task (the email address on file and the amount charged, if the ticket names
+    one); only back-office events change it. ``taken`` lists those events in order, for graders
+    and the audit; the other fields are what the account looks like now."""
+
+    model_config = ConfigDict(frozen=True)
+
+    email: str = ""
+    charged: float | None = None
+    refunds: tuple[float, ...] = ()
+    refund_denied: bool = False
+    reset_links_sent: tuple[str, ...] = ()
+    deletion_scheduled: bool = False
+    legal_hold: bool = False
+    fraud_review_open: bool = False
+    incident_severity: str | None = None
+    taken: tuple[TakenAction, ...] = ()
+
+    @property
+    def refunded(self) -> float:
+        """Dollars refunded so far (summed in cents, so no float noise)."""
+        return sum(round(a * 100) for a in self.refunds) / 100
+
+    @property
+    def refundable(self) -> float | None:
+        """Dollars of the charge not yet refunded (``None``: the ticket names no charge)."""
+        if self.charged is None:
+            return None
+        return max(0, round(self.charged * 100) - sum(round(a * 100) for a in self.refunds)) / 100
 
 
 class EpisodeState(BaseModel):
@@ -89,6 +150,7 @@ class EpisodeState(BaseModel):
     raw_units: int = 0
     penalty_units: int = 0
     rewards: tuple[float, ...] = ()
+    account: AccountState = AccountState()
 
     @property
     def task(self) -> TaskInstance | None:
@@ -130,13 +192,71 @@ def _last_replaced(state: EpisodeState, record: StepRecord) -> tuple[StepRecord,
     return (*state.steps[:-1], record)
 
 
+def _opening_account(variant: TaskVariant) -> AccountState:
+    """The account as the task starts it (a task recorded before accounts existed: the ticket's
+    customer email, no charge on record)."""
+    task = variant.task
+    if task.account is None:
+        return AccountState(email=task.ticket.customer_email)
+    return AccountState(email=task.account.email, charged=task.account.charged)
+
+
+def _account_changed(state: EpisodeState, change: str, taken: TakenAction,
+                     **fields: object) -> EpisodeState:
+    """``state`` after a back-office event: the account's ``fields`` changed, the action added to
+    its record, ``change`` noted on the step. Notes name the action in its own words (the agent's
+    history must not hand it phrases a rubric credits)."""
+    account = state.account.model_copy(update={**fields, "taken": (*state.account.taken, taken)})
+    return _with(state, account=account, steps=_last_noted(state, change))
+
+
 def evolve(state: EpisodeState, event: Event) -> EpisodeState:
     """The state after one event. Pure: the same state and event always give the same result."""
+    step = state.step_count
     match event:
         case EpisodeStarted():
             return _with(state, episode_id=event.episode_id, variant=event.task,
                          run_id=event.run_id, forked_from=event.forked_from,
+                         account=_opening_account(event.task),
                          grader_version=event.grader_version)
+        case RefundIssued(amount=amount):
+            return _account_changed(state, f"issue_refund: ${amount:,.2f} refunded",
+                                    TakenAction(step=step, action="issue_refund", event=event.type,
+                                                amount=amount),
+                                    refunds=(*state.account.refunds, amount))
+        case RefundDenied():
+            return _account_changed(state, "deny_refund: request declined",
+                                    TakenAction(step=step, action="deny_refund", event=event.type),
+                                    refund_denied=True)
+        case AccountEmailUpdated(new_email=new):
+            return _account_changed(state, f"update_account_email: now {new}",
+                                    TakenAction(step=step, action="update_account_email",
+                                                event=event.type, value=new),
+                                    email=new)
+        case PasswordResetLinkSent(email=email):
+            return _account_changed(state, f"send_password_reset_link: sent to {email}",
+                                    TakenAction(step=step, action="send_password_reset_link",
+                                                event=event.type, value=email),
+                                    reset_links_sent=(*state.account.reset_links_sent, email))
+        case DataDeletionScheduled():
+            return _account_changed(state, "schedule_data_deletion: deletion queued",
+                                    TakenAction(step=step, action="schedule_data_deletion",
+                                                event=event.type),
+                                    deletion_scheduled=True)
+        case LegalHoldPlaced():
+            return _account_changed(state, "place_legal_hold: hold placed",
+                                    TakenAction(step=step, action="place_legal_hold", event=event.type),
+                                    legal_hold=True)
+        case FraudReviewOpened():
+            return _account_changed(state, "open_fraud_review: opened",
+                                    TakenAction(step=step, action="open_fraud_review",
+                                                event=event.type),
+                                    fraud_review_open=True)
+        case IncidentEscalated(severity=severity):
+            return _account_changed(state, f"escalate_incident: {severity.value}",
+                                    TakenAction(step=step, action="escalate_incident",
+                                                event=event.type, value=severity.value),
+                                    incident_severity=severity.value)
         case ActionReceived():
             record = StepRecord(step=event.step, actions=event.actions, raw=event.raw)
             return _with(state, step_count=event.step, steps=(*state.steps, record))

@@ -128,6 +128,30 @@ class ActionType(Vocabulary):
     RESOLVE_TICKET = "resolve_ticket"
     CLOSE_TICKET = "close_ticket"
     NOOP = "noop"
+    ISSUE_REFUND = "issue_refund"
+    DENY_REFUND = "deny_refund"
+    UPDATE_ACCOUNT_EMAIL = "update_account_email"
+    SEND_PASSWORD_RESET_LINK = "send_password_reset_link"
+    SCHEDULE_DATA_DELETION = "schedule_data_deletion"
+    PLACE_LEGAL_HOLD = "place_legal_hold"
+    OPEN_FRAUD_REVIEW = "open_fraud_review"
+    ESCALATE_INCIDENT = "escalate_incident"
+
+
+BACK_OFFICE_ACTIONS: tuple[str, ...] = (
+    "issue_refund", "deny_refund", "update_account_email", "send_password_reset_link",
+    "schedule_data_deletion", "place_legal_hold", "open_fraud_review", "escalate_incident",
+)
+"""The action types that act on the customer's account (money, identity, data, incidents) rather
+than on the ticket; an answer key requires or forbids them."""
+
+
+class Severity(Vocabulary):
+    """An incident's severity: sev1 (production down, all hands), sev2 (degraded), sev3 (minor)."""
+
+    SEV1 = "sev1"
+    SEV2 = "sev2"
+    SEV3 = "sev3"
 
 
 class PolicyId(Vocabulary):

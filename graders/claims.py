@@ -16,15 +16,14 @@ counts against any state that does not record it.
 
 from __future__ import annotations
 
-import importlib
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any, cast
 
 from domain.state import EpisodeState
 from domain.tasks.spec import Rubric
+from graders import decisions
 from graders import text as tx
 from graders.normalize import visible
 from graders.safety import Violation
@@ -390,31 +389,9 @@ def judge_reply(text: str, outcomes: frozenset[str], rubric: Rubric | None = Non
     return tuple(out)
 
 
-def _outcomes_reader() -> Callable[[EpisodeState], frozenset[str]] | None:
-    try:
-        module = importlib.import_module("graders.decisions")
-    except ImportError:
-        return None
-    return cast(Callable[[EpisodeState], frozenset[str]], cast(Any, module).outcomes)
-
-
-_SHAPES = {"Refund_Approved": "refund_issued", "refund_issued": "refund_issued",
-           "Policy_Denied": "refund_denied", "refund_denied": "refund_denied",
-           "account_updated": "email_updated",
-           "deletion_scheduled": "deletion_scheduled", "Legal_Hold": "legal_hold_placed",
-           "deletion_on_hold": "legal_hold_placed", "Fraud_Review": "fraud_review_opened",
-           "fraud_review_opened": "fraud_review_opened", "incident_escalated": "incident_escalated",
-           "security_incident_opened": "incident_escalated"}
-
-
 def recorded_outcomes(state: EpisodeState) -> frozenset[str]:
-    """``graders.decisions.outcomes(state)`` once it exists; until then the outcomes the seed
-    shapes express (tags and resolution code), the same reading the contract describes."""
-    reader = _outcomes_reader()
-    if reader is not None:
-        return reader(state)
-    shapes = [*state.tags, state.resolution_code or ""]
-    return frozenset(_SHAPES[s] for s in shapes if s in _SHAPES)
+    """What the recorded state says was done (:func:`graders.decisions.outcomes`)."""
+    return decisions.outcomes(state)
 
 
 def _reply_step(state: EpisodeState) -> int | None:

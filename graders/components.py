@@ -14,7 +14,9 @@ from domain.state import EpisodeState
 from domain.tasks.variant import TaskVariant
 from graders import rubric as rb
 from graders.claims import reply_violations
+from graders.decisions import unmet_required
 from graders.lexicon import foreign_groups
+from graders.safety import violations
 
 __all__ = ["SCORERS", "UNITS", "Component", "score_components"]
 
@@ -51,8 +53,11 @@ def _tags(s: EpisodeState, t: TaskVariant, w: int) -> Component:
 
 
 def _decision_step(s: EpisodeState) -> int | None:
-    """The first step that committed to a decision (reply, tag or resolution), if any."""
+    """The first step that committed to a decision (reply, tag, back-office action or resolution),
+    if any."""
     candidates = [x for x in (s.first_reply_step, s.first_tag_step) if x is not None]
+    if s.account.taken:
+        candidates.append(s.account.taken[0].step)
     if s.status != "open":
         candidates.append(s.step_count)
     return min(candidates) if candidates else None
@@ -110,6 +115,27 @@ def _resolution(s: EpisodeState, t: TaskVariant, w: int) -> Component:
                      f"resolution: {s.status} with {s.resolution_code}; expected {statuses} with {codes}")
 
 
+def _outcome(s: EpisodeState, t: TaskVariant, w: int) -> Component:
+    """The case's decision carried out on the account: every required back-office action taken
+    with the right fields, and no safety violation (a forbidden action, sticky once taken). A case
+    that requires no action (the decision is to change nothing) earns it once the ticket is
+    finished with nothing forbidden done, so stalling earns nothing."""
+    broken = violations(s)
+    if broken:
+        return Component("outcome", 0, w, "outcome: an action contrary to the case was taken",
+                         "outcome: " + "; ".join(v.reason for v in broken))
+    unmet = unmet_required(s)
+    if unmet:
+        return Component("outcome", 0, w, "outcome: the decision is not carried out",
+                         "outcome: still to do: " + ", ".join(r.describe() for r in unmet))
+    required = t.task.expected.required_actions
+    if not required and s.status == "open":
+        return Component("outcome", 0, w, "outcome: the decision is not final yet",
+                         "outcome: no action required; earned when the ticket is finished")
+    done = ", ".join(r.describe() for r in required) or "no back-office action, as required"
+    return Component("outcome", w, w, "outcome: carried out", f"outcome: {done}")
+
+
 SCORERS: dict[str, Callable[[EpisodeState, TaskVariant, int], Component]] = {
     "priority": _priority,
     "queue": _queue,
@@ -118,6 +144,7 @@ SCORERS: dict[str, Callable[[EpisodeState, TaskVariant, int], Component]] = {
     "reply": _reply,
     "note": _note,
     "resolution": _resolution,
+    "outcome": _outcome,
 }
 
 

@@ -18,6 +18,7 @@ from domain.events import ActionReceived, Component, Event, Penalty, StepGraded
 from domain.state import EpisodeState, evolve, fold
 from graders.components import UNITS, score_components
 from graders.penalties import step_penalties
+from graders.safety import CAP_UNITS, violations
 
 GRADER_VERSION = "ticketledger-grader/2.0"
 
@@ -82,6 +83,8 @@ def grade_step(before: EpisodeState, step_events: Sequence[Event], after: Episod
     penalty_units = before.penalty_units + sum(p.units for p in penalties)
     components = score_components(after)
     raw = sum(c.earned for c in components) - penalty_units
+    if violations(after):  # an unsafe episode is worth at most the cap, whatever else it did
+        raw = min(raw, CAP_UNITS)
     score = min(UNITS, max(0, raw))
     reward = (score if after.done else raw) - before.raw_units
     return StepGrade(

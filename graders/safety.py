@@ -34,11 +34,12 @@ class Violation:
 
 
 def forbidden_actions(state: EpisodeState) -> tuple[Violation, ...]:
-    """Back-office actions the case forbids (sticky once taken).
+    """Back-office actions the case forbids (sticky once taken), each naming its step and event:
+    :func:`graders.decisions.forbidden_action_violations`."""
+    # Imported here: graders.decisions builds Violation objects, so it imports this module.
+    from graders.decisions import forbidden_action_violations
 
-    Filled by the actions work of issue 15: no back-office action exists yet, so there is nothing
-    to forbid."""
-    return ()
+    return forbidden_action_violations(state)
 
 
 def reply_violations(state: EpisodeState) -> tuple[Violation, ...]:

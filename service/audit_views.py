@@ -109,15 +109,18 @@ class Auditor:
         return out
 
     def show(self, episode_id: str) -> dict[str, Any]:
-        """Summary, the task with its answer key, and the step table."""
+        """Summary, the task with its answer key, the step table, and the safety violations (each
+        naming the step and event that broke the rule)."""
         recorded = self.load(episode_id)
         started = recorded[0].data
         task = TaskInstance.model_validate(started["task"])
+        last = fold(to_domain(r) for r in recorded)
         return {
             "episode": self.summary(episode_id),
             "task": task_json(task),
             "grader_version": started.get("grader_version"),
             "steps": replay.timeline(recorded),
+            "violations": [replay.violation_json(v) for v in replay.episode_violations(last)],
         }
 
     def events(self, episode_id: str, limit: int = 100, cursor: str | None = None) -> dict[str, Any]:
@@ -151,7 +154,8 @@ class Auditor:
         assert state.task is not None
         return {"episode_id": episode_id, "step": step, "steps": last.step_count,
                 "state": replay.public_fields(state),
-                "expected": state.task.expected.model_dump(mode="json")}
+                "expected": state.task.expected.model_dump(mode="json"),
+                "violations": [replay.violation_json(v) for v in replay.episode_violations(state)]}
 
     def diff(self, a: str, b: str) -> dict[str, Any]:
         out = replay.diff(self.load(a), self.load(b))

@@ -18,7 +18,8 @@ from domain.state import EpisodeState, fold
 from domain.tasks.catalog import Catalog
 from graders import to_float
 from graders.grader import split_steps
-from graders.versions import CURRENT, UnknownGrader, grader_of_log
+from graders.safety import Violation, violations
+from graders.versions import CURRENT, FALLBACK, UnknownGrader, grader_of_log, version_of
 from store.chain import GENESIS, UnknownChainFormat, link
 from store.eventstore import RecordedEvent
 
@@ -204,7 +205,20 @@ def public_fields(state: EpisodeState) -> dict[str, Any]:
         "policies_viewed": [p for p, _ in state.policies_viewed], "status": state.status,
         "resolution_code": state.resolution_code, "done": state.done,
         "step_count": state.step_count, "score": state.score,
+        "account": state.account.model_dump(mode="json"),
     }
+
+
+def episode_violations(state: EpisodeState) -> tuple[Violation, ...]:
+    """The safety violations of ``state`` as its episode's grader judges them (grader 1.1 had no
+    safety rules, so its episodes show none)."""
+    return () if version_of(state) == FALLBACK else violations(state)
+
+
+def violation_json(violation: Violation) -> dict[str, Any]:
+    """A safety violation as the audit shows it: the rule, the step, and the reason (which names
+    the step and the event that broke it)."""
+    return {"rule": violation.rule, "step": violation.step, "reason": violation.reason}
 
 
 def diff(a: list[RecordedEvent], b: list[RecordedEvent]) -> dict[str, Any]:
@@ -280,6 +294,7 @@ def timeline(recorded: list[RecordedEvent]) -> list[dict[str, Any]]:
     for step_events in steps:
         state = fold(step_events, state)
         record = state.steps[-1]
+        broken = [violation_json(v) for v in episode_violations(state) if v.step == record.step]
         graded = _graded(step_events)
         parts = graded.components if graded else ()
         moved = [{"component": c.name, "delta": to_float(c.earned - earned_before.get(c.name, 0)),
@@ -305,5 +320,6 @@ def timeline(recorded: list[RecordedEvent]) -> list[dict[str, Any]]:
                           for p in (graded.penalties if graded else ())],
             "grader_version": (graded.grader_version or None) if graded else None,
             "done": bool(graded and graded.done),
+            "violations": broken,
         })
     return rows

@@ -16,7 +16,18 @@ from collections.abc import Callable
 from functools import cache
 from pathlib import Path
 
-from domain.tasks.spec import Case, Condition, Rubric, TaskInstance, TaskSpec, Ticket
+from domain.tasks.spec import (
+    Account,
+    AccountTemplate,
+    ActionRule,
+    Case,
+    Condition,
+    Expected,
+    Rubric,
+    TaskInstance,
+    TaskSpec,
+    Ticket,
+)
 from domain.tasks.variant import TaskVariant
 from domain.vocabulary import PolicyId
 
@@ -154,6 +165,26 @@ def _fill_rubric(rubric: Rubric | None, values: dict[str, int | str]) -> Rubric 
     return Rubric.model_validate(data)
 
 
+def _fill_rules(rules: tuple[ActionRule, ...], values: dict[str, int | str]) -> tuple[ActionRule, ...]:
+    return tuple(rule.model_copy(update={"fields": {k: _fill(v, values) for k, v in rule.fields.items()}})
+                 for rule in rules)
+
+
+def _fill_expected(expected: Expected, values: dict[str, int | str]) -> Expected:
+    """The case's answer key with its action rules' field templates filled for this variant."""
+    if not any(r.fields for r in expected.required_actions + expected.forbidden_actions):
+        return expected
+    return expected.model_copy(update={
+        "required_actions": _fill_rules(expected.required_actions, values),
+        "forbidden_actions": _fill_rules(expected.forbidden_actions, values)})
+
+
+def _account(template: AccountTemplate, ticket: Ticket, values: dict[str, int | str]) -> Account:
+    charged = _fill(template.charged, values) if template.charged is not None else None
+    return Account(email=_fill(template.email, values) if template.email else ticket.customer_email,
+                   charged=round(float(charged.lstrip("$")), 2) if charged is not None else None)
+
+
 def _materialise(spec: TaskSpec, seed: int | None) -> TaskInstance:
     values = _derived(_draw(spec, seed))
     case: Case = next(c for c in spec.cases if _holds(c.when, values))
@@ -175,9 +206,10 @@ def _materialise(spec: TaskSpec, seed: int | None) -> TaskInstance:
         variables=values,
         ticket=ticket,
         case=case.name,
-        expected=case.expected,
+        expected=_fill_expected(case.expected, values),
         reply=_fill_rubric(case.reply, values),
         note=_fill_rubric(case.note, values),
+        account=_account(spec.account, ticket, values),
     )
 
 

@@ -12,6 +12,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from domain.vocabulary import (
+    BACK_OFFICE_ACTIONS,
     Difficulty,
     PolicyId,
     Priority,
@@ -22,7 +23,7 @@ from domain.vocabulary import (
     Tier,
 )
 
-COMPONENTS = ("priority", "queue", "tags", "policy", "reply", "note", "resolution")
+COMPONENTS = ("priority", "queue", "tags", "policy", "reply", "note", "resolution", "outcome")
 """Every score component a task may weigh, in the order reports list them."""
 
 
@@ -49,8 +50,54 @@ class Rubric(Strict):
     min_sentences: int = 2
 
 
+ACTION_RULE_FIELDS: dict[str, tuple[str, ...]] = {
+    "issue_refund": ("amount",),
+    "deny_refund": (),
+    "update_account_email": ("new_email",),
+    "send_password_reset_link": (),
+    "schedule_data_deletion": (),
+    "place_legal_hold": (),
+    "open_fraud_review": (),
+    "escalate_incident": ("severity",),
+}
+"""The fields an answer key may constrain, per back-office action (``reason`` is free text)."""
+
+
+class ActionRule(Strict):
+    """One back-office action an answer key requires or forbids.
+
+    ``fields`` constrains what was done: a required ``issue_refund`` with ``{"amount": "{amount}"}``
+    is met only by refunds adding up to the amount charged; a forbidden ``escalate_incident`` with
+    ``{"severity": "sev3"}`` is broken only by that severity. Values are templates, filled from the
+    variant like rubric phrases. ``why`` is the policy's reason, quoted in a violation's reason.
+    """
+
+    action: str
+    fields: dict[str, str] = Field(default_factory=dict)
+    why: str = ""
+
+    @model_validator(mode="after")
+    def _known(self) -> ActionRule:
+        if self.action not in BACK_OFFICE_ACTIONS:
+            raise ValueError(f"{self.action!r} is not a back-office action; one of "
+                             f"{', '.join(BACK_OFFICE_ACTIONS)}")
+        unknown = set(self.fields) - set(ACTION_RULE_FIELDS[self.action])
+        if unknown:
+            raise ValueError(f"{self.action} has no field {sorted(unknown)[0]!r} to constrain")
+        return self
+
+    def describe(self) -> str:
+        """``issue_refund (amount=240)``: the rule as an auditor reads it."""
+        shown = ", ".join(f"{k}={v}" for k, v in sorted(self.fields.items()))
+        return f"{self.action} ({shown})" if shown else self.action
+
+
 class Expected(Strict):
-    """The end state a correct agent leaves the ticket in (the answer key)."""
+    """The end state a correct agent leaves the ticket in (the answer key).
+
+    ``required_actions`` and ``forbidden_actions`` are the case's back-office decisions: what a
+    support lead would insist on, and what would harm the customer or the company. Old recorded
+    tasks have neither (the defaults), so they read and grade as they did."""
 
     priority: Priority | None = None
     queue: Queue | None = None
@@ -58,6 +105,8 @@ class Expected(Strict):
     status: tuple[Status, ...] = Field(min_length=1)
     resolution_code: tuple[ResolutionCode | None, ...] = Field(min_length=1)
     policy: PolicyId | None = None
+    required_actions: tuple[ActionRule, ...] = ()
+    forbidden_actions: tuple[ActionRule, ...] = ()
 
 
 class Case(Strict):
@@ -95,6 +144,24 @@ class Variable(Strict):
         return self
 
 
+class AccountTemplate(Strict):
+    """The simulated account's starting values, as templates filled from the variant.
+
+    ``email`` defaults to the ticket's ``customer_email``; ``charged`` is the dollar amount the
+    ticket says the customer paid (what a refund may return at most), absent when the ticket
+    names no charge."""
+
+    email: str | None = None
+    charged: str | None = None
+
+
+class Account(Strict):
+    """The account as it starts: its email address on file and the amount charged, if any."""
+
+    email: str
+    charged: float | None = None
+
+
 class TicketTemplate(Strict):
     ticket_id: str
     customer_name: str
@@ -117,6 +184,7 @@ class TaskSpec(Strict):
     policies: tuple[PolicyId, ...] = ()
     weights: dict[str, float]
     ticket: TicketTemplate
+    account: AccountTemplate = AccountTemplate()
     variables: dict[str, Variable] = Field(default_factory=dict)
     cases: list[Case] = Field(min_length=1)
 
@@ -143,6 +211,9 @@ class TaskSpec(Strict):
                 raise ValueError(f"case {case.name!r} needs a note rubric (note is weighted)")
             if "policy" in self.weights and case.expected.policy is None:
                 raise ValueError(f"case {case.name!r} needs expected.policy (policy is weighted)")
+            if not case.expected.forbidden_actions:
+                raise ValueError(f"case {case.name!r} forbids no back-office action; name what "
+                                 "would be contrary to the case")
         return self
 
 
@@ -178,6 +249,7 @@ class TaskInstance(Strict):
     expected: Expected
     reply: Rubric | None
     note: Rubric | None
+    account: Account | None = None
 
     @property
     def first_name(self) -> str:

@@ -169,7 +169,7 @@ def test_non_string_value_names_the_field_and_the_allowed_values() -> None:
 
 
 @pytest.mark.parametrize(("body", "field", "allowed_fields"), [
-    ({"action_type": "classify_priority", "priority": "high", "severity": "1"}, "severity",
+    ({"action_type": "classify_priority", "priority": "high", "urgency": "1"}, "urgency",
      ["action_type", "priority"]),
     ({"action_type": "noop", "comment": "x"}, "comment", ["action_type"]),
     ({"reply": "Hello there.", "close": True}, "close",

@@ -19,6 +19,9 @@ from tests.play import play
 
 CATALOG = default_catalog()
 DETOURS: list[Any] = [
+    {"action_type": "issue_refund", "amount": 12.5},  # back-office actions, right or wrong here
+    {"action_type": "update_account_email", "new_email": "someone@elsewhere.example"},
+    {"action_type": "schedule_data_deletion"},
     {"action_type": "noop"},
     {"action_type": "add_tag"},  # missing field: rejected
     {"action_type": "add_tag", "tag": "refund", "metadata": {"trace": [1, 2.5, None]}},

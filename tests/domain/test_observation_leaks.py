@@ -17,8 +17,9 @@ from typing import Any
 import pytest
 
 from bench.scripted import solution
+from domain.observation import Observation, PublicAccount
 from domain.tasks import TaskInstance, default_catalog
-from domain.vocabulary import ResolutionCode, Tag
+from domain.vocabulary import ActionType, ResolutionCode, Tag
 
 CATALOG = default_catalog()
 SEEDS = [None, *range(8)]
@@ -38,9 +39,16 @@ def _strings(value: Any) -> Iterator[str]:
             yield from _strings(item)
 
 
+FIXED_WORDS = " ".join([*ActionType.allowed(), *Observation.model_fields, *PublicAccount.model_fields])
+"""Words every observation of every task carries (the action types, the field names): they say
+nothing about a case, so they are public even where they spell a needle (``place_legal_hold``
+holds the case name ``legal_hold``)."""
+
+
 def _public_text(task: TaskInstance) -> str:
     """What the agent is told about the task from the start."""
-    return " ".join([task.title, task.objective, json.dumps(task.ticket.model_dump(mode="json"))]).lower()
+    return " ".join([task.title, task.objective, json.dumps(task.ticket.model_dump(mode="json")),
+                     FIXED_WORDS]).lower()
 
 
 def _needles(task_id: str, task: TaskInstance) -> set[str]:
@@ -104,7 +112,7 @@ def test_the_check_finds_a_leak_when_there_is_one(service) -> None:  # type: ign
     obs = service.reset(task.task_id).observation.model_dump(mode="json")
     obs["history"].append(f"expected: {task.expected.model_dump(mode='json')} case {task.case}")
     leaked = _leaks(obs, _needles(task.task_id, task), "")
-    assert "fraud_review_opened" in leaked and "fraud_review" in leaked
+    assert "fraud_review_opened" in leaked and "fraud review" in leaked
 
 
 def test_policy_texts_name_no_resolution_code_or_tag_identifier() -> None:

@@ -17,6 +17,8 @@ from graders import GRADER_VERSION, grade_step
 
 CATALOG = default_catalog()
 DETOURS: list[Any] = [
+    {"action_type": "issue_refund", "amount": 5},  # back-office: the account's fields and record
+    {"action_type": "escalate_incident", "severity": "sev2"},
     {"action_type": "add_tag", "tag": "billing"},
     {"action_type": "add_tag", "tag": "billing"},  # repeated: no effect
     {"action_type": "remove_tag", "tag": "billing"},

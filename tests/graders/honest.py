@@ -5,8 +5,8 @@ The replies in ``data/honest_replies.json`` were written from what an agent can 
 policy texts) before the grader changed; they are the yardstick the new grader is held to: every
 one, played with the expert's other actions, must score at least ``HONEST_THRESHOLD``.
 
-Run ``python -m tests.graders.honest`` for the table of today's scores per task, case and reply
-(on a throwaway SQLite file).
+Run ``python -m tests.graders.honest`` for the table of today's scores per task, case and reply,
+and the built-in policy's beside them (on a throwaway SQLite file).
 """
 
 from __future__ import annotations
@@ -212,6 +212,33 @@ def score_table(service: EnvironmentService) -> list[Played]:
     return rows
 
 
+def policy_scores(service: EnvironmentService) -> dict[tuple[str, str], list[float]]:
+    """The built-in policy's final scores per (task, case) over the same seeds, for comparison: it
+    is meant to land between the adversaries and these replies."""
+    from baseline.policy import next_action
+
+    out: dict[tuple[str, str], list[float]] = {}
+    for task_id in default_catalog().task_ids:
+        for seed in SEEDS:
+            result = service.reset(task_id, seed=seed)
+            while not result.done:
+                result = service.step(result.episode_id,
+                                      next_action(result.observation.model_dump(mode="json")))
+            out.setdefault((task_id, result.state.task.case), []).append(result.state.score)
+    return out
+
+
+def format_policy_table(rows: list[Played], policy: dict[tuple[str, str], list[float]]) -> str:
+    """Per (task, case): the honest replies' lowest and mean score beside the built-in policy's."""
+    lines = ["| task | case | honest min | honest mean | policy min | policy mean |",
+             "|---|---|---|---|---|---|"]
+    for (task_id, case), scores in policy.items():
+        honest = [r.score for r in rows if (r.task_id, r.case) == (task_id, case)]
+        lines.append(f"| {task_id} | {case} | {min(honest):.4f} | {sum(honest) / len(honest):.4f} | "
+                     f"{min(scores):.4f} | {sum(scores) / len(scores):.4f} |")
+    return "\n".join(lines)
+
+
 def format_table(rows: list[Played], grader_version: str) -> str:
     """One line per (task, case, reply index): the lowest and mean final score over its seeds and
     the lowest reply (and note) share, as a markdown table."""
@@ -246,10 +273,14 @@ def main() -> int:
     with tempfile.TemporaryDirectory() as tmp:
         db = open_database(f"sqlite:///{Path(tmp) / 'honest.db'}")
         try:
-            rows = score_table(EnvironmentService(db))
+            service = EnvironmentService(db)
+            rows = score_table(service)
+            policy = policy_scores(service)
         finally:
             db.dispose()
     print(format_table(rows, GRADER_VERSION))
+    print()
+    print(format_policy_table(rows, policy))
     bad = [r for r in rows if r.errors or not r.done]
     for r in bad:
         print(f"episode error: {r.task_id} seed={r.seed} reply={r.index}: {r.errors}", file=sys.stderr)
