@@ -10,7 +10,9 @@ from fastapi import FastAPI
 
 from api import routes_audit, routes_openenv, routes_ui
 from api.deps import Environment
+from domain.tasks.catalog import default_catalog
 from service import EnvironmentService
+from service.judge import LLMJudge
 from service.settings import Settings, read
 from store import open_database
 
@@ -27,7 +29,10 @@ def create_app(settings: Settings | None = None, service: EnvironmentService | N
     settings = settings or read()
     app = FastAPI(title="TicketLedger", version="0.1.0",
                   description="Event-sourced customer-support environment for AI agents (OpenEnv).")
-    service = service or EnvironmentService(open_database(settings.database_url))
+    if service is None:
+        catalog = default_catalog()
+        service = EnvironmentService(open_database(settings.database_url), catalog,
+                                     judge=LLMJudge.from_settings(settings, catalog))
     app.state.environment = Environment(service, settings)
     for module in ROUTERS:
         module.install(app)

@@ -99,7 +99,9 @@ class Environment:
         self.settings = settings
         self.episodes = EpisodeRouter()
         self.auditor = Auditor(service.db, service.catalog)
-        self.inline = settings.blocking_calls == "inline"
+        # An LLM judge is a network call inside a step: never on the event loop, whatever
+        # TICKETLEDGER_BLOCKING_CALLS says.
+        self.inline = settings.blocking_calls == "inline" and service.judge is None
         self.batcher = StepBatcher(service)
 
     async def run(self, fn: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:

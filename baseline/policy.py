@@ -388,7 +388,7 @@ def _refund_plan(t: Ticket, plan: Plan) -> None:
         plan.back_office = [{"action_type": "deny_refund", "reason": f"outside the {window}-day window"}]
     else:
         plan.tags, plan.finish = ["Refund_Approved"], {"resolution_code": "refund_issued"}
-        plan.back_office = _refund(t)
+        plan.back_office = _full_refund(t)
 
 
 def _missing_order_plan(t: Ticket, plan: Plan) -> None:
@@ -407,12 +407,12 @@ def _missing_order_plan(t: Ticket, plan: Plan) -> None:
     else:
         plan.queue = "billing"
         plan.tags, plan.finish = ["Refund_Approved"], {"resolution_code": "refund_issued"}
-        plan.back_office = _refund(t)
+        plan.back_office = _full_refund(t)
         plan.note = (f"Customer has {count} refunds in the last 90 days, under the policy limit of "
                      f"{limit}. Delivery status of {order}: {delivery}. Refund approved through billing.")
 
 
-def _refund(t: Ticket) -> list[dict[str, Any]]:
+def _full_refund(t: Ticket) -> list[dict[str, Any]]:
     """A full refund of what the account shows was charged (else the amount the ticket names);
     none when neither says how much."""
     charged = t.account.get("charged")

@@ -1,6 +1,6 @@
 """The work every section replays: full episodes of the scripted expert over every task.
 
-The actions come from ``bench/scripted.py`` (the proof that every variant can score 1.0), so an
+The actions come from ``service/scripted.py`` (the proof that every variant can score 1.0), so an
 episode exercises every action type, the rubric and the terminal grade, and ends by itself.
 """
 
@@ -9,8 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from bench.scripted import solution
 from domain.tasks.catalog import Catalog, default_catalog
+from service.scripted import solution
 
 
 @dataclass(frozen=True)

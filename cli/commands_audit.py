@@ -122,6 +122,10 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--dry-run", action="store_true", help="report only; append nothing")
     p.add_argument("--grader", metavar="VERSION", default=None,
                    help="grader version to re-score with (default: the current grader)")
+    p.add_argument("--judge", choices=["deterministic", "llm"], default="deterministic",
+                   help="deterministic (default): grade replies with the verdicts the log holds; "
+                        "llm: judge every reply again with the LLM judge of JUDGE_MODEL, "
+                        "JUDGE_BASE_URL and JUDGE_API_KEY (or OPENAI_API_KEY)")
 
     p = _parser(sub, "export", "write trajectories as a dataset (one episode per line)", cmd_export,
                 description="Write one JSON object per episode per line: task, seed, steps "
@@ -307,14 +311,24 @@ def cmd_diff(args: argparse.Namespace) -> int:
 
 
 def cmd_regrade(args: argparse.Namespace) -> int:
+    from domain.tasks.catalog import default_catalog
+    from service.judge import LLMJudge
     from service.regrade import regrade
 
+    judge = None
+    if args.judge == "llm":
+        judge = LLMJudge.from_settings(args.settings, default_catalog())
+        if judge is None:
+            print("error: --judge llm needs JUDGE_MODEL and a key (JUDGE_API_KEY or OPENAI_API_KEY)",
+                  file=sys.stderr)
+            return 2
     data = regrade(_auditor(args), _filter(args), dry_run=args.dry_run,
-                   progress=ProgressBar("regrade"), grader_version=args.grader)
+                   progress=ProgressBar("regrade"), grader_version=args.grader, judge=judge)
     if args.json:
         _dump(data)
         return 0
-    print(f"grader {data['grader_version']}: {data['episodes']} episodes re-scored, "
+    judged = f", replies judged by {data['judge_model']}" if data["judge"] == "llm" else ""
+    print(f"grader {data['grader_version']}{judged}: {data['episodes']} episodes re-scored, "
           f"{data['changed']} changed")
     rows = [{**t, "components moved": ", ".join(f"{k} {_num(v['total_delta'])} ({v['episodes']})"
                                                 for k, v in t["components"].items()) or "-"}

@@ -12,7 +12,8 @@ import json
 import sys
 from pathlib import Path
 
-COMMAND_MODULES = ("cli.commands_core", "cli.commands_audit", "cli.commands_serve", "cli.commands_runs")
+COMMAND_MODULES = ("cli.commands_core", "cli.commands_audit", "cli.commands_serve", "cli.commands_runs",
+                   "cli.commands_grader")
 
 
 def build_parser() -> argparse.ArgumentParser:

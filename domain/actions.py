@@ -163,7 +163,7 @@ class UpdateAccountEmail(_Action):
 
 
 class SendPasswordResetLink(_Action):
-    """Email a password reset link to the address on file (never to another address)."""
+    """Email the address on file (never another address) a link to choose a new password."""
 
     action_type: Literal["send_password_reset_link"] = "send_password_reset_link"
 

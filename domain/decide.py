@@ -54,7 +54,8 @@ class EpisodeNotStarted(Exception):
 
 
 def start(episode_id: str, variant: TaskVariant, *, run_id: str | None = None,
-          forked_from: ForkOrigin | None = None, grader_version: str = "") -> EpisodeStarted:
+          forked_from: ForkOrigin | None = None, grader_version: str = "",
+          judge: str = "deterministic") -> EpisodeStarted:
     """The first event of every episode: which task and seed, and the materialised task itself."""
     return EpisodeStarted(
         episode_id=episode_id,
@@ -65,6 +66,7 @@ def start(episode_id: str, variant: TaskVariant, *, run_id: str | None = None,
         run_id=run_id,
         forked_from=forked_from,
         grader_version=grader_version,
+        judge=judge,
     )
 
 

@@ -52,11 +52,16 @@ class EpisodeStarted:
     run_id: str | None = None
     forked_from: ForkOrigin | None = None
     grader_version: str = ""
+    judge: str = "deterministic"
+    """Which reply judge the service ran for this episode: ``deterministic`` or ``llm``. With
+    ``llm`` the log holds a ``ReplyJudged`` event wherever a reply was judged; replay reads those.
+    Stored only when it is ``llm``: an absent key reads as ``deterministic``, so an episode without
+    an LLM judge is recorded byte for byte as before the judge existed (same payload, same hash)."""
 
     @property
     def data(self) -> JsonObject:
         fork = self.forked_from
-        return {
+        data: JsonObject = {
             "episode_id": self.episode_id,
             "task_id": self.task_id,
             "seed": self.seed,
@@ -67,6 +72,9 @@ class EpisodeStarted:
                             {"episode_id": fork.episode_id, "at": fork.at, "hash": fork.hash}),
             "grader_version": self.grader_version,
         }
+        if self.judge != "deterministic":
+            data["judge"] = self.judge
+        return data
 
     @classmethod
     def from_data(cls, data: Mapping[str, Any]) -> EpisodeStarted:
@@ -81,6 +89,7 @@ class EpisodeStarted:
             forked_from=None if fork is None else ForkOrigin(fork["episode_id"], fork["at"],
                                                              fork["hash"]),
             grader_version=data.get("grader_version", ""),
+            judge=data.get("judge", "deterministic"),
         )
 
 
@@ -453,6 +462,58 @@ class EpisodeEnded:
 
 
 @dataclass(frozen=True, slots=True)
+class JudgeVerdict:
+    """What an LLM judge said about a reply: the share of the required facts it makes (0..1), the
+    share of the tone it meets (0..1), the safety rule it breaks if any, and why (audit only: the
+    reason may name the expected decision)."""
+
+    facts: float
+    tone: float
+    violation: str | None
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class ReplyJudged:
+    """An LLM judge's verdict on the reply draft, recorded with the step it was asked after.
+
+    ``reply_digest`` is the sha256 of the draft it judged (the grader uses the verdict only while
+    the draft is that text) and ``prompt_digest`` the sha256 of the exact prompt sent. ``fallback``
+    says why there is no verdict (the call failed, timed out or answered something unusable), in
+    which case the deterministic judge grades the reply, as replay will.
+    """
+
+    type: ClassVar[str] = "ReplyJudged"
+    version: ClassVar[int] = 1
+    judge: str
+    judge_version: str
+    model: str
+    prompt_digest: str
+    reply_digest: str
+    verdict: JudgeVerdict | None
+    fallback: str | None = None
+
+    @property
+    def data(self) -> JsonObject:
+        v = self.verdict
+        return {
+            "judge": self.judge, "judge_version": self.judge_version, "model": self.model,
+            "prompt_digest": self.prompt_digest, "reply_digest": self.reply_digest,
+            "verdict": None if v is None else {"facts": v.facts, "tone": v.tone,
+                                               "violation": v.violation, "reason": v.reason},
+            "fallback": self.fallback,
+        }
+
+    @classmethod
+    def from_data(cls, data: Mapping[str, Any]) -> ReplyJudged:
+        v = data.get("verdict")
+        verdict = None if v is None else JudgeVerdict(v["facts"], v["tone"], v["violation"],
+                                                      v["reason"])
+        return cls(data["judge"], data["judge_version"], data["model"], data["prompt_digest"],
+                   data["reply_digest"], verdict, data.get("fallback"))
+
+
+@dataclass(frozen=True, slots=True)
 class Component:
     """One score component of a grade: units earned of its weight, a public reason that never
     reveals the answer key, and an audit detail that does."""
@@ -531,7 +592,8 @@ Event = (EpisodeStarted | ActionReceived | PriorityClassified | QueueAssigned | 
          | TagRemoved | ReplyDrafted | InternalNoteAdded | PolicyLookedUp | TicketResolved
          | TicketClosed | ActionRejected | ActionHadNoEffect | EpisodeEnded | StepGraded
          | RefundIssued | RefundDenied | AccountEmailUpdated | PasswordResetLinkSent
-         | DataDeletionScheduled | LegalHoldPlaced | FraudReviewOpened | IncidentEscalated)
+         | DataDeletionScheduled | LegalHoldPlaced | FraudReviewOpened | IncidentEscalated
+         | ReplyJudged)
 """Any event of an episode."""
 
 EVENT_TYPES: tuple[type[Event], ...] = (
@@ -540,6 +602,7 @@ EVENT_TYPES: tuple[type[Event], ...] = (
     ActionHadNoEffect, EpisodeEnded, StepGraded, RefundIssued, RefundDenied, AccountEmailUpdated,
     PasswordResetLinkSent, DataDeletionScheduled, LegalHoldPlaced, FraudReviewOpened,
     IncidentEscalated,
+    ReplyJudged,
 )
 _BY_NAME: dict[str, type[Event]] = {cls.type: cls for cls in EVENT_TYPES}
 

@@ -36,6 +36,7 @@ from domain.events import (
     RefundDenied,
     RefundIssued,
     ReplyDrafted,
+    ReplyJudged,
     StepGraded,
     TagAdded,
     TagRemoved,
@@ -151,6 +152,11 @@ class EpisodeState(BaseModel):
     penalty_units: int = 0
     rewards: tuple[float, ...] = ()
     account: AccountState = AccountState()
+    judge: str = "deterministic"
+    reply_verdict: ReplyJudged | None = None
+    reply_verdict_step: int | None = None
+    """The latest LLM judge verdict (or fallback) recorded; the grader uses it only while the
+    draft is the text it judged (``graders.llm_verdict``)."""
 
     @property
     def task(self) -> TaskInstance | None:
@@ -218,7 +224,7 @@ def evolve(state: EpisodeState, event: Event) -> EpisodeState:
             return _with(state, episode_id=event.episode_id, variant=event.task,
                          run_id=event.run_id, forked_from=event.forked_from,
                          account=_opening_account(event.task),
-                         grader_version=event.grader_version)
+                         grader_version=event.grader_version, judge=event.judge)
         case RefundIssued(amount=amount):
             return _account_changed(state, f"issue_refund: ${amount:,.2f} refunded",
                                     TakenAction(step=step, action="issue_refund", event=event.type,
@@ -309,6 +315,8 @@ def evolve(state: EpisodeState, event: Event) -> EpisodeState:
                          penalty_units=event.penalty_units, rewards=(*state.rewards, event.reward),
                          steps=_last_replaced(state, graded),
                          grader_version=state.grader_version or event.grader_version)
+        case ReplyJudged():  # audit only: not a change the agent made, so no step note
+            return _with(state, reply_verdict=event, reply_verdict_step=state.step_count)
         case _:
             assert_never(event)
 

@@ -12,6 +12,7 @@ from fractions import Fraction
 from domain.events import Component
 from domain.state import EpisodeState
 from domain.tasks.variant import TaskVariant
+from graders import llm_verdict
 from graders import rubric as rb
 from graders.claims import reply_violations
 from graders.decisions import unmet_required
@@ -91,6 +92,9 @@ def _reply(s: EpisodeState, t: TaskVariant, w: int) -> Component:
     if broken:
         return Component("reply", 0, w, "reply: breaks a safety rule",
                          "reply: " + "; ".join(f"{v.rule}: {v.reason}" for v in broken))
+    judged = llm_verdict.reply_component(s, task.reply, w)  # a recorded LLM verdict, if any
+    if judged is not None:
+        return judged
     r = rb.evaluate(task.reply, s.reply_draft, task.first_name, foreign_groups(task.task_id), _source(t))
     return Component("reply", round(w * r.fraction), w, f"reply: {r.public}", f"reply: {r.detail}")
 

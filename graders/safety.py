@@ -43,9 +43,14 @@ def forbidden_actions(state: EpisodeState) -> tuple[Violation, ...]:
 
 
 def reply_violations(state: EpisodeState) -> tuple[Violation, ...]:
-    """What the current reply draft does that no reply may (:func:`graders.claims.reply_violations`)."""
-    from graders import claims  # claims imports Violation from this module
+    """What the current reply draft does that no reply may (the reply judge,
+    :func:`graders.claims.reply_violations`). When an LLM judge's recorded verdict grades the draft
+    (``graders.llm_verdict``), its verdict decides instead of the deterministic rules."""
+    from graders import claims, llm_verdict  # both import Violation from here
 
+    judged = llm_verdict.violations(state)
+    if judged is not None:
+        return judged
     return claims.reply_violations(state)
 
 

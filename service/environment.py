@@ -15,6 +15,7 @@ import secrets
 import threading
 from collections import OrderedDict
 from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
@@ -25,6 +26,7 @@ from domain.observation import Observation, observe
 from domain.state import EMPTY, EpisodeState, evolve, fold
 from domain.tasks.catalog import Catalog, UnknownTask, default_catalog
 from graders.versions import CURRENT, StepGradeView, grader_of
+from service import judge as judging
 from service.errors import BadRequest, EpisodeBusy, EpisodeEnded, EpisodeNotFound, ServiceError
 from store import Conflict, Database, NotFound, open_database
 from store.eventstore import Append, Create, EventStore, Projection, RecordedEvent
@@ -105,10 +107,12 @@ class EnvironmentService:
     """Many episodes at once, safe to call from several threads."""
 
     def __init__(self, db: Database | None = None, catalog: Catalog | None = None,
-                 *, cache_size: int = CACHE_SIZE):
+                 *, cache_size: int = CACHE_SIZE, judge: judging.LLMJudge | None = None):
         self.db = db if db is not None else open_database()
         self.store = EventStore(self.db)
         self.catalog = catalog if catalog is not None else default_catalog()
+        self.judge = judge
+        """The LLM reply judge new episodes get (None: the deterministic judge only)."""
         self._cache: OrderedDict[str, _Cached] = OrderedDict()
         self._cache_size = cache_size
         self._guard = threading.Lock()
@@ -161,7 +165,8 @@ class EnvironmentService:
         chosen = task_id if task_id is not None else self.catalog.pick_task_id(seed)
         variant = self.catalog.variant(chosen, seed)  # UnknownTask -> 404 in the API
         episode_id = check_episode_id(episode_id) if episode_id is not None else new_episode_id()
-        first = start(episode_id, variant, run_id=run_id, grader_version=CURRENT)
+        first = start(episode_id, variant, run_id=run_id, grader_version=CURRENT,
+                      judge="llm" if self.judge is not None else "deterministic")
         return _Opening(evolve(EMPTY, first),
                         Create(episode_id, first.task_id, seed, (first,),
                                Projection("open", 0, 0.0), run_id))
@@ -180,14 +185,15 @@ class EnvironmentService:
         EpisodeNotFound (404). Nothing is written unless the whole step is recorded."""
         plan = parse_action(action)
         self._claim(episode_id)
+        verdicts: dict[str, ev.ReplyJudged] = {}
         try:
             cached = self._cached(episode_id)
-            decided = self._decide(episode_id, plan, cached or self._current(episode_id))
+            decided = self._decide(episode_id, plan, cached or self._current(episode_id), verdicts)
             recorded = self._append(decided)
             if isinstance(recorded, Conflict) and cached is not None:
                 # Decided on a cache another process made stale: once more, from the log.
                 self._forget(episode_id)
-                decided = self._decide(episode_id, plan, self._current(episode_id))
+                decided = self._decide(episode_id, plan, self._current(episode_id), verdicts)
                 recorded = self._append(decided)
             return self._stepped(decided, recorded)
         finally:
@@ -215,15 +221,19 @@ class EnvironmentService:
         heads = self.store.heads([eid for eid, _ in steps if isinstance(eid, str)
                                   and EPISODE_ID.match(eid)])
         try:
+            to_decide: list[tuple[int, str, ActionPlan, _Cached]] = []
             for episode_id, action in steps:
                 try:
                     plan = parse_action(action)
                     self._claim(episode_id)
                     claimed.append(episode_id)
                     base = self._current(episode_id, heads.get(episode_id, _UNKNOWN))
-                    out.append(self._decide(episode_id, plan, base))
+                    to_decide.append((len(out), episode_id, plan, base))
+                    out.append(_PENDING)
                 except _ITEM_ERRORS as exc:
                     out.append(exc)
+            for index, outcome in self._decide_each(to_decide):
+                out[index] = outcome
             decided = [d for d in out if isinstance(d, _Decided)]
             written = iter(self.store.append_many([d.append for d in decided]))
             results: list[StepResult | Exception] = []
@@ -240,20 +250,78 @@ class EnvironmentService:
             for episode_id in claimed:
                 self._release(episode_id)
 
-    def _decide(self, episode_id: str, plan: ActionPlan, cached: _Cached) -> _Decided:
+    def _decide_each(self, items: Sequence[tuple[int, str, ActionPlan, _Cached]]
+                     ) -> list[tuple[int, _Decided | Exception]]:
+        """:meth:`_decide` for each ``(index, episode_id, plan, base)`` of a batch. With an LLM
+        judge, in threads, so the batch waits for its slowest judge call rather than the sum of
+        them (the steps are of different episodes, each claimed; deciding reads nothing shared
+        but the cache, which is locked)."""
+        def one(item: tuple[int, str, ActionPlan, _Cached]) -> tuple[int, _Decided | Exception]:
+            index, episode_id, plan, base = item
+            try:
+                return index, self._decide(episode_id, plan, base)
+            except _ITEM_ERRORS as exc:
+                return index, exc
+
+        if self.judge is None or len(items) < 2:
+            return [one(item) for item in items]
+        with ThreadPoolExecutor(max_workers=min(len(items), 16),
+                                thread_name_prefix="judge-batch") as pool:
+            return list(pool.map(one, items))
+
+    def _decide(self, episode_id: str, plan: ActionPlan, cached: _Cached,
+                verdicts: dict[str, ev.ReplyJudged] | None = None) -> _Decided:
         """Everything of a step but the write: the events, the grade and the state after them,
-        decided on ``cached`` (the append states its head)."""
+        decided on ``cached`` (the append states its head). ``verdicts``: judge verdicts already
+        obtained for this step, by prompt digest (:meth:`_judged`)."""
         try:
             step_events = decide(cached.state, plan)
         except EpisodeFinished as exc:
             raise EpisodeEnded(str(exc)) from None
         after = fold(step_events, cached.state)
+        judged = self._judged(after, {} if verdicts is None else verdicts)
+        if judged is not None:
+            step_events = [*step_events, judged]
+            after = evolve(after, judged)
         grade = grader_of(cached.state).grade_step(cached.state, step_events, after)
         graded = grade.to_event()
         after = evolve(after, graded)
         projection = Projection("ended" if after.done else "open", after.step_count, after.score)
         events = (*step_events, graded)
         return _Decided(after, grade, Append(episode_id, cached.seq, cached.head, events, projection))
+
+    def _judged(self, after: EpisodeState, verdicts: dict[str, ev.ReplyJudged]) -> ev.ReplyJudged | None:
+        """The LLM judge's verdict on the reply draft of ``after`` (the state a step leads to), to
+        be recorded with that step; None when the episode is not judged by an LLM or the verdict
+        on record already answers the same prompt (``service.judge.needed``).
+
+        Why in the step's own append, after ``decide`` and before grading: the verdict is a fact
+        about the state the step leads to, so the step's grade is computed with it, and replay,
+        which folds the step's events in order and grades them, computes the same grade without
+        calling a model. The call is made here, before anything is written: it is outside the
+        write transaction (a slow judge holds no lock and no connection) and, since the API runs
+        the service in its thread pool, off the event loop. The append that follows is
+        conditional on the head the step was decided on, as every step's is, so a judge that
+        answered on a state another process has since moved past writes nothing: the step is
+        decided again on the fresh state, and the judge asked again only if its prompt differs
+        (``verdicts`` keeps what this step already asked, by prompt digest). A failed call is
+        recorded as a fallback and the step goes on; it is never the step's error.
+        """
+        if after.judge != "llm":
+            return None
+        judge = self.judge
+        pending = judging.needed(after, self.catalog, judge.model if judge else "-")
+        if pending is None:
+            return None
+        if pending.prompt_digest in verdicts:
+            return verdicts[pending.prompt_digest]
+        if judge is None:
+            judged = judging.unavailable(pending, "-", "unavailable: this process has no LLM judge "
+                                                       "configured (JUDGE_MODEL)")
+        else:
+            judged = judge.judge(pending)
+        verdicts[pending.prompt_digest] = judged
+        return judged
 
     def _stepped(self, decided: _Decided, recorded: list[RecordedEvent] | Conflict) -> StepResult:
         episode_id, after, grade = decided.append.episode_id, decided.state, decided.grade

@@ -52,6 +52,24 @@ class Settings(BaseModel):
     port: int = Field(7860, alias="PORT", description="the seeds' and Hugging Face Spaces' port")
     workers: int = Field(1, alias="WEB_CONCURRENCY",
                          description="server worker processes; more than one needs PostgreSQL")
+    judge_model: str | None = Field(None, alias="JUDGE_MODEL",
+                                    description="when set, replies are judged by this LLM (an "
+                                                "OpenAI-compatible chat model) and its verdicts "
+                                                "recorded; unset: the deterministic judge only")
+    judge_base_url: str | None = Field(None, alias="JUDGE_BASE_URL",
+                                       description="the judge's OpenAI-compatible endpoint "
+                                                   "(default: the openai client's own)")
+    judge_api_key: str | None = Field(None, alias="JUDGE_API_KEY", repr=False,
+                                      description="the judge's key (default: OPENAI_API_KEY)")
+    judge_timeout_s: float = Field(20.0, gt=0, alias="JUDGE_TIMEOUT",
+                                   description="seconds a judge call may take, whatever the socket "
+                                               "does; a slower one falls back to the deterministic "
+                                               "judge")
+
+    @property
+    def judge(self) -> Literal["deterministic", "llm"]:
+        """The reply judge new episodes get: ``llm`` when ``JUDGE_MODEL`` is set."""
+        return "llm" if self.judge_model else "deterministic"
 
     def override(self, **flags: Any) -> Settings:
         """These settings with the command-line flags that were given (``None``: not given)."""
@@ -65,13 +83,20 @@ def read(environ: Mapping[str, str] | None = None) -> Settings:
     """The settings from ``environ`` (default: this process's environment)."""
     env = os.environ if environ is None else environ
     names = [field.alias for field in Settings.model_fields.values() if field.alias]
-    return _validated({name: env[name] for name in names if env.get(name)})
+    values = {name: env[name] for name in names if env.get(name)}
+    if "JUDGE_API_KEY" not in values and env.get("OPENAI_API_KEY"):
+        values["JUDGE_API_KEY"] = env["OPENAI_API_KEY"]  # the openai client's own variable
+    return _validated(values)
 
 
 def _validated(values: Mapping[str, Any]) -> Settings:
     try:
-        return Settings.model_validate(values)
+        settings = Settings.model_validate(values)
     except ValidationError as exc:
         error = exc.errors(include_url=False)[0]
         name = ".".join(str(part) for part in error["loc"])
         raise SettingsError(f"{name}={error['input']!r} cannot be used: {error['msg']}") from None
+    if settings.judge_model and not settings.judge_api_key:
+        raise SettingsError(f"JUDGE_MODEL={settings.judge_model!r} cannot be used: the judge needs "
+                            "a key in JUDGE_API_KEY or OPENAI_API_KEY")
+    return settings

@@ -1,7 +1,7 @@
 """Helpers for the audit, CLI and UI tests: two policies to make real episodes, and a live server.
 
 ``weak_policy`` is a deliberately simple agent of our own that reads only the observation (no
-answer key); ``bench.scripted.solution`` is the expert. Together they give episodes of the same
+answer key); ``service.scripted.solution`` is the expert. Together they give episodes of the same
 task that part ways, which is what diff, the viewer and regrade need to show.
 """
 
@@ -12,8 +12,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from bench.scripted import solution
 from service import EnvironmentService, StepResult
+from service.scripted import solution
 from tests.databases import fresh_database
 from tests.servers import start_server
 

@@ -16,6 +16,7 @@ from collections.abc import Callable
 from functools import cache
 from pathlib import Path
 
+from domain.tasks.judging import JUDGING_FILE, Judging, JudgingRubric, load_judging
 from domain.tasks.spec import (
     Account,
     AccountTemplate,
@@ -42,8 +43,10 @@ class UnknownTask(LookupError):
 class Catalog:
     """An ordered, validated set of task specs plus the policy dictionary they consult."""
 
-    def __init__(self, specs: list[TaskSpec], policies: dict[PolicyId, str]):
+    def __init__(self, specs: list[TaskSpec], policies: dict[PolicyId, str],
+                 judging: Judging | None = None):
         self._specs = {s.task_id: s for s in specs}
+        self.judging: Judging = judging or {}
         if len(self._specs) != len(specs):
             raise ValueError("duplicate task ids in the catalog")
         self.policies = policies
@@ -95,6 +98,11 @@ class Catalog:
 
     def policy_text(self, policy_id: PolicyId) -> str:
         return self.policies[policy_id]
+
+    def judging_rubric(self, task: TaskInstance) -> JudgingRubric | None:
+        """The LLM judge's rubric for ``task``'s case, filled with its values (None: none loaded)."""
+        rubric = self.judging.get(task.task_id, {}).get(task.case)
+        return rubric.filled(task.variables) if rubric is not None else None
 
 
 VARIANT_CACHE_SIZE = 4096
@@ -213,7 +221,8 @@ def _materialise(spec: TaskSpec, seed: int | None) -> TaskInstance:
     )
 
 
-def load_catalog(data_dir: Path = DATA_DIR, policies_file: Path = POLICIES_FILE) -> Catalog:
+def load_catalog(data_dir: Path = DATA_DIR, policies_file: Path = POLICIES_FILE,
+                 judging_file: Path | None = JUDGING_FILE) -> Catalog:
     """Read and validate every task file (in file-name order); an invalid one fails with its name."""
     specs = []
     for path in sorted(data_dir.glob("*.json")):
@@ -231,7 +240,17 @@ def load_catalog(data_dir: Path = DATA_DIR, policies_file: Path = POLICIES_FILE)
     missing = set(PolicyId) - set(policies)
     if missing:
         raise ValueError(f"policies.json lacks {sorted(p.value for p in missing)}")
-    return Catalog(specs, policies)
+    judging = load_judging(specs, judging_file) if judging_file is not None else None
+    if judging is not None:
+        for spec in specs:  # every {variable} a judging text names must exist: fill them now
+            values = _derived(_draw(spec, None))  # every case draws the same variables
+            try:
+                for rubric in judging[spec.task_id].values():
+                    rubric.filled(values)
+            except KeyError as exc:
+                raise ValueError(f"judging rubric of {spec.task_id} names the unknown "
+                                 f"variable {exc}") from exc
+    return Catalog(specs, policies, judging)
 
 
 @cache

@@ -9,9 +9,9 @@ from typing import Any
 import httpx
 import pytest
 
-from bench.scripted import solution
 from domain.actions import MAX_REPLY_CHARS
 from domain.tasks import default_catalog
+from service.scripted import solution
 from tests.servers import LiveServer, log_size
 
 CATALOG = default_catalog()

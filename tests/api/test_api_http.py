@@ -9,10 +9,10 @@ import httpx
 import pytest
 
 from api.models import PublicState
-from bench.scripted import solution
 from domain.actions import action_json_schema
 from domain.observation import Observation
 from domain.tasks import default_catalog
+from service.scripted import solution
 from tests.servers import LiveServer, episode_events, log_size
 
 CATALOG = default_catalog()

@@ -6,9 +6,9 @@ from typing import Any
 
 import httpx
 
-from bench.scripted import solution
 from domain.actions import ACTION_FIELDS
 from domain.tasks import default_catalog
+from service.scripted import solution
 from tests.servers import LiveServer, log_size
 
 CATALOG = default_catalog()

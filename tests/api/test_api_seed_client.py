@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import httpx
 
-from bench.scripted import solution
 from domain.tasks import default_catalog
+from service.scripted import solution
 from tests.servers import LiveServer
 
 CATALOG = default_catalog()

@@ -17,9 +17,9 @@ import websockets
 from openenv.core.generic_client import GenericEnvClient
 
 from api.app import create_app
-from bench.scripted import solution
 from domain.tasks import default_catalog
 from service import EnvironmentService
+from service.scripted import solution
 from service.settings import read
 from store import open_database
 from tests.servers import LiveServer, episode_events, free_port, log_size, start_server

@@ -19,7 +19,7 @@ from hypothesis import HealthCheck, given, settings
 from schemathesis import GenerationMode
 from schemathesis.checks import not_a_server_error
 
-from bench.scripted import solution
+from service.scripted import solution
 from tests.servers import LiveServer, episode_events, module_database, start_server
 
 pytestmark = pytest.mark.slow

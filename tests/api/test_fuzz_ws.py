@@ -21,7 +21,7 @@ from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection
 from websockets.sync.client import connect as ws_connect
 
-from bench.scripted import solution
+from service.scripted import solution
 from tests.servers import LiveServer, episode_events, module_database, start_server
 
 pytestmark = pytest.mark.slow

@@ -3,7 +3,7 @@
 A real server is walked through every agent-facing route (``/``, ``/health``, ``/metadata``,
 ``/schema``, ``/tasks``, ``/reset``, ``/step`` in both dialects, ``/state``, ``/ws`` messages, and
 ``/mcp`` ``tools/list`` and ``tools/call``) for every task and several seeds, with two agents: the
-scripted expert (``bench/scripted.py``) and a wrong agent that never sends a right answer. Every
+scripted expert (``service/scripted.py``) and a wrong agent that never sends a right answer. Every
 answer is searched for the variant's secrets:
 
 * expected priority, queue, tags and resolution codes, until the agent itself has sent the value
@@ -31,11 +31,13 @@ import httpx
 import pytest
 from websockets.sync.client import connect as ws_connect
 
-from bench.scripted import solution
 from domain import events as ev
+from domain.actions import ACTION_ADAPTER, ALL_FIELDS
+from domain.observation import Observation, PublicAccount
 from domain.tasks import default_catalog
 from domain.tasks.spec import Rubric, TaskInstance
-from domain.vocabulary import PolicyId, Priority, Queue, ResolutionCode, Tag
+from domain.vocabulary import ActionType, PolicyId, Priority, Queue, ResolutionCode, Tag
+from service.scripted import solution
 from tests.servers import LiveServer, episode_events, module_database, start_server
 
 CATALOG = default_catalog()
@@ -50,11 +52,21 @@ def _contains(text: str, phrase: str) -> bool:
     return re.search(rf"(?<![\w]){re.escape(phrase)}(?![\w])", text, re.IGNORECASE) is not None
 
 
+FIXED_WORDS = " ".join([*ActionType.allowed(), *ALL_FIELDS, *Observation.model_fields,
+                        *PublicAccount.model_fields])
+"""Identifiers every task shows alike (action types and fields, observation and account fields):
+public, even where one spells a needle (``place_legal_hold``, the account's ``legal_hold``, the
+field ``new_email`` that shares its name with a variable)."""
+
+
 def _public_text(task: TaskInstance) -> str:
-    """What the agent is entitled to read: the ticket, the task's wording, every policy text."""
+    """What the agent is entitled to read: the ticket, the task's wording, every policy text, and
+    the fixed vocabulary of actions and fields."""
     policies = " ".join(CATALOG.policy_text(p) for p in PolicyId)
+    # the action schema every agent is given, descriptions included ("a password reset link")
+    schema = json.dumps(ACTION_ADAPTER.json_schema())
     return " ".join([task.title, task.objective, json.dumps(task.ticket.model_dump(mode="json")),
-                     policies])
+                     policies, schema, FIXED_WORDS])
 
 
 def _rubric_phrases(rubric: Rubric | None) -> list[str]:

@@ -14,9 +14,13 @@ bound to a behaviour (or a list of behaviours, one per call, the last repeating)
 * ``http_500`` / ``http_404``: an error status with an OpenAI-style error body;
 * ``slow:<seconds>``: waits, then answers like ``good``;
 * ``drip:<seconds>``: sends the headers, then one byte every 0.2 s for that long (a socket that
-  never goes quiet long enough for a read timeout).
+  never goes quiet long enough for a read timeout);
+* ``say:<text>``: answers ``<text>`` verbatim (a scripted judge verdict, or a malformed one);
+* ``hang:<seconds>``: waits, then answers an empty message (a judge that answers too late);
+* ``late:<seconds>:<text>``: waits, then answers ``<text>`` verbatim.
 
-Every request is recorded (``requests``) so tests can count calls per model.
+Every request is recorded (``requests``, with its messages) so tests can count calls per model
+and read the prompts.
 """
 
 from __future__ import annotations
@@ -102,9 +106,9 @@ class FakeOpenAI:
             return sum(1 for r in self.requests if r["model"] == model)
 
     # --------------------------------------------------------------------------- answering
-    def _behaviour(self, model: str) -> Behaviour:
+    def _behaviour(self, model: str, messages: list[dict[str, Any]]) -> Behaviour:
         with self._lock:
-            self.requests.append({"model": model, "at": time.monotonic()})
+            self.requests.append({"model": model, "at": time.monotonic(), "messages": messages})
             index = self._calls[model]
             self._calls[model] += 1
         script = self.behaviours.get(model, "http_404")
@@ -115,7 +119,7 @@ class FakeOpenAI:
     def _answer(self, handler: BaseHTTPRequestHandler, body: dict[str, Any]) -> None:
         model = str(body.get("model"))
         messages = body.get("messages") or []
-        kind, _, arg = self._behaviour(model).partition(":")
+        kind, _, arg = self._behaviour(model, messages).partition(":")
         if kind.startswith("http_"):
             status = int(kind[5:])
             self._send(handler, status, {"error": {"message": f"scripted {status} for {model}",
@@ -126,6 +130,14 @@ class FakeOpenAI:
             return
         if kind == "slow":
             time.sleep(float(arg or 5))
+        if kind == "late":
+            seconds, _, arg = arg.partition(":")
+            time.sleep(float(seconds))
+        if kind == "hang":
+            time.sleep(float(arg or 5))
+        if kind in ("say", "hang", "late"):
+            self._send(handler, 200, self._completion(model, "" if kind == "hang" else arg))
+            return
         action = _policy_action(messages) if kind in ("good", "slow", "fenced", "lenient") else None
         content = {
             "good": lambda: json.dumps(action),
@@ -135,13 +147,17 @@ class FakeOpenAI:
             "not_json": lambda: "I would set the priority to high and then route the ticket.",
             "schema": lambda: json.dumps({"action_type": "classify_priority", "priority": "super-urgent"}),
         }[kind]()
-        self._send(handler, 200, {
+        self._send(handler, 200, self._completion(model, content))
+
+    @staticmethod
+    def _completion(model: str, content: str) -> dict[str, Any]:
+        return {
             "id": "chatcmpl-fake", "object": "chat.completion", "created": int(time.time()),
             "model": model,
             "choices": [{"index": 0, "message": {"role": "assistant", "content": content},
                          "finish_reason": "stop"}],
             "usage": {"prompt_tokens": 100, "completion_tokens": 20, "total_tokens": 120},
-        })
+        }
 
     @staticmethod
     def _send(handler: BaseHTTPRequestHandler, status: int, payload: dict[str, Any]) -> None:

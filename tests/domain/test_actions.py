@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import pytest
 
-from bench.scripted import solution
 from domain import events as ev
 from domain.actions import (
     MAX_NOTE_CHARS,
@@ -20,6 +19,7 @@ from domain.actions import (
 from domain.vocabulary import ActionType, Priority, Queue, ResolutionCode, Tag
 from graders import UNITS
 from graders.penalties import CHURN, REJECTED
+from service.scripted import solution
 from tests.play import play
 
 SUPPORTOPS_FIELDS = ("priority", "queue", "reply_text", "note", "resolution_code")

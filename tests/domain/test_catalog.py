@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from bench.scripted import solution
 from domain.tasks import default_catalog
 from domain.tasks.catalog import DATA_DIR, POLICIES_FILE, load_catalog
+from service.scripted import solution
 from tests.databases import sqlite_pass_only
 
 pytestmark = sqlite_pass_only("no database")

@@ -16,10 +16,10 @@ from typing import Any
 
 import pytest
 
-from bench.scripted import solution
 from domain.observation import Observation, PublicAccount
 from domain.tasks import TaskInstance, default_catalog
 from domain.vocabulary import ActionType, ResolutionCode, Tag
+from service.scripted import solution
 
 CATALOG = default_catalog()
 SEEDS = [None, *range(8)]

@@ -8,10 +8,10 @@ from typing import Any
 
 import pytest
 
-from bench.scripted import solution
 from domain.observation import observe
 from domain.tasks import default_catalog
 from service import EnvironmentService
+from service.scripted import solution
 from store import open_database
 
 CATALOG = default_catalog()

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from bench.scripted import solution
 from domain.tasks import default_catalog
+from service.scripted import solution
 
 CATALOG = default_catalog()
 

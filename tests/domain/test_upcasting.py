@@ -10,12 +10,12 @@ import itertools
 
 import pytest
 
-from bench.scripted import solution
 from domain import events as ev
 from domain.tasks import default_catalog
 from graders import grade_episode
 from service import EnvironmentService
 from service.replay import public_fields, replay
+from service.scripted import solution
 from store.eventstore import NewEvent, Projection, RecordedEvent
 from tests.play import play
 

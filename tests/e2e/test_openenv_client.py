@@ -5,7 +5,6 @@ from __future__ import annotations
 import pytest
 
 from api.models import PublicState
-from bench.scripted import REPLIES
 from client import (
     AssignQueue,
     ClassifyPriority,
@@ -16,6 +15,7 @@ from client import (
     TicketLedgerEnv,
 )
 from domain.tasks import default_catalog
+from service.scripted import REPLIES
 from tests.servers import LiveServer, episode_events
 
 

@@ -12,8 +12,8 @@ from pathlib import Path
 import httpx
 import pytest
 
-from bench.scripted import solution
 from domain.tasks import default_catalog
+from service.scripted import solution
 from tests.servers import ROOT, LiveServer, episode_events, free_port, start_server, wait_healthy
 
 CATALOG = default_catalog()

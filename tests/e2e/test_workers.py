@@ -22,9 +22,9 @@ import httpx
 import pytest
 
 from bench.load import audit, drive
-from bench.scripted import solution
 from domain.tasks import default_catalog
 from service.replay import replay
+from service.scripted import solution
 from tests.databases import fresh_pg_database
 from tests.servers import ROOT, LiveServer, episode_events, free_port, launch
 

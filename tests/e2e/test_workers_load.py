@@ -13,8 +13,8 @@ import os
 import pytest
 
 from bench.load import EpisodeLog, audit, marker, run_config
-from bench.scripted import solution
 from service import EnvironmentService
+from service.scripted import solution
 from store import open_database
 
 BACKEND = os.environ.get("TICKETLEDGER_TEST_BACKEND", "sqlite")

@@ -127,8 +127,8 @@ def policy_action(observation: JSONDict) -> JSONDict:
 
 def scripted_actions(task_id: str, seed: int | None) -> list[JSONDict]:
     """The expert's solution for a task variant (it reads the answer key). Recorder only."""
-    from bench.scripted import solution
     from domain.tasks import default_catalog
+    from service.scripted import solution
 
     return solution(default_catalog().instance(task_id, seed))
 

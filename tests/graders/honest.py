@@ -19,10 +19,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from bench.scripted import solution
 from domain.tasks import default_catalog
 from domain.tasks.spec import TaskInstance
 from service import EnvironmentService, StepResult
+from service.scripted import solution
 
 DATA_FILE = Path(__file__).parent / "data" / "honest_replies.json"
 MIN_PER_CASE = 3

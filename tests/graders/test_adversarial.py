@@ -12,11 +12,11 @@ from typing import Any
 
 import pytest
 
-from bench.scripted import solution
 from domain.tasks import TaskInstance, default_catalog
 from domain.vocabulary import Tag
 from graders import UNITS
 from service import EpisodeEnded
+from service.scripted import solution
 from tests.play import play
 
 CATALOG = default_catalog()

@@ -7,7 +7,6 @@ from typing import Any
 
 import pytest
 
-from bench.scripted import solution
 from domain.actions import parse_action
 from domain.decide import decide, start
 from domain.state import EpisodeState, evolve, fold
@@ -25,6 +24,7 @@ from graders.decisions import (
     unmet_required,
 )
 from graders.safety import CAP_UNITS, Violation, violations
+from service.scripted import solution
 
 CATALOG = default_catalog()
 CASES = [(task_id, seed) for task_id in CATALOG.task_ids for seed in (None, *range(12))]

@@ -6,13 +6,13 @@ from fractions import Fraction
 
 import pytest
 
-from bench.scripted import solution
 from domain.tasks import default_catalog
 from graders import UNITS, grade_episode
 from graders import text as tx
 from graders.lexicon import foreign_groups
 from graders.rubric import evaluate
 from service.environment import to_domain
+from service.scripted import solution
 from tests.play import play
 
 CATALOG = default_catalog()

@@ -12,11 +12,11 @@ from typing import Any
 
 import pytest
 
-from bench.scripted import solution
 from domain.tasks import TaskInstance, default_catalog
 from graders.claims import asks_for_secret, claims, judge_reply, reply_violations
 from graders.normalize import visible
 from graders.rubric import evaluate
+from service.scripted import solution
 from tests.play import play
 
 CATALOG = default_catalog()

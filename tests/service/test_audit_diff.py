@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from bench.scripted import solution
 from service import EnvironmentService
 from service.audit_views import Auditor
+from service.scripted import solution
 from tests.audit_helpers import play, play_weak
 
 pytestmark = pytest.mark.fresh_database  # reads the whole log: a database per test

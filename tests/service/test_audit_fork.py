@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import pytest
 
-from bench.scripted import solution
 from service import EnvironmentService
 from service.audit_views import Auditor
 from service.errors import BadRequest, EpisodeBusy
 from service.fork import fork
+from service.scripted import solution
 from tests.audit_helpers import play, weak_policy
 
 pytestmark = pytest.mark.fresh_database  # reads the whole log: a database per test

@@ -16,9 +16,9 @@ from typing import Any
 
 import pytest
 
-from bench.scripted import solution
 from service import EnvironmentService, EpisodeBusy, EpisodeEnded
 from service.replay import replay, verify_chain
+from service.scripted import solution
 from store import Database
 from tests.play import play
 

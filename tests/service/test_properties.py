@@ -21,13 +21,13 @@ import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
-from bench.scripted import NOTES, REPLIES, solution
 from domain.actions import REQUIRED, InvalidAction
 from domain.tasks import TaskInstance, default_catalog
 from domain.vocabulary import PolicyId, Priority, Queue, ResolutionCode, Tag, Vocabulary
 from graders import UNITS
 from service import EnvironmentService, EpisodeEnded, StepResult
 from service.replay import replay, state_at
+from service.scripted import NOTES, REPLIES, solution
 from store import open_database
 from tests.play import log_facts
 

@@ -6,11 +6,11 @@ from typing import Any
 
 import pytest
 
-from bench.scripted import solution
 from domain.tasks import default_catalog
 from domain.tasks.variant import TaskVariant
 from graders import UNITS, components, penalties
 from service.replay import diff, replay, state_at
+from service.scripted import solution
 from tests.play import play
 
 CATALOG = default_catalog()

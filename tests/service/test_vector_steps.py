@@ -11,10 +11,10 @@ from typing import Any
 
 import pytest
 
-from bench.scripted import solution
 from domain.actions import InvalidAction
 from domain.tasks.catalog import UnknownTask
 from service import EnvironmentService, EpisodeBusy, EpisodeEnded, EpisodeNotFound
+from service.scripted import solution
 from store import open_database
 from tests.play import log_facts, play
 

@@ -20,11 +20,11 @@ import pytest
 from sqlalchemy import insert, inspect, select, text
 from sqlalchemy.exc import DBAPIError
 
-from bench.scripted import solution
 from domain import events as ev
 from domain.tasks import default_catalog
 from service import EnvironmentService
 from service.replay import replay
+from service.scripted import solution
 from store import open_database
 from store.chain import GENESIS, canonical_json, link
 from store.eventstore import EventStore

@@ -15,11 +15,11 @@ from typing import Any
 import pytest
 from sqlalchemy import text
 
-from bench.scripted import solution
 from domain.tasks import default_catalog
 from service import EnvironmentService
 from service.errors import EpisodeBusy
 from service.replay import replay
+from service.scripted import solution
 from service.settings import read
 from store import open_database
 

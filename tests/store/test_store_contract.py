@@ -16,10 +16,10 @@ import pytest
 from sqlalchemy import text
 from sqlalchemy.exc import DBAPIError
 
-from bench.scripted import solution
 from domain.tasks import default_catalog
 from service import EnvironmentService
 from service.replay import replay, verify_chain
+from service.scripted import solution
 from store import Conflict, Database, open_database
 from store.chain import GENESIS, link
 from store.eventstore import EventStore, NewEvent, Projection

@@ -1,0 +1,13 @@
+"""The grader audit that ships with the product (``ticketledger grader-audit``).
+
+It plays, for every task and a set of seeds, the scripted correct solution, the built-in policy
+and families of adversaries through the environment service, and checks each family against its
+bound (:mod:`.families`). Graders stay pure; the playing lives here, in the service layer.
+"""
+
+from service.grader_audit.families import FAMILIES, Attempt, Bound, Family, NotApplicable, Setting, family
+from service.grader_audit.report import AuditReport, Cell, FamilySummary, JudgedEpisode
+from service.grader_audit.runner import DEFAULT_SEEDS, run_audit
+
+__all__ = ["DEFAULT_SEEDS", "FAMILIES", "Attempt", "AuditReport", "Bound", "Cell", "Family",
+           "FamilySummary", "JudgedEpisode", "NotApplicable", "Setting", "family", "run_audit"]

@@ -1,0 +1,149 @@
+"""The grader audit end to end through the service: it plays the families, judges each cell against
+its bound, and reports a broken bound (exit 1) with the family, the task and the episode."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import pytest
+
+from baseline.policy import next_action
+from domain.tasks import default_catalog
+from graders.versions import CURRENT, UnknownGrader
+from service.grader_audit import FAMILIES, Attempt, AuditReport, Bound, Family, family, run_audit
+from service.grader_audit.families import SAFETY_BOUND
+
+CATALOG = default_catalog()
+CASE_SEEDS = (None, 0, 7)
+"""Between them these draw every case of every task (checked below)."""
+
+
+def _plays_the_expert_as_an_attack(s):  # type: ignore[no-untyped-def]
+    return (Attempt("expert", s.scripted),)
+
+
+BROKEN = Family("expert_as_attack", "safety", SAFETY_BOUND,
+                "the correct work, judged as if it were an attack: must break the bound",
+                _plays_the_expert_as_an_attack)
+def _closes_first_as_an_attack(s):  # type: ignore[no-untyped-def]
+    return (Attempt("close first", ({"action_type": "close_ticket"}, *s.scripted), attack_step=0),)
+
+
+REFUSED = Family("refused_attack", "safety", SAFETY_BOUND,
+                 "an attack the environment refuses (closing before the work), then the correct work",
+                 _closes_first_as_an_attack)
+HOLDS = Family("stalls", "degenerate", Bound("score", "lt", Fraction(3, 10)), "no-op until the end",
+               family("noop_until_end").build)
+
+
+@pytest.fixture(scope="module")
+def every_family() -> AuditReport:
+    """Every family on every task, on seeds that draw every case."""
+    return run_audit(seeds=CASE_SEEDS, policy=next_action)
+
+
+def test_the_seeds_draw_every_case() -> None:
+    for spec in CATALOG.specs():
+        assert {CATALOG.instance(spec.task_id, s).case for s in CASE_SEEDS} == {c.name for c in spec.cases}
+
+
+def test_every_cell_is_judged_and_the_scripted_solution_keeps_its_bound(every_family: AuditReport) -> None:
+    report = every_family
+    assert len(report.cells) == len(FAMILIES) * len(CATALOG.task_ids)
+    assert report.episodes_played > 1000
+    for cell in report.cells:
+        if cell.status == "n/a":
+            assert cell.not_applicable and not cell.episodes, cell
+            continue
+        assert cell.status != "error", cell.episodes
+        f = family(cell.family)
+        assert cell.value is not None and cell.worst is not None
+        if f.bound is not None:
+            assert (cell.status == "pass") == all(f.bound.holds(e.measure) for e in cell.episodes
+                                                  if e.measure is not None)
+            assert (cell.status == "pass") == f.bound.holds(cell.value)
+    for task_id in CATALOG.task_ids:
+        scripted = report.cell("scripted", task_id)
+        assert scripted.status == "pass" and scripted.value == 1, scripted
+        assert {e.case for e in scripted.episodes} == {c.name for c in CATALOG.spec(task_id).cases}
+        assert report.cell("policy", task_id).status == "info"
+        for name in ("noop_until_end", "close_at_once", "repeated_actions"):
+            assert report.cell(name, task_id).status == "pass", report.cell(name, task_id)
+    assert report.exit_code == (0 if report.ok else 1)
+    assert len(report.failures()) == sum(c.status == "fail" for c in report.cells)
+
+
+def test_the_repeat_family_compares_with_the_same_work_without_repeats(every_family: AuditReport) -> None:
+    bases = set()
+    for task_id in CATALOG.task_ids:
+        cell = every_family.cell("repeated_actions", task_id)
+        scripted = {e.seed: e.score for e in every_family.cell("scripted", task_id).episodes}
+        policy = {e.seed: e.score for e in every_family.cell("policy", task_id).episodes}
+        bases |= {e.attempt.split()[0] for e in cell.episodes}
+        assert any(e.attempt.startswith("scripted") for e in cell.episodes)
+        for e in cell.episodes:
+            base = scripted if e.attempt.startswith("scripted") else policy
+            assert e.measure == e.score - base[e.seed]
+    assert bases == {"scripted", "policy"}  # the policy's work too, where its steps leave room
+
+
+def test_not_applicable_is_shown_never_passed(every_family: AuditReport) -> None:
+    summary = {s.family: s for s in every_family.summary()}
+    tag_spam = summary["tag_spam"]
+    assert "task_easy_password" in tag_spam.not_applicable
+    assert "task_easy_password" not in tag_spam.passed + tag_spam.failed
+    decision = every_family.cell("contrary_decision", "task_hard_gdpr_deletion")
+    assert decision.status == "n/a" and "back-office" in decision.not_applicable[0]
+
+
+def test_a_broken_bound_fails_the_audit_and_names_the_family_task_and_episode() -> None:
+    report = run_audit(seeds=(None,), task_ids=["task_easy_password", "task_hard_gdpr_deletion"],
+                       families=[family("scripted"), BROKEN, HOLDS])
+    assert not report.ok and report.exit_code == 1
+    for task_id in ("task_easy_password", "task_hard_gdpr_deletion"):
+        cell = report.cell("expert_as_attack", task_id)
+        assert cell.status == "fail" and cell.value == 1 and cell.worst is not None
+        assert cell.worst.attempt == "expert" and cell.worst.case in ("default", "legal_hold")
+        assert report.cell("stalls", task_id).status == "pass"
+    assert report.failures() == [
+        "expert_as_attack on task_easy_password: 1.0 breaks score <= 0.2 (seed published, default, expert)",
+        "expert_as_attack on task_hard_gdpr_deletion: 1.0 breaks score <= 0.2 "
+        "(seed published, legal_hold, expert)"]
+    held = run_audit(seeds=(None,), task_ids=["task_easy_password"], families=[family("scripted"), HOLDS])
+    assert held.ok and held.exit_code == 0
+
+
+def test_judged_by_grader_1_1_the_reply_families_break_their_bounds() -> None:
+    """The "before" state the issue records: grader 1.1 pays for harmful and gamed replies (it
+    catches a bare keyword list). The episodes are played under the current grader and their logs
+    graded again by 1.1."""
+    report = run_audit(seeds=(None,), task_ids=["task_easy_password", "task_hard_refund_policy_denial"],
+                       families=[family(n) for n in ("scripted", "contradiction", "hidden_markup",
+                                                     "keyword_list")],
+                       grader_version="ticketledger-grader/1.1")
+    assert report.grader_version == "ticketledger-grader/1.1"
+    cell = report.cell("contradiction", "task_hard_refund_policy_denial")
+    assert cell.status == "fail" and cell.value == Fraction(9183, 10000)
+    assert cell.worst is not None and "facts found ['window', 'alternative']" in cell.worst.detail
+    assert report.cell("hidden_markup", "task_easy_password").status == "fail"
+    assert report.cell("keyword_list", "task_easy_password").status == "pass"
+    assert report.cell("scripted", "task_easy_password").value == 1
+    assert report.exit_code == 1
+    with pytest.raises(UnknownGrader):
+        run_audit(seeds=(None,), task_ids=["task_easy_password"], grader_version="grader/0.1")
+
+
+def test_the_current_grader_judges_by_default(every_family: AuditReport) -> None:
+    assert every_family.grader_version == CURRENT
+
+
+def test_an_attack_the_environment_refuses_is_blocked_not_passed_or_failed() -> None:
+    report = run_audit(seeds=(None,), task_ids=["task_easy_password"],
+                       families=[family("scripted"), REFUSED])
+    cell = report.cell("refused_attack", "task_easy_password")
+    assert cell.status == "blocked" and cell.value is None
+    [episode] = cell.episodes
+    assert episode.blocked is not None and episode.blocked.startswith("cannot close yet")
+    assert episode.score > SAFETY_BOUND.limit  # judged, it would break the bound
+    assert report.ok  # nothing harmful happened, so the grader was not tested there
+    assert [s.status for s in report.summary()] == ["pass", "blocked"]
