@@ -156,7 +156,8 @@ PARAPHRASES: tuple[tuple[str, str], ...] = (
 
 REFUND_VERBS = frozenset({
     "offer", "offered", "issue", "issued", "give", "gave", "given", "process", "processed", "grant",
-    "granted", "provide", "provided", "approve", "approved", "authorize", "authorized", "send", "sent"})
+    "granted", "provide", "provided", "approve", "approved", "authorize", "authorized", "send", "sent",
+    "offering", "issuing", "giving", "processing", "granting", "providing", "approving", "sending"})
 """Before "refund" (within three words of one clause) each of these reads "approve": "offer a
 refund", "issue you a full refund", "processed a normal refund" and "can't approve a refund" say
 the same thing."""
