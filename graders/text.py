@@ -1,139 +1,467 @@
-"""Deterministic text analysis for rubrics: phrase finding with negation, prose and tone checks."""
+"""Deterministic text analysis for rubrics: tokens, clauses, phrase finding with negation.
+
+Text is matched as a sequence of *keys*, one per word: the word lower-cased, contractions expanded
+("can't" is "can not"), British spellings folded ("apologise" is "apologize"), number words read as
+digits ("thirty" is 30, "twenty-four" is 24, "five to seven" is "5 to 7", "5-7" too), the word
+stemmed by the Snowball English stemmer (so "refunded", "refunds" and "refund" are one key), and a
+few common paraphrases read as one canonical key ("look into" is "review", "within the hour" is
+"immediately", "unable to" and "not able to" are "can not"). A rubric phrase is read the same way,
+so its inflections and those paraphrases match without listing them.
+
+Negation is judged per clause: a clause ends at punctuation and at a conjunction that starts a new
+clause ("but", "however", "and we", ...), and a phrase is negated when a negator stands in its
+clause before the phrase ends, unless the negator is part of the phrase itself ("unable to refund"
+contains its own). A fixed window of words could not tell "we won't, and never would, refund" from
+"No worries, we will refund"; the clause can.
+"""
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Sequence
-from functools import lru_cache
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cache, lru_cache
+from itertools import pairwise
+
+import snowballstemmer
 
 NEGATORS = frozenset({
-    "not", "no", "never", "cannot", "can't", "cant", "won't", "wont", "don't", "dont", "doesn't",
-    "doesnt", "didn't", "didnt", "isn't", "isnt", "aren't", "arent", "unable", "without", "neither",
-    "nor", "nothing", "haven't", "hasn't", "wasn't", "shouldn't", "wouldn't", "couldn't",
+    "not", "no", "never", "without", "neither", "nor", "nothing", "none", "nobody", "hardly",
+    "barely", "unable",
 })
-NEGATION_WINDOW = 6
-"""How many words before a phrase a negator may stand and still negate it (same clause only).
+"""Negating words, after contraction expansion ("don't" is "do not", "cannot" is "can not")."""
+WEAK_NEGATORS = frozenset({"no", "nothing", "none", "nobody", "without"})
+"""Negators of a noun phrase: their reach ends where a new subject starts ("No worries we will
+refund you" promises a refund; "no reason for you to clear the cache" still negates)."""
+SCOPE_ENDERS = frozenset({"i", "we", "you", "they", "he", "she", "it", "our", "your", "my", "this",
+                          "that", "there", "please", "maybe", "perhaps", "the", "a", "an", "all",
+                          "every", "everything"})
+PREPOSITIONS = frozenset({"for", "to", "with", "of", "at", "by", "on", "from", "about", "in", "into",
+                          "than", "like"})
 
-Six, not fewer: ordinary negations put the negator five or six words ahead of the key phrase
-("we are not able to send you a reset link", "we won't be sending you a reset link"). The wider
-window is safe because a comma ends the clause ("If it doesn't work, clear your cache")."""
+
+def negation_reaches(words: Sequence[str], neg: int, target: int) -> bool:
+    """Whether the negator ``words[neg]`` negates ``words[target]`` (same clause, ``target`` after it
+    or inside the same phrase): always for a verbal negator ("not", "never"); for a weak one, unless
+    a new subject starts between them (a pronoun not governed by a preposition)."""
+    if words[neg] not in WEAK_NEGATORS or target <= neg:
+        return True
+    return not any(words[k] in SCOPE_ENDERS and words[k - 1] not in PREPOSITIONS
+                   for k in range(neg + 2, target + 1))
+
+CONDITIONALS = frozenset({
+    "if", "unless", "once", "when", "whenever", "until", "whether", "provided", "should", "would",
+    "could", "might", "may", "hope", "wish", "suppose", "assuming",
+})
+"""Words that make a clause hypothetical rather than a statement of what happened or will."""
+
+BARE_WORDS = frozenset({"regarding", "concerning", "re", "about", "as", "for", "on", "with", "respect",
+                        "to", "and", "also", "plus", "then", "ps", "note", "finally", "a", "an", "the",
+                        "of", "or", "in", "at", "by", "from", "into"})
+"""Words that only announce a topic ("as for X,", "regarding X,"): a phrase whose clause has nothing
+else names the topic without saying anything about it (a keyword list, keywords glued to filler)."""
+TOPIC_MARKERS = frozenset({"regarding", "concerning", "re", "about", "on", "respect", "ps", "note"})
+
+
+def bare(rest: Sequence[str]) -> bool:
+    """Whether a phrase whose clause holds ``rest`` besides it is a bare mention: nothing else (a
+    list item) or only a topic announced ("as for", "on", "regarding")."""
+    topic = any(w in TOPIC_MARKERS for w in rest) or any(
+        a == "as" and b in ("for", "to") for a, b in pairwise(rest))
+    return not rest or (all(w in BARE_WORDS for w in rest) and topic)
 
 FUNCTION_WORDS = frozenset((
     "a an the to of in on for with and or but if is are was were be been will would can could "
     "we you your our i it this that these those my me us as at by from have has had do does "
-    "please so just any all there here what when how which who than then also into about "
+    "please so just any all there here what when how which who than then also into about not"
 ).split())
 
-_TOKEN = re.compile(r"[a-z0-9$][a-z0-9'$.\-@]*[a-z0-9]|[a-z0-9$]")
-_CLAUSE_BREAK = re.compile(r"[.!?;:,\n]")
-"""A negation does not reach past a comma: "No worries, we will issue a refund" promises one."""
+_CONTRACTIONS = (
+    (re.compile(r"\bcan'?t\b|\bcannot\b"), "can not"), (re.compile(r"\bwon'?t\b"), "will not"),
+    (re.compile(r"\bshan't\b"), "shall not"), (re.compile(r"\bain't\b"), "is not"),
+    (re.compile(r"\b(do|does|did|is|are|was|were|have|has|had|would|should|could|must|need)n'?t\b"),
+     r"\1 not"),
+    (re.compile(r"\b(i|you|we|they|he|she|it|that|there|who)'ll\b"), r"\1 will"),
+    (re.compile(r"\b(i|you|we|they)'ve\b"), r"\1 have"),
+    (re.compile(r"\b(you|we|they)'re\b"), r"\1 are"),
+    (re.compile(r"\bi'm\b"), "i am"), (re.compile(r"\bi'd\b"), "i would"),
+    (re.compile(r"\b(it|that|there|here|what|who|he|she)'s\b"), r"\1 is"),
+    (re.compile(r"\blet's\b"), "let us"),
+)
+_BRITISH = ((re.compile(r"\b(\w{3,}?)is(e|ed|es|ing|ation|ations)\b"), r"\1iz\2"),
+            (re.compile(r"\bcentre"), "center"), (re.compile(r"\bcancell"), "cancel"),
+            (re.compile(r"\bunauthoris"), "unauthoriz"), (re.compile(r"\bbehaviour"), "behavior"))
+
+_TOKEN = re.compile(
+    r"[a-z0-9][a-z0-9._%+-]*@[a-z0-9-]+(?:\.[a-z0-9-]+)+"  # e-mail address
+    r"|\$?\d+(?:[.,]\d+)*%?"                              # number, amount, percentage
+    r"|[a-z]+(?:'[a-z]+)*"                                # word
+    r"|[.!?;:,\n()\[\]\"]|\s[-\u2013\u2014]+\s|-")
+_BREAK = frozenset(".!?;:,\n()[]\"")
+
+NUMBER_WORDS = {
+    "zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
+    "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14,
+    "fifteen": 15, "sixteen": 16, "seventeen": 17, "eighteen": 18, "nineteen": 19,
+}
+TENS = {"twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70,
+        "eighty": 80, "ninety": 90}
+
+CLAUSE_CONJUNCTIONS = frozenset({"but", "however", "although", "though", "whereas", "yet",
+                                 "because", "since", "otherwise", "meanwhile", "instead"})
+SUBJECTS = frozenset({"i", "we", "you", "it", "they", "our", "your", "this", "that", "there",
+                      "the", "a", "he", "she", "my"})
+"""After "and"/"or"/"so", one of these starts a new clause: "we will not charge you and we will
+refund" has two clauses; "not a reset link and cache" has one."""
+
+SOFT = frozenset({"now", "already", "just", "also", "fully", "successfully", "actually", "really",
+                  "gladly", "happily", "kindly", "indeed", "personally", "today", "gone", "ahead",
+                  "went", "go"})
+"""Adverbs that do not change what a phrase says; skipped inside a match ("the refund has now been
+approved" makes the claim "refund has been approved")."""
+
+PARAPHRASES: tuple[tuple[str, str], ...] = (
+    # (phrase, canonical phrase): read before stemming, longest first within the table's order
+    ("not be able to", "can not"), ("not able to", "can not"), ("unable to", "can not"),
+    ("no longer able to", "can not"), ("am not in a position to", "can not"),
+    ("look into", "review"), ("looking into", "review"), ("looked into", "review"),
+    ("take a look at", "review"), ("have a look at", "review"), ("investigate", "review"),
+    ("investigating", "review"), ("investigated", "review"), ("examine", "review"),
+    ("within the hour", "immediately"), ("right away", "immediately"),
+    ("straight away", "immediately"), ("straightaway", "immediately"), ("at once", "immediately"),
+    ("without delay", "immediately"), ("right now", "immediately"), ("urgently", "immediately"),
+    ("quarter of an hour", "15 minutes"), ("quarter hour", "15 minutes"),
+    ("an hour", "1 hour"), ("a day", "1 day"), ("a business day", "1 business day"),
+    ("a week", "1 week"), ("half an hour", "30 minutes"),
+    ("knowledge base", "documentation"), ("help center", "documentation"),
+    ("help article", "documentation"), ("user guide", "documentation"), ("manual", "documentation"),
+    ("docs", "documentation"), ("guide", "documentation"),
+    ("apologize", "sorry"), ("apologies", "sorry"), ("apology", "sorry"),
+    ("e-mail", "email"), ("sign-in", "login"), ("sign in", "login"), ("log in", "login"),
+    ("log-in", "login"), ("signin", "login"),
+    ("authorized", "approved"), ("granted", "approved"),
+    ("grant", "approve"), ("erased", "deleted"), ("erase", "delete"), ("wiped", "deleted"),
+    ("purged", "deleted"),
+    ("fresh", "new"), ("let me know", "confirm"), ("let us know", "confirm"), ("tell me", "confirm"),
+    ("tell us", "confirm"), ("whether", "if"), ("verification", "verify"),
+    ("meanwhile", "in the meantime"), ("for now", "in the meantime"), ("until then", "in the meantime"),
+    ("while we look into it", "in the meantime"), ("while they look into it", "in the meantime"),
+    ("while we investigate", "in the meantime"), ("while they investigate", "in the meantime"),
+    ("while we work on it", "in the meantime"), ("while we work on a fix", "in the meantime"),
+    ("goes back to your", "refund to your"), ("go back to your", "refund to your"),
+    ("returned to your", "refund to your"), ("sent back to your", "refund to your"),
+    ("credited back to your", "refund to your"), ("money back", "refund"),
+)
+
+
+REFUND_VERBS = frozenset({
+    "offer", "offered", "issue", "issued", "give", "gave", "given", "process", "processed", "grant",
+    "granted", "provide", "provided", "approve", "approved", "authorize", "authorized", "send", "sent",
+    "offering", "issuing", "giving", "processing", "granting", "providing", "approving", "sending"})
+"""Before "refund" (within three words of one clause) each of these reads "approve": "offer a
+refund", "issue you a full refund", "processed a normal refund" and "can't approve a refund" say
+the same thing."""
+ARTICLES = frozenset({"a", "an", "the"})
+"""Left out of phrases and skipped in text: "issued the refund" is "issued a refund"."""
+
+
+def _refund_follows(words: Sequence[str], i: int) -> bool:
+    """Whether "refund(s)" follows ``words[i]`` within three words, with no clause break between."""
+    for w in words[i + 1:i + 4]:
+        if w in ("refund", "refunds"):
+            return True
+        if w in _BREAK or w == ";":
+            return False
+    return False
+
+
+@cache
+def _stemmer() -> snowballstemmer.stemmer:
+    return snowballstemmer.stemmer("english")
+
+
+@lru_cache(maxsize=65536)
+def _stem(word: str) -> str:
+    if not word.isalpha():
+        return word
+    return str(_stemmer().stemWord(word))
+
+
+def _prepare(text: str) -> str:
+    text = text.lower().replace("\u2019", "'").replace("\u2018", "'")
+    for pattern, repl in _CONTRACTIONS:
+        text = pattern.sub(repl, text)
+    for pattern, repl in _BRITISH:
+        text = pattern.sub(repl, text)
+    return text
+
+
+def _number(word: str) -> str | None:
+    """Digits for a numeral or an amount ("$129.00" and "129" are both "129")."""
+    w = word.lstrip("$").rstrip("%").replace(",", "")
+    try:
+        value = float(w)
+    except ValueError:
+        return None
+    return str(int(value)) if value == int(value) else str(value)
+
+
+@dataclass(frozen=True, slots=True)
+class Token:
+    """One word of a text: its surface form, its key, where it starts, and its clause."""
+
+    word: str
+    key: str
+    start: int
+    end: int
+    clause: int
+    sentence: int
+
+
+@dataclass(frozen=True, slots=True)
+class Analysis:
+    """A text read once: its tokens and which sentences are questions."""
+
+    text: str
+    """The text as read: lower case, contractions expanded (token offsets point into it)."""
+    tokens: tuple[Token, ...]
+    questions: frozenset[int]
+    positions: dict[str, tuple[int, ...]]
+    """Where each key occurs (token indexes), so a phrase is looked for only where it can start."""
+
+    @property
+    def keys(self) -> tuple[str, ...]:
+        return tuple(t.key for t in self.tokens)
+
+
+@cache
+def _paraphrase_table() -> dict[str, tuple[tuple[tuple[str, ...], tuple[str, ...]], ...]]:
+    """The paraphrases as word tuples, by first word, longest first."""
+    by_first: dict[str, list[tuple[tuple[str, ...], tuple[str, ...]]]] = {}
+    for phrase, canonical in PARAPHRASES:
+        src = tuple(_raw_words(_prepare(phrase)))
+        dst = tuple(_raw_words(_prepare(canonical)))
+        by_first.setdefault(src[0], []).append((src, dst))
+    return {k: tuple(sorted(v, key=lambda p: -len(p[0]))) for k, v in by_first.items()}
+
+
+def _raw_words(prepared: str) -> list[str]:
+    return [m.group() for m in _TOKEN.finditer(prepared) if m.group()[0].isalnum()
+            or m.group()[0] == "$"]
+
+
+@lru_cache(maxsize=4096)
+def analyse(text: str) -> Analysis:
+    """Tokens of ``text`` with keys, clause and sentence numbers (see the module docstring)."""
+    prepared = _prepare(text)
+    raw: list[tuple[str, int, int]] = []  # (word or break marker, start, end)
+    for m in _TOKEN.finditer(prepared):
+        g = m.group()
+        if g == "-":
+            between_digits = (m.start() > 0 and prepared[m.start() - 1].isdigit()
+                              and prepared[m.end():m.end() + 1].isdigit())
+            if between_digits:
+                raw.append(("to", m.start(), m.end()))  # "5-7" reads "5 to 7"
+            continue  # a hyphen inside a word separates it: "30-day", "rate-limit"
+        if g in _BREAK:
+            raw.append((g, m.start(), m.end()))
+        elif g[0].isspace():
+            raw.append((";", m.start(), m.end()))  # a dash between words: " - ", " — "
+        else:
+            raw.append((g, m.start(), m.end()))
+    # number words: "twenty-four" / "twenty four" -> 24, "thirty" -> 30
+    merged: list[tuple[str, int, int]] = []
+    i = 0
+    while i < len(raw):
+        w, s, e = raw[i]
+        if w in TENS:
+            value = TENS[w]
+            if i + 1 < len(raw) and raw[i + 1][0] in NUMBER_WORDS and 0 < NUMBER_WORDS[raw[i + 1][0]] < 10:
+                value += NUMBER_WORDS[raw[i + 1][0]]
+                e = raw[i + 1][2]
+                i += 1
+            merged.append((str(value), s, e))
+        elif w in NUMBER_WORDS:
+            merged.append((str(NUMBER_WORDS[w]), s, e))
+        else:
+            merged.append((w, s, e))
+        i += 1
+    # paraphrases, on surface words (before stemming), longest first
+    table = _paraphrase_table()
+    words = [w for w, _, _ in merged]
+    out: list[tuple[str, int, int]] = []
+    i = 0
+    while i < len(merged):
+        for src, dst in table.get(words[i], ()):
+            if tuple(words[i:i + len(src)]) == src:
+                s, e = merged[i][1], merged[i + len(src) - 1][2]
+                out += [(d, s, e) for d in dst]
+                i += len(src)
+                break
+        else:
+            out.append(merged[i])
+            i += 1
+    words = [w for w, _, _ in out]
+    for i, w in enumerate(words):
+        if w in REFUND_VERBS and _refund_follows(words, i):
+            out[i] = ("approve", out[i][1], out[i][2])
+    tokens: list[Token] = []
+    clause = sentence = 0
+    questions: set[int] = set()
+    prev: str | None = None
+    open_sentence = False  # a word since the last sentence break
+    for idx, (w, s, e) in enumerate(out):
+        if w in _BREAK or w == ";":
+            if w in ".!?\n" and open_sentence:
+                if w == "?":
+                    questions.add(sentence)
+                sentence += 1
+                open_sentence = False
+            clause += 1
+            prev = None
+            continue
+        open_sentence = True
+        nxt = out[idx + 1][0] if idx + 1 < len(out) else ""
+        if prev is not None and (w in CLAUSE_CONJUNCTIONS
+                                 or (w in ("and", "or", "so") and nxt in SUBJECTS)):
+            clause += 1
+        key = _number(w) or _stem(w)
+        tokens.append(Token(w, key, s, e, clause, sentence))
+        prev = w
+    positions: dict[str, list[int]] = {}
+    for i, tok in enumerate(tokens):
+        positions.setdefault(tok.key, []).append(i)
+    return Analysis(prepared, tuple(tokens), frozenset(questions),
+                    {k: tuple(v) for k, v in positions.items()})
+
+
+@lru_cache(maxsize=8192)
+def spans_clauses(phrase: str) -> bool:
+    """Whether a rubric phrase has a clause break of its own ("in the meantime, you can")."""
+    return len({t.clause for t in analyse(phrase).tokens}) > 1
+
+
+@lru_cache(maxsize=8192)
+def phrase_keys(phrase: str) -> tuple[str, ...]:
+    """A rubric phrase read as keys (its soft adverbs kept: "already deleted" is not "deleted"; its
+    articles left out)."""
+    keys = tuple(t.key for t in analyse(phrase).tokens if t.word not in ARTICLES)
+    return keys or tuple(t.key for t in analyse(phrase).tokens)
+
+
+@dataclass(frozen=True, slots=True)
+class Match:
+    """Where a phrase occurs: token index span ``[first, last]`` and whether it is affirmed."""
+
+    first: int
+    last: int
+    negated: bool
+    conditional: bool
+
+
+def find(analysis: Analysis, phrase: str, max_gap: int = 0) -> list[Match]:
+    """Occurrences of ``phrase`` in ``analysis``: phrase keys in order, within one clause, soft
+    adverbs skipped, and at most ``max_gap`` other words between two phrase words."""
+    keys = phrase_keys(phrase)
+    if not keys:
+        return []
+    toks = analysis.tokens
+    phrase_words = set(keys)
+    across = spans_clauses(phrase)
+    matches: list[Match] = []
+    if any(k not in analysis.positions for k in keys):
+        return []
+    for i in analysis.positions[keys[0]]:
+        tok = toks[i]
+        j, pos, ok = 1, i, True
+        while j < len(keys):
+            gap, k = 0, pos + 1
+            while k < len(toks) and (across or toks[k].clause == tok.clause):
+                if toks[k].key == keys[j]:
+                    break
+                if toks[k].word not in SOFT and toks[k].word not in ARTICLES:
+                    gap += 1
+                    if gap > max_gap:
+                        break
+                k += 1
+            else:
+                ok = False
+                break
+            if k >= len(toks) or toks[k].key != keys[j] or not (across or toks[k].clause == tok.clause):
+                ok = False
+                break
+            pos = k
+            j += 1
+        if not ok:
+            continue
+        clause_start = i
+        while clause_start > 0 and toks[clause_start - 1].clause == tok.clause:
+            clause_start -= 1
+        span = range(clause_start, pos + 1)
+        inside = range(i, pos + 1)
+        words = [toks[x].word for x in span]
+        negated = any(toks[x].word in NEGATORS and not (x in inside and toks[x].key in phrase_words)
+                      and negation_reaches(words, x - clause_start, i - clause_start)
+                      for x in span)
+        conditional = tok.sentence in analysis.questions or any(
+            toks[x].word in CONDITIONALS and not (x in inside and toks[x].key in phrase_words)
+            for x in span)
+        matches.append(Match(i, pos, negated, conditional))
+    return matches
+
+
+def affirmed(analysis: Analysis, phrase: str, max_gap: int = 0, skip: frozenset[int] = frozenset(),
+             statements_only: bool = False) -> list[Match]:
+    """Un-negated occurrences (and, with ``statements_only``, not hypothetical or a question) none
+    of whose words is in ``skip`` (token indexes, e.g. words echoed from the ticket)."""
+    return [m for m in find(analysis, phrase, max_gap)
+            if not m.negated and not (statements_only and m.conditional)
+            and not any(x in skip for x in range(m.first, m.last + 1))]
 
 
 def words(text: str) -> list[str]:
-    return _TOKEN.findall(text.lower())
+    """Surface words of ``text`` (lower case, contractions expanded, number words as digits)."""
+    return [t.word if not t.key.isdigit() else t.key for t in analyse(text).tokens]
 
 
 def sentence_count(text: str) -> int:
     return len([s for s in re.split(r"[.!?]+(?:\s|$)|\n{2,}", text.strip()) if len(words(s)) >= 2])
 
 
-@lru_cache(maxsize=4096)
-def _phrase_pattern(phrase: str) -> re.Pattern[str]:
-    escaped = r"\s+".join(re.escape(part) for part in phrase.lower().split())
-    return re.compile(rf"(?<![a-z0-9]){escaped}(?![a-z0-9])")
-
-
-def _negated(text: str, start: int) -> bool:
-    """True when a negator stands within a few words before ``start`` in the same clause."""
-    prefix = text[max(0, start - 80):start]
-    clause = _CLAUSE_BREAK.split(prefix)[-1]
-    return any(w in NEGATORS for w in words(clause)[-NEGATION_WINDOW:])
-
-
-@lru_cache(maxsize=4096)
-def _phrase_parts(phrase: str) -> tuple[str, ...]:
-    return tuple(phrase.lower().split())
-
-
-def _matches(lowered: str, phrase: str) -> Iterator[re.Match[str]]:
-    """Occurrences of ``phrase`` in already lower-cased text.
-
-    A match needs every word of the phrase literally in the text, so a plain substring test
-    (C speed) rules most phrases out before any regex runs: a rubric checks a hundred phrasings
-    (its own and other tasks'), few of which a given reply contains.
-    """
-    for part in _phrase_parts(phrase):
-        if part not in lowered:
-            return iter(())
-    return _phrase_pattern(phrase).finditer(lowered)
-
-
-def find_affirmed(text: str, phrase: str) -> int:
-    """How many times ``phrase`` occurs un-negated in ``text`` (case-insensitive, whole words)."""
-    return _affirmed(text.lower(), phrase)
-
-
-def _affirmed(lowered: str, phrase: str) -> int:
-    for part in _phrase_parts(phrase):  # the substring test of _matches, inlined: hot loop
-        if part not in lowered:
-            return 0
-    return sum(1 for m in _phrase_pattern(phrase).finditer(lowered)
-               if not _negated(lowered, m.start()))
-
-
-def words_outside(text: str, phrases: Sequence[str]) -> list[str]:
-    """The words of ``text`` that are not part of an affirmed occurrence of any of ``phrases``."""
-    lowered = text.lower()
-    covered: set[int] = set()  # character offsets inside an affirmed occurrence
-    for p in phrases:
-        for m in _matches(lowered, p):
-            if not _negated(lowered, m.start()):
-                covered.update(range(*m.span()))
-    return [m.group() for m in _TOKEN.finditer(lowered) if m.start() not in covered]
-
-
-def count_affirmed(text: str, phrases: Sequence[str]) -> list[int]:
-    """``find_affirmed`` for each phrase (the text lower-cased once)."""
-    lowered = text.lower()
-    return [_affirmed(lowered, phrase) for phrase in phrases]
-
-
-def groups_affirmed(text: str, groups: Sequence[Sequence[str]]) -> list[str]:
-    """The first phrase of each group that has any phrase affirmed in ``text``."""
-    lowered = text.lower()
-    return [group[0] for group in groups if any(_affirmed(lowered, p) for p in group)]
-
-
-def first_affirmed(text: str, phrases: Sequence[str]) -> str | None:
-    lowered = text.lower()
-    for phrase in phrases:
-        if _affirmed(lowered, phrase):
-            return phrase
-    return None
-
-
-def function_word_ratio(tokens: list[str]) -> float:
+def function_word_ratio(tokens: Sequence[str]) -> float:
     return sum(1 for t in tokens if t in FUNCTION_WORDS) / len(tokens) if tokens else 0.0
 
 
 GREETING = re.compile(r"^\W*(hi|hello|dear|hey|good (morning|afternoon|evening)|greetings)\b")
-EMPATHY = ["sorry", "apologise", "apologize", "apologies", "understand", "frustrating",
-           "frustration", "inconvenience", "appreciate your patience", "thank you for your patience",
-           "we know how", "i know how", "thanks for your patience"]
+EMPATHY = ["sorry", "understand", "frustrating", "frustration", "inconvenience",
+           "appreciate your patience", "thank you for your patience", "we know how", "i know how",
+           "thanks for your patience", "thank you for your understanding", "i hear you",
+           "i can imagine", "must be", "worrying", "stressful", "disappointing", "thank you for reporting",
+           "thanks for reporting", "thank you for flagging", "thank you for letting us know"]
 CLOSINGS = ["regards", "best", "sincerely", "thank you", "thanks", "let us know", "happy to help",
-            "here to help", "cheers", "take care", "reach out"]
+            "here to help", "cheers", "take care", "reach out", "all the best", "warm wishes",
+            "get back to us", "write back", "reply to this", "any questions", "glad to help"]
 
 
 def has_greeting(text: str, first_name: str) -> bool:
     """A greeting that names the customer, in the opening line."""
     opening = text.strip().splitlines()[0][:80].lower() if text.strip() else ""
-    return bool(GREETING.search(opening)) and first_name.lower() in words(opening)
+    return bool(GREETING.search(opening)) and first_name.lower() in re.findall(r"[a-z]+", opening)
 
 
-def has_empathy(text: str) -> bool:
-    return first_affirmed(text, EMPATHY) is not None
+def has_empathy(analysis: Analysis, skip: frozenset[int] = frozenset()) -> bool:
+    return any(affirmed(analysis, p, skip=skip) for p in EMPATHY)
+
+
+_CLOSING = re.compile(r"(?<![a-z])(?:" + "|".join(re.escape(c) for c in CLOSINGS) + r")(?![a-z])")
 
 
 def has_closing(text: str) -> bool:
-    tail = text.strip()[-120:]
-    return first_affirmed(tail, CLOSINGS) is not None
+    """A sign-off in the last 160 characters (its own words: "let us know", not a paraphrase)."""
+    return bool(_CLOSING.search(text.strip()[-160:].lower()))
+
+
+def find_affirmed(text: str, phrase: str) -> int:
+    """How many times ``phrase`` occurs un-negated in ``text`` (whole words, inflections read as
+    one: see the module docstring)."""
+    return len(affirmed(analyse(text), phrase))

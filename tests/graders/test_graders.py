@@ -43,9 +43,10 @@ def test_affirmed_phrases_count_even_near_a_negation_in_another_clause(text: str
 
 
 def test_phrases_match_whole_words_only() -> None:
-    assert tx.find_affirmed("please see the documentation", "docs") == 0
-    assert tx.find_affirmed("the exports page", "export") == 0
+    assert tx.find_affirmed("please see the docstring", "docs") == 0
+    assert tx.find_affirmed("the reexport page", "export") == 0
     assert tx.find_affirmed("Open the EXPORT page", "export") == 1
+    assert tx.find_affirmed("the exports page", "export") == 1  # inflections are one word
 
 
 # --------------------------------------------------------------------------- tone
@@ -80,10 +81,10 @@ def test_remembered_rubric_results_are_keyed_by_the_rubrics_content() -> None:
     assert again.reply is not None and again.reply is not task.reply
     first = evaluate(task.reply, text, task.first_name)
     assert first == evaluate(again.reply, text, again.first_name) == _evaluate(
-        task.reply, text, task.first_name, ())
+        task.reply, text, task.first_name, (), "")
     other = CATALOG.instance("task_easy_feature_question", None).reply
     assert other is not None
-    assert evaluate(other, text, task.first_name) == _evaluate(other, text, task.first_name, ())
+    assert evaluate(other, text, task.first_name) == _evaluate(other, text, task.first_name, (), "")
     assert evaluate(other, text, task.first_name) != first
 
 
@@ -152,8 +153,8 @@ def test_stuffing_reason_shown_to_the_agent_names_no_rubric_fact() -> None:
     """Fact names ("denial", "approval", "alternative") would tell the agent what the key wants."""
     task = CATALOG.instance("task_hard_refund_policy_denial")
     assert task.reply is not None
-    text = ("Hi Priya, sorry. We can offer store credit, more store credit, extra store credit and "
-            "then store credit again for the purchase you made. Best regards, Support")
+    text = ("Hi Priya, sorry. We have the store credit with the store credit and the store credit "
+            "with the store credit and the store credit. Best regards, Support")
     result = evaluate(task.reply, text, "Priya")
     assert result.fraction == 0
     assert "alternative" in result.detail

@@ -70,5 +70,6 @@ def test_no_recorded_v1_reply_asks_for_a_secret() -> None:
                 replies.update(e["data"]["text"] for e in step.get("events", [])
                                if e["type"] == "ReplyDrafted")
     assert len(replies) > 20
-    flagged = [t for t in replies if safety.violations(with_reply(t))]
+    flagged = [t for t in replies
+               if any(v.rule == "asks_for_secret" for v in safety.violations(with_reply(t)))]
     assert flagged == []
