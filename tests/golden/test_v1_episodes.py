@@ -13,7 +13,7 @@ policy. So v1's claims split:
   episodes, played again through the environment service on a fresh database of the run's
   backend, give v1's domain events after the opening event (type, schema version and payload of
   every event but ``StepGraded``), v1's refusal messages, ``done`` flags, observations on v1's
-  members (but those :func:`issue_15_changed` names) and folded end state on v1's members (but
+  members (but those ``tests/golden/changes.py`` names) and folded end state on v1's members (but
   ``score``). The few places issue 15's schema change explains are listed, with the reason and
   the exact rewrite, in :data:`ISSUE_15_EXCEPTIONS`.
 * No longer compared with v1: the built-in policy's episodes' choices (issue 15 rewrote the policy
@@ -32,6 +32,7 @@ from typing import Any
 import pytest
 
 from tests.golden import episodes
+from tests.golden.changes import v1_folded, v1_members
 from tests.golden.reference import Recorded, report
 from tests.golden.seams import Env, environment, grader_version, grader_versions, replay_recorded
 
@@ -55,33 +56,6 @@ def replay(env: Env, record: dict[str, Any]) -> dict[str, Any]:
     return episodes.play(env, name=record["name"], player=record["player"],
                          task_id=record["task_id"], seed=record["seed"],
                          episode_id=record["episode_id"], actions=actions)
-
-
-TICKETLEDGER_TASKS = frozenset({"task_hard_account_email_change", "task_hard_refund_fraud_trap",
-                                "task_hard_gdpr_deletion"})
-"""The three TicketLedger tasks, whose objectives issue 15 rewrote (decisions are now actions)."""
-
-ISSUE_15_POLICIES = frozenset({"support_sla", "billing_disputes"})
-"""Policy texts issue 15 changed (SLA-1 and BD-2 now state the facts their rubrics grade), so an
-observation that shows them differs from v1's in that text."""
-
-
-def issue_15_changed(task_id: str | None, member: str) -> bool:
-    """Whether issue 15 changed an observation member of this task on purpose. The one place
-    that names them: ``reward`` (grader 2.0 decides it), the ``objective`` of the three
-    TicketLedger tasks, and (in :func:`v1_members`) the texts of :data:`ISSUE_15_POLICIES`.
-    Members added since v1 (``account``, ``available_actions``, ...) are not v1's to judge: only
-    the members v1's first observation had are compared."""
-    return member == "reward" or (member == "objective" and task_id in TICKETLEDGER_TASKS)
-
-
-def v1_members(observation: dict[str, Any], shown: dict[str, Any],
-               task_id: str | None) -> dict[str, Any]:
-    """``observation`` on v1's members (those of ``shown``) but for those issue 15 changed."""
-    out = {k: observation.get(k, "<absent>") for k in shown if not issue_15_changed(task_id, k)}
-    if isinstance(out.get("policies"), dict):
-        out["policies"] = {k: v for k, v in out["policies"].items() if k not in ISSUE_15_POLICIES}
-    return out
 
 
 BACK_OFFICE_ACTIONS = ("issue_refund", "deny_refund", "update_account_email",
@@ -122,7 +96,7 @@ def domain_events(logged: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 def ungraded(record: dict[str, Any], shown: dict[str, Any]) -> dict[str, Any]:
     """An episode record on what v1's claims still cover (see the module's docstring):
-    observations on v1's members (:func:`v1_members`), domain events after the opening one,
+    observations on v1's members (``changes.v1_members``), domain events after the opening one,
     refusals, ``done`` flags, the folded end state on v1's members but its ``score``."""
     task_id = record["task_id"]
     out: dict[str, Any] = {"reset": {"events": domain_events(record["reset"]["events"]),
@@ -131,11 +105,8 @@ def ungraded(record: dict[str, Any], shown: dict[str, Any]) -> dict[str, Any]:
     out["steps"] = [{"action": s["action"], "refused": s["refused"]} if "refused" in s
                     else {"action": s["action"], "done": s["done"], "events": domain_events(s["events"])}
                     for s in record["steps"]]
-    recorded_state = V1.episode(record["name"])["final"]["state"]
-    state = {k: v for k, v in record["final"]["state"].items() if k in recorded_state}
-    state["state"] = {k: v for k, v in state["state"].items()
-                      if k in recorded_state["state"] and k != "score"}
-    state["expected"] = {k: v for k, v in state["expected"].items() if k in recorded_state["expected"]}
+    recorded = V1.episode(record["name"])["final"]["state"]
+    state = v1_folded(record["final"]["state"], recorded, logged=False)
     out["final"] = {"done": record["final"]["done"], "events": record["final"]["events"],
                     "state": state}
     return out
