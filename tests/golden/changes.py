@@ -17,6 +17,20 @@ TICKETLEDGER_TASKS = frozenset({"task_hard_account_email_change", "task_hard_ref
 CHANGED_POLICIES = frozenset({"support_sla", "billing_disputes"})
 """Policy texts issue 15 rewrote (SLA-1 and BD-2 now state the facts their rubrics grade)."""
 
+BACK_OFFICE_ACTIONS = ("issue_refund", "deny_refund", "update_account_email",
+                       "send_password_reset_link", "schedule_data_deletion", "place_legal_hold",
+                       "open_fraud_review", "escalate_incident")
+"""The action types issue 15 added (the shared contract's back-office actions), in schema order:
+lists of the allowed action types name them after v1's."""
+
+
+def with_back_office_actions(message: str) -> str:
+    """v1's refusal of an unknown action type as today's code words it: the list of allowed
+    types it ends with goes on with :data:`BACK_OFFICE_ACTIONS`."""
+    assert message.endswith(", close_ticket, noop"), message
+    return message + ", " + ", ".join(BACK_OFFICE_ACTIONS)
+
+
 ADDED_TO_OBSERVATIONS = frozenset({"account", "available_actions"})
 """Observation members issue 15 added (the simulated account, the action types to choose from)."""
 
