@@ -1,5 +1,6 @@
-"""v1 wire exchanges replayed against a fresh real server: the same statuses, error messages and
-JSON bodies on v1's members, but for what the grader decides and what issue 15 changed.
+"""Recorded wire exchanges replayed against a fresh real server: v2's (today's code) exactly; v1's
+with the same statuses, error messages and JSON bodies on v1's members, but for what the grader
+decides and what issue 15 changed.
 
 The conversations (both seeds' HTTP dialects, OpenEnv's wrapped steps and ``/ws`` protocol,
 ``/mcp`` JSON-RPC, the audit routes and the error answers with their messages) run in their
@@ -32,13 +33,18 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import pytest
+
 from tests.golden import wire
-from tests.golden.changes import TICKETLEDGER_TASKS, with_back_office_actions
+from tests.golden.changes import BACK_OFFICE_ACTIONS, TICKETLEDGER_TASKS, with_back_office_actions
 from tests.golden.reference import Recorded, report
 from tests.golden.seams import server
 
 V1 = Recorded("v1")
 V2 = Recorded("v2")
+RECORDED = {"v1": V1, "v2": V2}
+EXACT = ("v2",)
+"""Versions recorded with today's code and grader: replayed exactly (v1 by the rules below)."""
 
 GRADED = frozenset({"grader_version", "recorded_grader_version", "reward", "rewards", "score",
                     "task_score", "components", "reason", "reason_a", "reason_b"})
@@ -152,7 +158,7 @@ def comparable(exchanges: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return ungraded(wire.Names(hashes=True).normalise(exchanges))  # type: ignore[no-any-return]
 
 
-def test_every_conversation_replays_as_recorded_but_for_the_grades(database_url: str) -> None:
+def test_every_v1_conversation_replays_as_recorded_but_for_the_grades(database_url: str) -> None:
     problems = []
     with server(database_url) as url:
         for conversation in V1.conversations:
@@ -162,3 +168,48 @@ def test_every_conversation_replays_as_recorded_but_for_the_grades(database_url:
     found = [p for p in problems if p]
     assert not found, (f"{len(found)} of {len(V1.conversations)} conversations departed from v1:\n"
                        + "\n".join(found))
+
+
+@pytest.mark.parametrize("version", EXACT)
+def test_every_conversation_of_an_exact_version_replays_as_recorded(version: str,
+                                                                    database_url: str) -> None:
+    """A version recorded with today's code: every status and JSON body as recorded."""
+    recorded = RECORDED[version]
+    problems = []
+    with server(database_url) as url:
+        for conversation in recorded.conversations:
+            now = wire.play(url, conversation)
+            problems.append(report(conversation["name"], conversation["exchanges"], now))
+    found = [p for p in problems if p]
+    assert not found, (f"{len(found)} of {len(recorded.conversations)} conversations departed from "
+                       f"{version}:\n" + "\n".join(found))
+
+
+@pytest.mark.parametrize("version", sorted(RECORDED))
+def test_wire_covers_both_dialects_ws_mcp_and_errors(version: str) -> None:
+    recorded = RECORDED[version]
+    by_name = {c["name"]: c for c in recorded.conversations}
+    assert recorded.meta["exchanges"] == sum(len(c["exchanges"]) for c in recorded.conversations)
+    http = [x for c in recorded.conversations if c["transport"] == "http" for x in c["exchanges"]]
+    statuses = {x["response"]["status"] for x in http}
+    assert {200, 201, 202, 404, 405, 409, 413, 422} <= statuses and max(statuses) < 500
+    assert any(x["request"].get("json", {}) == {"add_tag": "Refund", "close_ticket": True}
+               for x in by_name["customersupportenv-combined-action"]["exchanges"])
+    flat_steps = [x for x in by_name["supportops-seed-dialect"]["exchanges"]
+                  if x["request"]["path"] == "/step" and None in x["request"]["json"].values()]
+    assert flat_steps and all("info" in x["response"]["body"] or x["response"]["status"] == 409
+                              for x in flat_steps)
+    called = {x["request"]["json"]["params"]["name"] for x in by_name["mcp-json-rpc"]["exchanges"]
+              if isinstance(x["request"].get("json"), dict)
+              and x["request"]["json"].get("method") == "tools/call"
+              and isinstance(x["request"]["json"].get("params"), dict)}
+    listed = next(x["response"]["body"]["result"]["tools"] for x in by_name["mcp-json-rpc"]["exchanges"]
+                  if isinstance(x["request"].get("json"), dict)
+                  and x["request"]["json"].get("method") == "tools/list")
+    untried = {t["name"] for t in listed} - called
+    assert untried == (set() if version == "v1" else set(BACK_OFFICE_ACTIONS)), untried
+    ws = [x for c in recorded.conversations if c["transport"] == "ws" for x in c["exchanges"]]
+    kinds = {"closed" if "closed" in x["receive"] else x["receive"]["type"] for x in ws}
+    assert kinds == {"observation", "state", "error", "closed"}
+    codes = {x["receive"]["data"]["code"] for x in ws if x["receive"].get("type") == "error"}
+    assert codes == {"INVALID_JSON", "UNKNOWN_TYPE", "VALIDATION_ERROR", "EXECUTION_ERROR"}
