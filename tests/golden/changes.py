@@ -34,7 +34,7 @@ def with_back_office_actions(message: str) -> str:
 ADDED_TO_OBSERVATIONS = frozenset({"account", "available_actions"})
 """Observation members issue 15 added (the simulated account, the action types to choose from)."""
 
-V1_EPISODES_FOLD_TO = {"violations": [], "expected.required_actions": [],
+V1_EPISODES_FOLD_TO: dict[str, list[Any]] = {"violations": [], "expected.required_actions": [],
                        "expected.forbidden_actions": []}
 """Folded-state members issue 15 added, with what a v1 episode (its task snapshot names no
 back-office actions, grader 1.1 judges no violations) must fold to."""
