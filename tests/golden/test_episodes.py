@@ -65,7 +65,8 @@ def replay(env: Env, record: dict[str, Any]) -> dict[str, Any]:
     actions = None if record["player"] == "policy" else [s["action"] for s in record["steps"]]
     return episodes.play(env, name=record["name"], player=record["player"],
                          task_id=record["task_id"], seed=record["seed"],
-                         episode_id=record["episode_id"], actions=actions)
+                         episode_id=record["episode_id"], actions=actions,
+                         reward_mode=record.get("reward_mode", episodes.DENSE))
 
 
 ISSUE_15_EXCEPTIONS: dict[tuple[str, str], tuple[str, Callable[[Any], Any]]] = {
@@ -167,15 +168,24 @@ def test_recorded_episodes_replay_under_their_grader_with_their_recorded_grades(
                     "head_hash": r["final"]["head_hash"],
                     "grader_version": grader, "recorded_grader_version": grader,
                     "recorded_score": r["final"]["score"], "recomputed_score": r["final"]["score"],
-                    "rewards": [s["reward"] for s in logged], "scores": [s["score"] for s in logged]}
+                    "agent_rewards": [s["reward"] for s in logged],
+                    "grader_rewards": graded_rewards(events), "scores": [s["score"] for s in logged]}
         now = {**{k: data[k] for k in recorded if k in data},
-               "rewards": [s["reward"] for s in data["steps"]],
+               "agent_rewards": [s["agent_reward"] for s in data["steps"]],
+               "grader_rewards": [s["reward"] for s in data["steps"]],
                "scores": [s["score"] for s in data["steps"]]}
-        assert [s["recorded_reward"] for s in data["steps"]] == recorded["rewards"]
+        assert [s["recorded_reward"] for s in data["steps"]] == recorded["grader_rewards"]
         problems.append(report(r["name"], recorded, now))
     found = [p for p in problems if p]
     assert not found, (f"{len(found)} of {len(chosen)} episodes departed from {version}:\n"
                        + "\n".join(found))
+
+
+def graded_rewards(events: list[dict[str, Any]]) -> list[float]:
+    """The rewards the grader recorded (``StepGraded``): the dense change of the running score;
+    what the agent was given depends on the episode's reward mode (the replay's ``agent_reward``;
+    the same in the default dense mode, the only one v1 had)."""
+    return [e["data"]["reward"] for e in events if e["type"] == "StepGraded"]
 
 
 @pytest.mark.parametrize("version", list(RECORDED))

@@ -100,6 +100,12 @@ def test_verify_finds_every_recorded_episode_consistent(log: tuple[Log, str]) ->
         0, True, len(recorded.in_log), len(recorded.in_log))
 
 
+def graded(steps: list[dict[str, Any]]) -> list[float]:
+    """The rewards the grader recorded in the steps' ``StepGraded`` events (dense; the agent was
+    given its reward mode's, the same in the default dense mode)."""
+    return [e["data"]["reward"] for s in steps for e in s["events"] if e["type"] == "StepGraded"]
+
+
 def test_replay_reproduces_every_recorded_reward_and_score(log: tuple[Log, str]) -> None:
     """Under the grader each episode recorded (1.1 for v1, 2.0 for v2)."""
     log_of, url = log
@@ -111,11 +117,12 @@ def test_replay_reproduces_every_recorded_reward_and_score(log: tuple[Log, str])
                     "head_hash": steps[-1]["head_hash"], "grader_version": log_of.grader,
                     "recorded_grader_version": log_of.grader,
                     "recorded_score": steps[-1]["score"], "recomputed_score": steps[-1]["score"],
-                    "recorded_rewards": [s["reward"] for s in steps],
-                    "recomputed_rewards": [s["reward"] for s in steps],
+                    "agent_rewards": [s["reward"] for s in steps],
+                    "recorded_rewards": graded(steps), "recomputed_rewards": graded(steps),
                     "recorded_scores": [s["score"] for s in steps],
                     "recomputed_scores": [s["score"] for s in steps]}
         now = {"exit": code, **{k: data[k] for k in recorded if k in data},
+               "agent_rewards": [s["agent_reward"] for s in data["steps"]],
                "recorded_rewards": [s["recorded_reward"] for s in data["steps"]],
                "recomputed_rewards": [s["reward"] for s in data["steps"]],
                "recorded_scores": [s["recorded_score"] for s in data["steps"]],

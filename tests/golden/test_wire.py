@@ -199,15 +199,24 @@ def test_wire_covers_both_dialects_ws_mcp_and_errors(version: str) -> None:
                   if x["request"]["path"] == "/step" and None in x["request"]["json"].values()]
     assert flat_steps and all("info" in x["response"]["body"] or x["response"]["status"] == 409
                               for x in flat_steps)
-    called = {x["request"]["json"]["params"]["name"] for x in by_name["mcp-json-rpc"]["exchanges"]
+    called = {x["request"]["json"]["params"]["name"]
+              for c in recorded.conversations if c["name"].startswith("mcp-") for x in c["exchanges"]
               if isinstance(x["request"].get("json"), dict)
               and x["request"]["json"].get("method") == "tools/call"
               and isinstance(x["request"]["json"].get("params"), dict)}
     listed = next(x["response"]["body"]["result"]["tools"] for x in by_name["mcp-json-rpc"]["exchanges"]
                   if isinstance(x["request"].get("json"), dict)
                   and x["request"]["json"].get("method") == "tools/list")
-    untried = {t["name"] for t in listed} - called
-    assert untried == (set() if version == "v1" else set(BACK_OFFICE_ACTIONS)), untried
+    assert {t["name"] for t in listed} <= called
+    if version != "v1":  # issue 15's back-office actions over every transport, reward modes
+        sent = {json.dumps(x.get("request", {}).get("json") or x.get("send"), sort_keys=True)
+                for c in recorded.conversations for x in c["exchanges"]}
+        for action in BACK_OFFICE_ACTIONS:
+            assert any(f'"action_type": "{action}"' in m or f'"name": "{action}"' in m
+                       for m in sent), action
+        assert {m for m in ("sparse", "binary", "lumpy") if any(f'"reward_mode": "{m}"' in x
+                                                                 for x in sent)} == {
+            "sparse", "binary", "lumpy"}
     ws = [x for c in recorded.conversations if c["transport"] == "ws" for x in c["exchanges"]]
     kinds = {"closed" if "closed" in x["receive"] else x["receive"]["type"] for x in ws}
     assert kinds == {"observation", "state", "error", "closed"}
