@@ -18,6 +18,7 @@ contains its own). A fixed window of words could not tell "we won't, and never w
 from __future__ import annotations
 
 import re
+import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache, lru_cache
@@ -175,9 +176,18 @@ def _refund_follows(words: Sequence[str], i: int) -> bool:
     return False
 
 
-@cache
+_STEMMERS = threading.local()
+
+
 def _stemmer() -> snowballstemmer.stemmer:
-    return snowballstemmer.stemmer("english")
+    """This thread's Snowball stemmer. A stemmer keeps the word it is working on in its own
+    attributes, so one instance shared by threads (the API's thread pool, ``inference.py``'s
+    concurrent episodes) mixes up words: it returned another word's stem, or raised IndexError,
+    under concurrent steps. Each thread gets its own."""
+    stemmer: snowballstemmer.stemmer | None = getattr(_STEMMERS, "english", None)
+    if stemmer is None:
+        stemmer = _STEMMERS.english = snowballstemmer.stemmer("english")
+    return stemmer
 
 
 @lru_cache(maxsize=65536)
