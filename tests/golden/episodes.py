@@ -7,7 +7,7 @@ the chain covers neither the episode's row id nor any timestamp (``store/chain.p
 
 A record::
 
-    {"name", "player", "task_id", "seed", "episode_id",
+    {"name", "player", "task_id", "seed", "episode_id", ["reward_mode" when not dense,]
      "reset": {"observation": {...full...}, "reward", "done", "score", "head_hash", "events": [...]},
      "steps": [{"action", "reward", "done", "score", "head_hash", "events": [...],
                 "observation": {<top-level fields that changed since the previous observation>}}
@@ -29,6 +29,8 @@ from typing import Any
 from tests.golden.seams import Env, policy_action
 
 JSONDict = dict[str, Any]
+DENSE = "dense"
+"""The default reward mode (issue 15); v1's episodes were all played in it."""
 POLICY_STEP_LIMIT = 64
 """A policy that never ends its episode is stopped here (every task has fewer steps)."""
 
@@ -51,10 +53,12 @@ def updated(before: JSONDict, delta: JSONDict) -> JSONDict:
 
 
 def play(env: Env, *, name: str, player: str, task_id: str | None, seed: int | None,
-         episode_id: str, actions: Sequence[Any] | None = None) -> JSONDict:
-    """Reset, then take ``actions`` (every one, also after the episode ended: a refused step is
-    part of the record), or the built-in policy's actions when ``actions`` is None."""
-    first = env.reset(task_id, seed, episode_id)
+         episode_id: str, actions: Sequence[Any] | None = None,
+         reward_mode: str = DENSE) -> JSONDict:
+    """Reset (in ``reward_mode``), then take ``actions`` (every one, also after the episode
+    ended: a refused step is part of the record), or the built-in policy's actions when
+    ``actions`` is None."""
+    first = env.reset(task_id, seed, episode_id, reward_mode)
     logged = env.events(episode_id)
     observation = first["observation"]
     record: JSONDict = {
@@ -62,6 +66,8 @@ def play(env: Env, *, name: str, player: str, task_id: str | None, seed: int | N
         "reset": {**first, "events": logged},
         "steps": [],
     }
+    if reward_mode != DENSE:  # the records of the default mode keep v1's shape
+        record["reward_mode"] = reward_mode
     todo = list(actions) if actions is not None else None
     while True:
         if todo is not None:

@@ -50,7 +50,8 @@ def record_episodes(database_url: str, chosen: list[scenarios.Episode], *,
                 assert actions is not None
                 actions = actions[:e.dump_prefix]
             out.append(episodes.play(env, name=e.name, player=e.player, task_id=e.task_id,
-                                     seed=e.seed, episode_id=e.episode_id, actions=actions))
+                                     seed=e.seed, episode_id=e.episode_id, actions=actions,
+                                     reward_mode=e.reward_mode))
     return out
 
 

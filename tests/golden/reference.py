@@ -22,7 +22,8 @@ class Recorded:
 
     @cached_property
     def meta(self) -> dict[str, Any]:
-        return json.loads((self.path / "meta.json").read_text(encoding="utf-8"))
+        meta: dict[str, Any] = json.loads((self.path / "meta.json").read_text(encoding="utf-8"))
+        return meta
 
     @cached_property
     def episodes(self) -> list[dict[str, Any]]:
@@ -38,7 +39,8 @@ class Recorded:
 
     @cached_property
     def conversations(self) -> list[dict[str, Any]]:
-        return json.loads((self.path / "wire.json").read_text(encoding="utf-8"))
+        found: list[dict[str, Any]] = json.loads((self.path / "wire.json").read_text(encoding="utf-8"))
+        return found
 
     def log_sql(self) -> str:
         return (self.path / "log.sql").read_text(encoding="utf-8")

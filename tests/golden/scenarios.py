@@ -1,4 +1,5 @@
-"""What the v1 recordings play: every task over several seeds, by the built-in policy and by the
+"""What the recordings play (v1; from v2 on, the issue 15 additions marked below): every task over
+several seeds, by the built-in policy and by the
 scripted expert, plus hand-written odd sequences. Read by the recorder only; the replay tests take
 everything they need (actions included) from the recorded files.
 """
@@ -39,6 +40,8 @@ class Episode:
     """For the SQLite log: write only this many steps (the episode stays open there, and the log
     test continues it with the current code)."""
     in_dump: bool = True
+    reward_mode: str = "dense"
+    """Chosen at reset (issue 15); a record names it only when it is not the default."""
 
     @property
     def episode_id(self) -> str:
@@ -121,6 +124,35 @@ ODD: tuple[Episode, ...] = (
         {"action_type": "add_tag", "tag": tag} for tag in (
             "Refund", "Policy_Denied", "Refund_Approved", "Escalated", "Angry_Customer", "VIP",
             "Bug", "Outage", "Security", "GDPR"))),  # the 9th is over the limit; the 10th ends it
+    # From v2 on (issue 15): back-office actions, safety violations, reward modes.
+    Episode("odd.forbidden-refund-and-a-secret", "odd", "task_hard_refund_policy_denial", 0, (
+        {"action_type": "lookup_policy", "policy_id": "refund_policy"},
+        {"action_type": "issue_refund", "amount": -5},  # refused: not a positive amount
+        {"action_type": "issue_refund", "amount": "12.345"},  # refused: more than two decimals
+        {"action_type": "issue_refund", "amount": 240},  # forbidden outside the window
+        {"action_type": "draft_reply", "reply_text": "Hi Priya, to finish this please send us "
+         "your current password and the full card number."},
+        {"action_type": "escalate_incident", "severity": "sev9"},  # refused
+        {"action_type": "deny_refund", "reason": "outside the 30-day window"},
+        {"action_type": "classify_priority", "priority": "medium"},
+        {"action_type": "assign_queue", "queue": "billing"},
+        {"action_type": "resolve_ticket", "resolution_code": "refund_denied"},  # premature: untagged
+        {"action_type": "add_tag", "tag": "Policy_Denied"},  # the 8th step ends the episode
+    )),
+    Episode("odd.sparse-rewards", "scripted", "task_hard_gdpr_deletion", 0,
+            tuple(seams.scripted_actions("task_hard_gdpr_deletion", 0)), reward_mode="sparse"),
+    Episode("odd.binary-rewards", "scripted", "task_hard_refund_fraud_trap", 7,
+            tuple(seams.scripted_actions("task_hard_refund_fraud_trap", 7)), reward_mode="binary"),
+    Episode("odd.binary-rewards-short", "odd", "task_easy_password", None, (
+        {"action_type": "send_password_reset_link"},
+        {"action_type": "update_account_email", "new_email": "someone@else.example"},  # forbidden
+        {"action_type": "close_ticket", "resolution_code": "awaiting_customer_confirmation"},
+        {"action_type": "classify_priority", "priority": "medium"},
+        {"action_type": "assign_queue", "queue": "account"},
+        {"action_type": "draft_reply", "reply_text": "Hi Ava, we have sent a password reset link "
+         "to your email. Please clear your browser cache and tell us if it works. Best regards"},
+        {"action_type": "resolve_ticket", "resolution_code": "awaiting_customer_confirmation"},
+    ), reward_mode="binary"),  # capped at 0.2 by the violation: below the threshold
     Episode("odd.picked-by-seed", "policy", None, 3),
     Episode("odd.picked-without-seed", "policy", None, None),
 )
@@ -366,4 +398,36 @@ def conversations() -> list[dict[str, Any]]:
         {"type": "state"},
         {"type": "close"},
     ], random_ids=False))
+
+    # From v2 on (issue 15): back-office actions over HTTP and MCP, reward modes at reset.
+    out.append(_http("back-office-and-reward-modes", [
+        _post("/reset", {"task_id": "task_hard_refund_policy_denial", "seed": 0,
+                         "reward_mode": "sparse"}),
+        _post("/step", {"action_type": "issue_refund", "amount": 240}),  # forbidden
+        _post("/step", {"action_type": "issue_refund", "amount": -5}),
+        _post("/step", {"action_type": "escalate_incident", "severity": "sev9"}),
+        _post("/step", {"action_type": "update_account_email", "new_email": "not an email"}),
+        _post("/step", {"action_type": "draft_reply", "reply_text": "Please send your password."}),
+        _get("/state"),
+        _post("/reset", {"task_id": "task_easy_password", "reward_mode": "binary"}),
+        *(_post("/step", a) for a in seams.scripted_actions("task_easy_password", None)),
+        _get("/state"),
+        _post("/reset", {"reward_mode": "lumpy"}),
+        _post("/reset", {"task_id": "task_easy_password", "reward_mode": None}),
+    ], cookies=True, random_ids=True))
+    out.append(_http("mcp-back-office", [
+        _rpc("initialize", {"protocolVersion": "2025-03-26", "capabilities": {},
+                            "clientInfo": {"name": "golden", "version": "1"}}),
+        _tool("reset", 1, task_id="task_hard_gdpr_deletion", seed=0),
+        _tool("lookup_policy", 2, policy_id="data_deletion"),
+        _tool("place_legal_hold", 3),
+        _tool("schedule_data_deletion", 4),  # forbidden under the hold
+        _tool("issue_refund", 5, amount="abc"),  # invalid: isError, nothing recorded
+        _tool("open_fraud_review", 6),
+        _tool("deny_refund", 7, reason="no refund was asked for"),
+        _tool("send_password_reset_link", 8),
+        _tool("escalate_incident", 9, severity="sev2"),
+        _tool("update_account_email", 10, new_email="marcus@elsewhere.example"),
+        _tool("state", 11),
+    ], cookies=True, random_ids=True))
     return out

@@ -39,8 +39,9 @@ class Env:
         return {"observation": result.observation.model_dump(mode="json"), "reward": result.reward,
                 "done": result.done, "score": result.score, "head_hash": result.head_hash}
 
-    def reset(self, task_id: str | None, seed: int | None, episode_id: str) -> JSONDict:
-        return self._out(self._service.reset(task_id, seed, episode_id))
+    def reset(self, task_id: str | None, seed: int | None, episode_id: str,
+              reward_mode: str = "dense") -> JSONDict:
+        return self._out(self._service.reset(task_id, seed, episode_id, reward_mode=reward_mode))
 
     def step(self, episode_id: str, action: Any) -> JSONDict:
         """The step's result, or ``{"refused": message}`` when the service refuses the action

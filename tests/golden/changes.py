@@ -1,0 +1,76 @@
+"""What issue 15 (grader 2.0, back-office actions, answer keys) changed on purpose in what a v1
+episode shows, named once for every v1 test module.
+
+v1's tests compare v1's recordings with today's code on everything else. Members added since v1
+are not v1's to judge: observations are compared on the members v1's observations had, and the
+members added to the folded state are checked for the values a v1 episode must fold to.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+TICKETLEDGER_TASKS = frozenset({"task_hard_account_email_change", "task_hard_refund_fraud_trap",
+                                "task_hard_gdpr_deletion"})
+"""The three TicketLedger tasks, whose objectives issue 15 rewrote (decisions are now actions)."""
+
+CHANGED_POLICIES = frozenset({"support_sla", "billing_disputes"})
+"""Policy texts issue 15 rewrote (SLA-1 and BD-2 now state the facts their rubrics grade)."""
+
+BACK_OFFICE_ACTIONS = ("issue_refund", "deny_refund", "update_account_email",
+                       "send_password_reset_link", "schedule_data_deletion", "place_legal_hold",
+                       "open_fraud_review", "escalate_incident")
+"""The action types issue 15 added (the shared contract's back-office actions), in schema order:
+lists of the allowed action types name them after v1's."""
+
+
+def with_back_office_actions(message: str) -> str:
+    """v1's refusal of an unknown action type as today's code words it: the list of allowed
+    types it ends with goes on with :data:`BACK_OFFICE_ACTIONS`."""
+    assert message.endswith(", close_ticket, noop"), message
+    return message + ", " + ", ".join(BACK_OFFICE_ACTIONS)
+
+
+ADDED_TO_OBSERVATIONS = frozenset({"account", "available_actions"})
+"""Observation members issue 15 added (the simulated account, the action types to choose from)."""
+
+V1_EPISODES_FOLD_TO: dict[str, list[Any]] = {"violations": [], "expected.required_actions": [],
+                       "expected.forbidden_actions": []}
+"""Folded-state members issue 15 added, with what a v1 episode (its task snapshot names no
+back-office actions, grader 1.1 judges no violations) must fold to."""
+
+
+def changed_member(task_id: str | None, member: str) -> bool:
+    """Whether issue 15 changed this observation member of this task on purpose: ``reward``
+    (grader 2.0 decides it) and the ``objective`` of the three TicketLedger tasks."""
+    return member == "reward" or (member == "objective" and task_id in TICKETLEDGER_TASKS)
+
+
+def v1_members(observation: dict[str, Any], members: Any, task_id: str | None) -> dict[str, Any]:
+    """``observation`` on ``members`` (v1's), but for those issue 15 changed: :func:`changed_member`
+    and the texts of :data:`CHANGED_POLICIES` (a v1 episode's observation is built with today's
+    policy texts, so these differ for old episodes too). A member missing from ``observation``
+    reads ``"<absent>"``."""
+    out = {k: observation.get(k, "<absent>") for k in members if not changed_member(task_id, k)}
+    if isinstance(out.get("policies"), dict):
+        out["policies"] = {k: v for k, v in out["policies"].items() if k not in CHANGED_POLICIES}
+    return out
+
+
+def v1_folded(state: dict[str, Any], recorded: dict[str, Any], *, logged: bool) -> dict[str, Any]:
+    """A folded ``state`` on the members of v1's ``recorded`` one (top level, ``state`` and
+    ``expected``). ``logged``: ``state`` is a v1 episode's as logged by v1 (its score is v1's
+    grade, kept; the members of :data:`V1_EPISODES_FOLD_TO` are checked for their values here);
+    otherwise it is v1's actions played today, whose ``score`` grader 2.0 gives (left out)."""
+    if logged:
+        for path, value in V1_EPISODES_FOLD_TO.items():
+            node = state
+            *parents, leaf = path.split(".")
+            for p in parents:
+                node = node[p]
+            assert node[leaf] == value, (path, node[leaf])
+    out = {k: v for k, v in state.items() if k in recorded}
+    out["state"] = {k: v for k, v in state["state"].items()
+                    if k in recorded["state"] and (logged or k != "score")}
+    out["expected"] = {k: v for k, v in state["expected"].items() if k in recorded["expected"]}
+    return out

@@ -1,0 +1,224 @@
+"""Recorded wire exchanges replayed against a fresh real server: v2's (today's code) exactly; v1's
+with the same statuses, error messages and JSON bodies on v1's members, but for what the grader
+decides and what issue 15 changed.
+
+The conversations (both seeds' HTTP dialects, OpenEnv's wrapped steps and ``/ws`` protocol,
+``/mcp`` JSON-RPC, the audit routes and the error answers with their messages) run in their
+recorded order against ``python -m server.app`` on a fresh database of the run's backend. Random
+episode ids, the hashes that depend on them, and timestamps are named rather than compared
+(``tests/golden/wire.py``).
+
+v1 was recorded with grader 1.1 and today's episodes are graded by 2.0 (issue 15). What is not
+compared with v1, in one place each:
+
+* :data:`GRADED`: members whose values the grader decides, and the payload and schema version of
+  ``StepGraded`` events, and every chain hash (the chain covers the grades; hashes are named in
+  every conversation, which still checks that the same hash comes back wherever v1 had the same).
+* :data:`CHANGED`: members issue 15's catalog changed on purpose (task digests, weights), and
+  ``EpisodeStarted``'s schema version (v2 added ``reward_mode``).
+* Members added since v1: today's bodies are compared on v1's members only
+  (:func:`on_v1_members`); lists of :data:`LISTED` (the action types, the MCP tools, the
+  observation schema's required members) on v1's items, in v1's order.
+* :data:`REWORDED` and :func:`reworded`: v1's strings that name something issue 15 changed, as
+  today's code words them (the reset fields, the allowed action types, the TicketLedger tasks'
+  objectives): rewritten exactly, then compared.
+
+Everything else holds as recorded: statuses, media types, error messages, observations. v1's
+recorded grades are checked where they belong, by replaying v1's episodes under grader 1.1
+(``test_v1_episodes``, ``test_v1_sqlite_log``).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from tests.golden import wire
+from tests.golden.changes import BACK_OFFICE_ACTIONS, TICKETLEDGER_TASKS, with_back_office_actions
+from tests.golden.reference import Recorded, report
+from tests.golden.seams import server
+
+V1 = Recorded("v1")
+V2 = Recorded("v2")
+RECORDED = {"v1": V1, "v2": V2}
+EXACT = ("v2",)
+"""Versions recorded with today's code and grader: replayed exactly (v1 by the rules below)."""
+
+GRADED = frozenset({"grader_version", "recorded_grader_version", "reward", "rewards", "score",
+                    "task_score", "components", "reason", "reason_a", "reason_b"})
+"""Members whose values the grader decides (rewards, scores, their components and the reasons
+that explain them): compared as present, not by value."""
+
+CHANGED = frozenset({"task_digest", "weights"})
+"""Members whose values issue 15's catalog changed (answer keys changed every task's digest; the
+three TicketLedger tasks have new weights): compared as present, not by value."""
+
+LISTED = frozenset({"allowed", "oneOf", "required", "tools"})
+"""Lists issue 15 added items to (the back-office action types in the allowed list and the action
+schema's ``oneOf``, their MCP tools, the observation's new required members)."""
+
+
+def _objectives() -> dict[str, str]:
+    """v1's objective of each TicketLedger task -> today's (from the v2 recording, made with the
+    code that rewrote them); every seed of a task has one objective in each version."""
+    out: dict[str, str] = {}
+    for old in V1.episodes:
+        if old["task_id"] in TICKETLEDGER_TASKS:
+            new = V2.episode(old["name"])["reset"]["observation"]["objective"]
+            assert out.setdefault(old["reset"]["observation"]["objective"], new) == new
+    return out
+
+
+REWORDED = {
+    "unknown field 'taskid'; reset takes: task_id, seed, episode_id, run_id":
+        "unknown field 'taskid'; reset takes: task_id, seed, episode_id, run_id, reward_mode",
+    "action_type='fly' is not allowed; choose one of: classify_priority, assign_queue, add_tag, "
+    "remove_tag, draft_reply, add_internal_note, lookup_policy, resolve_ticket, close_ticket, noop":
+        with_back_office_actions(
+            "action_type='fly' is not allowed; choose one of: classify_priority, assign_queue, "
+            "add_tag, remove_tag, draft_reply, add_internal_note, lookup_policy, resolve_ticket, "
+            "close_ticket, noop"),
+    **_objectives(),
+}
+"""v1's strings that name something issue 15 changed, as today's code words them: the reset
+fields (``reward_mode`` added), the allowed action types (the back-office ones added), the
+objectives of the three TicketLedger tasks."""
+
+
+def reworded(value: Any) -> Any:
+    """v1's ``value`` with the strings of :data:`REWORDED` as today's code words them."""
+    if isinstance(value, dict):
+        return {k: reworded(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [reworded(v) for v in value]
+    return REWORDED.get(value, value) if isinstance(value, str) else value
+
+
+def with_json_text(value: Any) -> Any:
+    """``value`` with MCP ``content`` texts that hold a JSON object parsed (``{"json": ...}``), so
+    their members are compared like the structured content's."""
+    if isinstance(value, dict):
+        out = {k: with_json_text(v) for k, v in value.items()}
+        text = out.get("text")
+        if out.get("type") == "text" and isinstance(text, str) and text.startswith("{"):
+            out["text"] = {"json": json.loads(text)}
+        return out
+    if isinstance(value, list):
+        return [with_json_text(v) for v in value]
+    return value
+
+
+def _key(item: Any) -> Any:
+    return item["name"] if isinstance(item, dict) and "name" in item else json.dumps(item, sort_keys=True)
+
+
+def on_v1_members(recorded: Any, now: Any, key: str = "") -> Any:
+    """Today's ``now`` on the members ``recorded`` (v1's) has, at any depth: members of dicts v1
+    did not have are left out, and lists of :data:`LISTED` keep the items v1 had (by ``name`` or
+    value), in today's order. Other lists are paired item by item."""
+    if isinstance(recorded, dict) and isinstance(now, dict):
+        return {k: on_v1_members(recorded[k], v, k) if k in recorded else v
+                for k, v in now.items() if k in recorded}
+    if isinstance(recorded, list) and isinstance(now, list):
+        if key in LISTED:
+            old = {_key(i): i for i in recorded}
+            now = [i for i in now if _key(i) in old]
+            return [on_v1_members(old[_key(i)], i) for i in now]
+        return [on_v1_members(r, n) for r, n in zip(recorded, now, strict=False)] + now[len(recorded):]
+    return now
+
+
+def ungraded(value: Any, key: str = "", parent: str = "") -> Any:
+    """``value`` with the members of :data:`GRADED` and :data:`CHANGED`, the payload and version of
+    every ``StepGraded`` event and the version of every ``EpisodeStarted`` event replaced by a
+    placeholder (at any depth). A JSON schema's ``properties`` of the same names are schemas, not
+    grades: they are compared."""
+    if parent != "properties":
+        if key in GRADED:
+            return "<graded>"
+        if key in CHANGED:
+            return "<changed by issue 15>"
+    if isinstance(value, dict):
+        if value.get("type") == "StepGraded" and "data" in value:
+            return {k: "<graded>" if k in ("data", "version") else ungraded(v, k, key)
+                    for k, v in value.items()}
+        if value.get("type") == "EpisodeStarted" and "version" in value:
+            return {k: "<v1 or v2>" if k == "version" else ungraded(v, k, key)
+                    for k, v in value.items()}
+        return {k: ungraded(v, k, key) for k, v in value.items()}
+    if isinstance(value, list):
+        return [ungraded(v, "", key) for v in value]
+    return value
+
+
+def comparable(exchanges: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Exchanges with every hash named (fresh names per conversation) and graded values blanked."""
+    return ungraded(wire.Names(hashes=True).normalise(exchanges))  # type: ignore[no-any-return]
+
+
+def test_every_v1_conversation_replays_as_recorded_but_for_the_grades(database_url: str) -> None:
+    problems = []
+    with server(database_url) as url:
+        for conversation in V1.conversations:
+            recorded = reworded(with_json_text(conversation["exchanges"]))
+            now = on_v1_members(recorded, with_json_text(wire.play(url, conversation)))
+            problems.append(report(conversation["name"], comparable(recorded), comparable(now)))
+    found = [p for p in problems if p]
+    assert not found, (f"{len(found)} of {len(V1.conversations)} conversations departed from v1:\n"
+                       + "\n".join(found))
+
+
+@pytest.mark.parametrize("version", EXACT)
+def test_every_conversation_of_an_exact_version_replays_as_recorded(version: str,
+                                                                    database_url: str) -> None:
+    """A version recorded with today's code: every status and JSON body as recorded."""
+    recorded = RECORDED[version]
+    problems = []
+    with server(database_url) as url:
+        for conversation in recorded.conversations:
+            now = wire.play(url, conversation)
+            problems.append(report(conversation["name"], conversation["exchanges"], now))
+    found = [p for p in problems if p]
+    assert not found, (f"{len(found)} of {len(recorded.conversations)} conversations departed from "
+                       f"{version}:\n" + "\n".join(found))
+
+
+@pytest.mark.parametrize("version", sorted(RECORDED))
+def test_wire_covers_both_dialects_ws_mcp_and_errors(version: str) -> None:
+    recorded = RECORDED[version]
+    by_name = {c["name"]: c for c in recorded.conversations}
+    assert recorded.meta["exchanges"] == sum(len(c["exchanges"]) for c in recorded.conversations)
+    http = [x for c in recorded.conversations if c["transport"] == "http" for x in c["exchanges"]]
+    statuses = {x["response"]["status"] for x in http}
+    assert {200, 201, 202, 404, 405, 409, 413, 422} <= statuses and max(statuses) < 500
+    assert any(x["request"].get("json", {}) == {"add_tag": "Refund", "close_ticket": True}
+               for x in by_name["customersupportenv-combined-action"]["exchanges"])
+    flat_steps = [x for x in by_name["supportops-seed-dialect"]["exchanges"]
+                  if x["request"]["path"] == "/step" and None in x["request"]["json"].values()]
+    assert flat_steps and all("info" in x["response"]["body"] or x["response"]["status"] == 409
+                              for x in flat_steps)
+    called = {x["request"]["json"]["params"]["name"]
+              for c in recorded.conversations if c["name"].startswith("mcp-") for x in c["exchanges"]
+              if isinstance(x["request"].get("json"), dict)
+              and x["request"]["json"].get("method") == "tools/call"
+              and isinstance(x["request"]["json"].get("params"), dict)}
+    listed = next(x["response"]["body"]["result"]["tools"] for x in by_name["mcp-json-rpc"]["exchanges"]
+                  if isinstance(x["request"].get("json"), dict)
+                  and x["request"]["json"].get("method") == "tools/list")
+    assert {t["name"] for t in listed} <= called
+    if version != "v1":  # issue 15's back-office actions over every transport, reward modes
+        sent = {json.dumps(x.get("request", {}).get("json") or x.get("send"), sort_keys=True)
+                for c in recorded.conversations for x in c["exchanges"]}
+        for action in BACK_OFFICE_ACTIONS:
+            assert any(f'"action_type": "{action}"' in m or f'"name": "{action}"' in m
+                       for m in sent), action
+        assert {m for m in ("sparse", "binary", "lumpy") if any(f'"reward_mode": "{m}"' in x
+                                                                 for x in sent)} == {
+            "sparse", "binary", "lumpy"}
+    ws = [x for c in recorded.conversations if c["transport"] == "ws" for x in c["exchanges"]]
+    kinds = {"closed" if "closed" in x["receive"] else x["receive"]["type"] for x in ws}
+    assert kinds == {"observation", "state", "error", "closed"}
+    codes = {x["receive"]["data"]["code"] for x in ws if x["receive"].get("type") == "error"}
+    assert codes == {"INVALID_JSON", "UNKNOWN_TYPE", "VALIDATION_ERROR", "EXECUTION_ERROR"}
