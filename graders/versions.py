@@ -20,6 +20,7 @@ from domain.events import Component, EpisodeStarted, Event, Penalty, StepGraded
 from domain.state import EpisodeState
 from graders import grader as v2_0
 from graders import v1_1
+from graders.v1_1.components import SCORERS as V1_1_SCORERS
 
 FALLBACK = v1_1.GRADER_VERSION
 """The version of an episode that records none (the first released grader)."""
@@ -77,8 +78,37 @@ class Grader:
     grade_episode: Callable[[Iterable[Event]], EpisodeGradeView]
 
 
+class GraderCannotJudge(LookupError):
+    """A grader version is asked to re-grade an episode whose task weighs a component it has no
+    scorer for (grader 1.1 and the ``outcome`` component the TicketLedger tasks gained in 2.0)."""
+
+
+def _judging_only_known_components(
+        version: str, known: Iterable[str],
+        grade_episode: Callable[[Iterable[Event]], EpisodeGradeView],
+) -> Callable[[Iterable[Event]], EpisodeGradeView]:
+    """``grade_episode``, refusing up front, with a message that says why, an episode whose task
+    weighs a component this version does not know (it would otherwise fail deep inside the
+    scorers with a bare KeyError naming the component)."""
+    scorers = frozenset(known)
+
+    def grade(events: Iterable[Event]) -> EpisodeGradeView:
+        events = list(events)
+        opening = next((e for e in events if isinstance(e, EpisodeStarted)), None)
+        if opening is not None:
+            unknown = [name for name, _ in opening.task.key.weights if name not in scorers]
+            if unknown:
+                raise GraderCannotJudge(
+                    f"grader {version} cannot judge {opening.task_id}: it weighs "
+                    f"{', '.join(unknown)}, which {version} has no scorer for")
+        return grade_episode(events)
+
+    return grade
+
+
 GRADERS: dict[str, Grader] = {
-    v1_1.GRADER_VERSION: Grader(v1_1.GRADER_VERSION, v1_1.grade_step, v1_1.grade_episode),
+    v1_1.GRADER_VERSION: Grader(v1_1.GRADER_VERSION, v1_1.grade_step, _judging_only_known_components(
+        v1_1.GRADER_VERSION, V1_1_SCORERS, v1_1.grade_episode)),
     v2_0.GRADER_VERSION: Grader(v2_0.GRADER_VERSION, v2_0.grade_step, v2_0.grade_episode),
 }
 """Every grader this code can run, by the version string episodes record."""

@@ -28,7 +28,7 @@ NOOP = {"action_type": "noop"}
 def test_the_registry_has_the_frozen_1_1_and_the_current_2_0() -> None:
     assert versions.CURRENT == v2_0.GRADER_VERSION == "ticketledger-grader/2.0"
     assert versions.FALLBACK == v1_1.GRADER_VERSION == V1_1
-    assert versions.grader_for(V1_1).grade_episode is v1_1.grade_episode
+    assert versions.grader_for(V1_1).grade_step is v1_1.grade_step  # grade_episode: checked first
     assert versions.grader_for(versions.CURRENT).grade_step is v2_0.grade_step
     with pytest.raises(versions.UnknownGrader, match=r"'x/9'.*ticketledger-grader/1\.1"):
         versions.grader_for("x/9")
@@ -146,3 +146,15 @@ def test_a_changed_catalog_is_a_note_for_an_old_grader_and_a_divergence_for_the_
     new_report = replay(service.load_events(new), service.catalog)
     assert not new_report.consistent and new_report.first_divergence is not None
     assert new_report.first_divergence.kind == "catalog" and new_report.notes == []
+
+
+def test_an_older_grader_refuses_a_task_weighing_a_component_it_does_not_know() -> None:
+    """Grader 1.1 has no scorer for the ``outcome`` component the TicketLedger tasks weigh since
+    2.0; asked to re-grade such an episode it says so, instead of failing on the component's name."""
+    variant = default_catalog().variant("task_hard_gdpr_deletion", None)
+    opening = start("ep_cannot_judge", variant, grader_version=v2_0.GRADER_VERSION)
+    with pytest.raises(versions.GraderCannotJudge, match="cannot judge task_hard_gdpr_deletion: "
+                       "it weighs outcome"):
+        versions.grader_for(v1_1.GRADER_VERSION).grade_episode([opening])
+    seed_task = start("ep_can_judge", default_catalog().variant("task_easy_password", None))
+    assert versions.grader_for(v1_1.GRADER_VERSION).grade_episode([seed_task]).steps == ()
