@@ -23,6 +23,7 @@ from baseline.config import Config
 from baseline.decision import Decision, LLMCall
 from baseline.policy import BuiltinPolicy
 from baseline.stdout import one_line
+from service.judge import Deadline, call_with_deadline
 
 if TYPE_CHECKING:
     from openai.types.chat import ChatCompletionMessageParam
@@ -242,30 +243,6 @@ class ModelHealth:
 
 
 # ----------------------------------------------------------------------------- the client
-class Deadline(Exception):
-    """The hard wall-clock limit of one call passed."""
-
-
-def call_with_deadline(fn: Callable[[], Any], seconds: float) -> Any:
-    """Run ``fn`` on a daemon thread and give up after ``seconds``, whatever the socket does."""
-    box: dict[str, Any] = {}
-
-    def run() -> None:
-        try:
-            box["value"] = fn()
-        except BaseException as exc:
-            box["error"] = exc
-
-    worker = threading.Thread(target=run, daemon=True, name="llm-call")
-    worker.start()
-    worker.join(seconds)
-    if worker.is_alive():
-        raise Deadline(f"no reply within {seconds:g}s")
-    if "error" in box:
-        raise box["error"]
-    return box["value"]
-
-
 class ChatClient:
     """``openai.OpenAI`` with the run's timeout and retry budget; returns text and token usage."""
 

@@ -136,11 +136,11 @@ def prompt_digest(model: str, messages: list[ChatCompletionMessageParam]) -> str
                                   sort_keys=True, separators=(",", ":")))
 
 
-class _Deadline(Exception):
-    pass
+class Deadline(Exception):
+    """An LLM call (the judge's, or an agent's in ``baseline.llm``) gave no answer in time."""
 
 
-def _with_deadline(fn: Callable[[], Any], seconds: float) -> Any:
+def call_with_deadline(fn: Callable[[], Any], seconds: float) -> Any:
     """``fn()`` on a daemon thread, given up after ``seconds`` whatever the socket does (a server
     that trickles a byte now and then never trips the client's own read timeout)."""
     box: dict[str, Any] = {}
@@ -155,7 +155,7 @@ def _with_deadline(fn: Callable[[], Any], seconds: float) -> Any:
     worker.start()
     worker.join(seconds)
     if worker.is_alive():
-        raise _Deadline(f"no answer within {seconds:g}s")
+        raise Deadline(f"no answer within {seconds:g}s")
     if "error" in box:
         raise box["error"]
     return box["value"]
@@ -237,10 +237,10 @@ class LLMJudge:
 
         oa = self._openai
         try:
-            response = _with_deadline(lambda: self._client.chat.completions.create(
+            response = call_with_deadline(lambda: self._client.chat.completions.create(
                 model=self.model, messages=pending.messages, temperature=0.0,
                 max_tokens=MAX_ANSWER_TOKENS), self.timeout_s)
-        except (_Deadline, oa.APITimeoutError):
+        except (Deadline, oa.APITimeoutError):
             return event(None, f"timeout: no answer within {self.timeout_s:g}s")
         except oa.APIStatusError as exc:
             return event(None, f"http_{exc.status_code}: {str(exc.message)[:200]}")
