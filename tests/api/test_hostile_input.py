@@ -116,6 +116,9 @@ HTTP_PROBES: list[tuple[str, str, str, str | None, int, str, str]] = [
      "invalid_request", "task must be"),
     ("episodes-model-nul", "GET", "/episodes?model=gpt%00", None, 422, "invalid_request",
      "without NUL"),
+    ("heads-run-empty", "GET", "/heads?run=", None, 422, "invalid_request", "run must be"),
+    ("export-task-nul", "GET", "/export?task=task%00", None, 422, "invalid_request", "task must be"),
+    ("verify-run-newline", "GET", "/verify?run=run%0A", None, 422, "invalid_request", "run must be"),
     ("regrade-run-nul", "POST", "/regrade", '{"run_id": "run\\u0000", "dry_run": true}', 422,
      "invalid_request", "run must be"),
     # cursors: a sequence number the log can hold, or a listing cursor this server wrote
