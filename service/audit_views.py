@@ -62,13 +62,15 @@ def check_limit(limit: int, maximum: int = MAX_PAGE) -> int:
 def _sequence_cursor(cursor: str) -> int:
     """An events page's cursor: a sequence number, as digits, that the log can hold (past it,
     SQLite and PostgreSQL refuse to compare the column with the number)."""
-    if not cursor.isascii() or not cursor.isdigit() or int(cursor) > SEQ_MAX:
+    digits = cursor.isascii() and cursor.isdigit() and len(cursor) <= len(str(SEQ_MAX))
+    if not digits or int(cursor) > SEQ_MAX:
         raise BadRequest(f"cursor must be the next_cursor of a previous page (a sequence number "
                          f"from 0 to {SEQ_MAX})")
     return int(cursor)
 
 
 def check_run_id(run_id: str) -> str:
+    """A run id as a route or command names it: the id rule (``domain.ids``)."""
     if not is_id(run_id):
         raise BadRequest(id_rule("run_id", run_id))
     return run_id
