@@ -268,12 +268,6 @@ def test_hostile_ws_messages_get_an_error_and_the_session_carries_on(
     assert log_size(server.database_url) == before
 
 
-def test_no_probe_left_a_traceback(server: LiveServer) -> None:
-    """Runs after the probes above (file order): not one of them was a bug in the server."""
-    assert httpx.get(server.url + "/health", timeout=30).json() == {"status": "healthy"}
-    assert "Traceback" not in server.log(), server.log()[-3000:]
-
-
 def test_a_refused_id_leaves_the_heads_file_whole(tmp_path: Path) -> None:
     """An id with a trailing newline once went into the log, then split its line of the heads file,
     so ``verify --heads`` failed (exit 2) on every episode."""
@@ -290,3 +284,42 @@ def test_a_refused_id_leaves_the_heads_file_whole(tmp_path: Path) -> None:
         (tmp_path / "heads.txt").write_text(heads.text, encoding="utf-8")
         assert cli_main(["--database-url", url, "verify", "--heads",
                          str(tmp_path / "heads.txt")]) == 0
+
+
+def test_each_input_limit_at_its_edge(server: LiveServer, eid: str) -> None:
+    """Just inside a limit the input is read (and judged on what it says); just past it, refused
+    for the limit. Nothing is written either way."""
+    before = log_size(server.database_url)
+
+    def step(raw: str) -> dict[str, Any]:
+        reply = httpx.post(server.url + "/step", content=raw.encode(), timeout=30,
+                           headers={"X-Episode-Id": eid, "Content-Type": "application/json"})
+        assert reply.status_code == 422, reply.text[:300]
+        return dict(reply.json())
+
+    read = step('{"action_type": "noop", "x": ' + "[" * 190 + "]" * 190 + "}")
+    assert read["code"] == "invalid_action" and "unknown field 'x'" in read["detail"]
+    refused = step('{"action_type": "noop", "x": ' + "[" * 210 + "]" * 210 + "}")
+    assert refused["detail"] == "the step body is nested too deeply to read"
+
+    def seed(digits: int) -> str:
+        reply = httpx.post(server.url + "/reset", content=b'{"seed": ' + b"9" * digits + b"}",
+                           timeout=30)
+        assert reply.status_code == 422, reply.text[:300]
+        return str(reply.json()["detail"])
+
+    assert seed(4300).startswith("seed must be a 64-bit integer")
+    assert seed(4301).startswith("the reset body holds a number of more than 4300 digits")
+
+    events = f"{server.url}/episodes/{eid}/events"
+    last = httpx.get(events, params={"cursor": str(2**31 - 1)}, headers=AUTH, timeout=30)
+    assert last.status_code == 200 and last.json()["events"] == []
+    past = httpx.get(events, params={"cursor": str(2**31)}, headers=AUTH, timeout=30)
+    assert past.status_code == 422
+    assert log_size(server.database_url) == before
+
+
+def test_no_probe_left_a_traceback(server: LiveServer) -> None:
+    """Runs after the probes above (file order): not one of them was a bug in the server."""
+    assert httpx.get(server.url + "/health", timeout=30).json() == {"status": "healthy"}
+    assert "Traceback" not in server.log(), server.log()[-3000:]
