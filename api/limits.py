@@ -114,12 +114,19 @@ class BodyLimit:
         if gone:  # whatever the route made of it, one line (the answer went nowhere)
             log.info("%s closed the connection after %d of %s body bytes: %s %s",
                      _client(scope), seen, declared if declared is not None else "?",
-                     scope["method"], scope["path"])
+                     scope["method"], _path(scope))
 
 
 def _client(scope: Scope) -> str:
     client = scope.get("client")
     return f"client {client[0]}:{client[1]}" if client else "a client"
+
+
+def _path(scope: Scope) -> str:
+    """The path as the client sent it, without the query string (which may hold a secret), and
+    with anything unprintable escaped: a decoded ``%0a`` must not start a line of its own."""
+    raw = scope.get("raw_path") or scope["path"].encode()
+    return str(raw.decode("latin-1").encode("unicode_escape").decode("ascii"))
 
 
 def _content_length(scope: Scope) -> int | None:

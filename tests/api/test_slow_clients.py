@@ -11,7 +11,6 @@ process's output.
 
 from __future__ import annotations
 
-import contextlib
 import os
 import select
 import socket
@@ -28,7 +27,7 @@ from websockets.sync.client import connect as ws_connect
 from api.logs import redact
 from tests.servers import ROOT, LiveServer, free_port, module_database, start_server, wait_healthy
 
-BODY_TIMEOUT_S = 1.0
+BODY_TIMEOUT_S = 2.0
 MAX_CONNECTIONS = 6
 TOKEN = "s3cret-audit-token-0123456789"
 """The audit token: looked for verbatim in the log (and its URL-encoded form is the same)."""
@@ -83,9 +82,11 @@ def test_a_client_gone_mid_body_is_one_log_line(server: LiveServer, path: str) -
 
 
 # ------------------------------------------------------------------------------- slow bodies
-def _answer(sock: socket.socket, trickle: bool, timeout: float) -> tuple[bytes, float]:
-    """What the server answers (read until it closes), sending one more body byte every 0.2 s
-    while it says nothing if ``trickle``; and how long the answer took."""
+def _answer(sock: socket.socket, timeout: float, trickle_for: float = 0.0) -> tuple[bytes, float]:
+    """What the server answers (read until it closes) and how long it took, sending one more body
+    byte every 0.2 s for the first ``trickle_for`` seconds. (Not up to the answer: a byte that
+    reaches the server after it closed makes it reset the connection, which may discard the
+    answer before it is read.)"""
     started = time.monotonic()
     received = b""
     while time.monotonic() - started < timeout:
@@ -95,22 +96,23 @@ def _answer(sock: socket.socket, trickle: bool, timeout: float) -> tuple[bytes, 
             if not chunk:
                 break
             received += chunk
-        elif trickle and not received:
-            with contextlib.suppress(OSError):  # closed under us: the answer is what was read
-                sock.sendall(b" ")
+        elif time.monotonic() - started < trickle_for and not received:
+            sock.sendall(b" ")
     return received, time.monotonic() - started
 
 
 def test_a_body_that_trickles_in_is_cut_off_with_408(server: LiveServer) -> None:
+    """The timeout is for the whole body, not for each read: a byte every 0.2 s for 70 % of it
+    does not push it back (a per-read timeout would answer only at 1.7 times the timeout)."""
     offset = len(server.log())
     with _connect(server) as sock:
         sock.sendall(_head("/step", 10_000) + b'{"action": ')
-        answer, took = _answer(sock, trickle=True, timeout=BODY_TIMEOUT_S + 15)
+        answer, took = _answer(sock, BODY_TIMEOUT_S + 15, trickle_for=BODY_TIMEOUT_S * 0.7)
     head, _, body = answer.partition(b"\r\n\r\n")
     assert head.startswith(b"HTTP/1.1 408 "), answer[:500]
     assert b"connection: close" in head.lower()
     assert b'"code":"body_timeout"' in body.replace(b" ", b"") and b"TICKETLEDGER_BODY_TIMEOUT" in body
-    assert BODY_TIMEOUT_S - 0.1 <= took < BODY_TIMEOUT_S + 10, took
+    assert BODY_TIMEOUT_S - 0.1 <= took < BODY_TIMEOUT_S * 1.5, took
     assert "Traceback" not in _log_since(server, offset)
 
 
@@ -120,7 +122,7 @@ def test_a_body_sent_in_parts_within_the_timeout_is_read(server: LiveServer) -> 
         sock.sendall(_head("/reset", len(body)) + body[:10])
         time.sleep(BODY_TIMEOUT_S / 3)
         sock.sendall(body[10:])
-        answer, _ = _answer(sock, trickle=False, timeout=2)
+        answer, _ = _answer(sock, 5)
     assert answer.startswith(b"HTTP/1.1 200 "), answer[:500]
     assert b'"episode_id"' in answer
 
@@ -128,7 +130,7 @@ def test_a_body_sent_in_parts_within_the_timeout_is_read(server: LiveServer) -> 
 def test_a_client_sending_nothing_after_its_headers_is_cut_off_too(server: LiveServer) -> None:
     with _connect(server) as sock:
         sock.sendall(_head("/mcp", 50))
-        answer, took = _answer(sock, trickle=False, timeout=BODY_TIMEOUT_S + 15)
+        answer, took = _answer(sock, BODY_TIMEOUT_S + 15)
     assert answer.startswith(b"HTTP/1.1 408 "), answer[:500]
     assert took < BODY_TIMEOUT_S + 10
 
