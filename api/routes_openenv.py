@@ -138,7 +138,8 @@ def install(app: FastAPI) -> None:
     ws.install(app)
     mcp.install(app)
     errors.install(app)
-    app.add_middleware(BodyLimit, max_bytes=_environment(app).settings.max_body_bytes)
+    settings = _environment(app).settings
+    app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes, timeout_s=settings.body_timeout_s)
 
 
 def _environment(app: FastAPI) -> Environment:
