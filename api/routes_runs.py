@@ -13,10 +13,11 @@ Reading runs (``GET /runs``, ``GET /runs/{run_id}``) stays an audit route (``api
 from __future__ import annotations
 
 import datetime as dt
+import json
 from typing import Any, Literal
 
 from fastapi import APIRouter, FastAPI, Request
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from api.deps import Env
 from api.run_access import check_filing
@@ -26,12 +27,23 @@ from store.runs import new_run_id
 router = APIRouter(tags=["Runs"])
 
 
+def _storable(value: dict[str, Any]) -> dict[str, Any]:
+    """JSON that reads back as sent: Python's parser takes ``NaN`` and ``Infinity``, which would be
+    stored and then break every answer that shows the run."""
+    try:
+        json.dumps(value, allow_nan=False)
+    except ValueError:
+        raise ValueError("numbers must be finite (no NaN or Infinity)") from None
+    return value
+
+
 class NewRun(BaseModel):
     model_config = ConfigDict(extra="forbid")
     agent: str = Field(min_length=1, max_length=200, description="Who plays: a model or policy name "
                        "(GET /runs shows it; the audit's model filter matches it)")
     config: dict[str, Any] = Field(default_factory=dict, description="Settings of the run worth "
                                    "keeping with it; no secrets (they are shown to auditors)")
+    _finite = field_validator("config")(_storable)
 
 
 class RunCreated(BaseModel):
@@ -47,6 +59,7 @@ class RunEnd(BaseModel):
     summary: dict[str, Any] = Field(default_factory=dict, description="What only the client "
                                     "knows about the run (latency, tokens, errors); scores are "
                                     "read from its episodes")
+    _finite = field_validator("summary")(_storable)
 
 
 @router.post("/runs", status_code=201, response_model=RunCreated,

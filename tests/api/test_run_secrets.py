@@ -105,6 +105,9 @@ def test_post_runs_hands_out_a_secret_once_and_stores_only_its_hash(
     assert "secret" not in json.dumps(shown)
     assert http.post("/runs", json={"agent": ""}).status_code == 422
     assert http.post("/runs", json={"agent": "x", "run_secret": "mine"}).status_code == 422
+    nan = http.post("/runs", content='{"agent": "x", "config": {"a": NaN}}',
+                    headers={"Content-Type": "application/json"})
+    assert nan.status_code == 422 and "finite" in nan.json()["detail"]
 
 
 def test_reset_under_a_run_needs_its_secret_and_nothing_is_written_otherwise(
