@@ -94,7 +94,7 @@ async def tasks(env: Env) -> dict[str, list[dict[str, Any]]]:
 async def reset(request: Request, env: Env) -> Response:
     """Start an episode. Body optional: ``{task_id?, seed?, episode_id?, run_id?}``. Sets a cookie that
     routes this client's next requests to the new episode."""
-    result = await env.reset(parse_reset(await request.body()))
+    result = await env.reset(parse_reset(await request.body()), request)
     response = _json(reset_answer(result))
     env.episodes.started(response, result.episode_id)
     return response

@@ -2,13 +2,12 @@
 
 Stdout gets only the contract's lines (see :mod:`baseline.stdout`); progress, the summary and
 where the run is stored go to stderr. The run row is written before the first episode (so its
-episodes can link to it) and completed at the end, also after a crash or Ctrl-C.
+episodes can link to it) and completed at the end, also after a crash or Ctrl-C; it is kept with
+the episodes, in-process or on the ``ENV_BASE_URL`` server (:mod:`baseline.records`).
 """
 
 from __future__ import annotations
 
-import datetime as dt
-import os
 import sys
 import time
 from collections.abc import Sequence
@@ -25,10 +24,6 @@ from baseline.summary import EpisodeResult, print_summary, summarise
 
 def log(message: str) -> None:
     print(f"[baseline] {message}", file=sys.stderr, flush=True)
-
-
-def new_run_id() -> str:
-    return "run_" + dt.datetime.now(dt.UTC).strftime("%Y%m%dT%H%M%S") + "_" + os.urandom(3).hex()
 
 
 @dataclass(frozen=True)
@@ -164,6 +159,16 @@ def make_env(config: cfg.Config, db: Any) -> Env:
     return LocalEnv(db, reward_mode=config.reward_mode)
 
 
+def open_db(config: cfg.Config) -> Any:
+    from store import open_database
+
+    try:
+        return open_database(config.database_url)
+    except Exception as exc:
+        raise cfg.ConfigError(f"cannot open the database {cfg.strip_credentials(config.database_url)}"
+                              f" (DATABASE_URL): {exc}") from None
+
+
 def run_jobs(jobs: Sequence[Job], runner: EpisodeRunner, concurrency: int) -> None:
     if concurrency <= 1 or len(jobs) <= 1:
         for job in jobs:
@@ -177,18 +182,14 @@ def run_jobs(jobs: Sequence[Job], runner: EpisodeRunner, concurrency: int) -> No
 
 
 def _open(config: cfg.Config) -> tuple[Any, Env, Agent]:
-    """The database (runs are always recorded locally), the environment and the agent."""
-    from store import open_database
-
-    try:
-        db = open_database(config.database_url)
-    except Exception as exc:
-        raise cfg.ConfigError(f"cannot open the database {cfg.strip_credentials(config.database_url)}"
-                              f" (DATABASE_URL): {exc}") from None
+    """The database (None over ``ENV_BASE_URL``: the server keeps the log), the environment and
+    the agent."""
+    db = None if config.env_base_url else open_db(config)
     try:
         return db, make_env(config, db), make_agent(config)
     except ValueError as exc:
-        db.dispose()
+        if db is not None:
+            db.dispose()
         raise cfg.ConfigError(str(exc)) from None
 
 
@@ -204,16 +205,21 @@ def main(argv: Sequence[str] | None = None) -> int:
     except cfg.ConfigError as exc:
         log(f"configuration error: {exc}")
         return 2
-    from store.runs import RunStore
+    from baseline.records import start_record
 
-    runs = RunStore(db)
-    run_id = new_run_id()
-    runs.start(run_id, config.agent_name(), {
-        **config.public(), "env": env.where, "jobs": len(jobs),
-        "task_ids": list(dict.fromkeys(j.task_id for j in jobs)), "seeds": config.seeds(),
-    })
+    try:
+        record = start_record(env, lambda: db if db is not None else open_db(config),
+                              config.agent_name(), {
+            **config.public(), "env": env.where, "jobs": len(jobs),
+            "task_ids": list(dict.fromkeys(j.task_id for j in jobs)), "seeds": config.seeds(),
+        }, log)
+    except cfg.ConfigError as exc:  # DATABASE_URL, where the run was to be recorded
+        log(f"configuration error: {exc}")
+        env.close()
+        return 2
+    run_id = record.run_id
     log(f"run {run_id}: {len(jobs)} episodes, agent {config.agent_name()}, env {env.where}, "
-        f"stored in {db.url}")
+        f"stored in {record.where}")
     status = "failed"
     runner = EpisodeRunner(env, agent, config, run_id, buffered=config.concurrency > 1)
     try:
@@ -229,11 +235,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         skipped = getattr(getattr(agent, "health", None), "skipped", None)
         if skipped:
             summary["llm"]["skipped_models"] = dict(skipped)
-        runs.finish(run_id, summary, status=status)
+        record.finish(summary, status)
         env.close()
         if results:
             print_summary(run_id, summary, status=status, wall_s=summary["wall_s"])
-        db.dispose()
+        record.close()
     if status == "interrupted":
         return 130
     return 1 if summary["exceptions"] else 0

@@ -22,7 +22,7 @@ Create Date: 2026-12-01
 from alembic import op
 
 revision = "0007"
-down_revision = "0005"
+down_revision = "0006"
 branch_labels = None
 depends_on = None
 
