@@ -283,3 +283,14 @@ def test_the_agent_name_lists_the_models_a_run_may_use() -> None:
     c = cfg.load([], {"API_KEY": "k", "MODEL_NAME": "m0", "MODEL_CANDIDATES": "a,b",
                       "MODEL_CANDIDATES_HARD": "h", "MODEL_CANDIDATES_TASK_TASK_X": "a,t"})
     assert c.agent_name() == "llm:a,b,h,t"
+
+
+def test_the_settings_table_in_the_docs_lists_every_variable_and_flag() -> None:
+    from pathlib import Path
+
+    table = (Path(__file__).resolve().parents[2] / "docs" / "inference.md").read_text()
+    table = table.split("## Settings", 1)[1].split("\n\n**", 1)[0]
+    for flag, variable, _ in cfg.VARIABLES:
+        if variable.startswith("MODEL_CANDIDATES_"):  # one row for the three difficulties
+            variable, flag = "MODEL_CANDIDATES_EASY", "--model-candidates-easy"
+        assert f"| `{variable}`" in table and f"| `{flag}`" in table, variable
