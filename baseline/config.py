@@ -137,6 +137,7 @@ class Config:
         data.pop("api_key")
         data["api_key_set"] = bool(self.api_key)
         data["uses_llm"] = self.uses_llm
+        data["uses_fallback"] = self.uses_llm and self.uses_fallback
         for name in ("api_base_url", "env_base_url", "database_url"):
             data[name] = strip_credentials(data[name])
         data["candidates_by_difficulty"] = {k: list(v) for k, v in self.candidates_by_difficulty.items()}

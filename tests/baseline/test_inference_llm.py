@@ -257,6 +257,7 @@ def test_agent_llm_never_plays_the_policy_a_step_no_model_took_fails(
     assert record.status == "degraded"
     assert record.summary["actors"]["by_actor"] == {"none": len(block.steps)}
     assert record.summary["actors"]["failed_steps"] == len(block.steps)
+    assert record.config["uses_fallback"] is False
     assert "builtin-policy" not in str(record.summary["episodes"])
     assert f"Who acted: nobody (failed steps) {len(block.steps)} (100%)" in run.stderr
 
@@ -273,7 +274,7 @@ def test_agent_llm_with_fallback_builtin_plays_the_policy_and_says_so(
     record, episodes = _stored(database_url, run.run_id)
     assert episodes[0].score == _policy_scores(service, ["task_easy_password"])["task_easy_password"]
     assert record.summary["actors"]["by_actor"] == {"builtin-policy": len(steps)}
-    assert record.config["fallback"] == "builtin"
+    assert record.config["fallback"] == "builtin" and record.config["uses_fallback"] is True
 
 
 def test_each_actors_share_is_in_the_record_runs_and_the_viewer(live_server, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]

@@ -96,6 +96,15 @@ def test_a_url_that_is_not_a_url_and_a_closed_port_say_so(tmp_path: Path) -> Non
         assert fix in _one_line_exit_2(started[url], url)
 
 
+def test_the_server_script_says_it_in_one_line_too() -> None:
+    """``server`` (the OpenEnv entry point, ``server.app:main``) opens the log as ``serve`` does."""
+    script = Path(sys.executable).with_name("server")
+    command = [str(script)] if script.exists() else [sys.executable, "-m", "server.app"]
+    proc = subprocess.Popen([*command, "--port", "0"], cwd=ROOT, env=_env(DATABASE_URL=UNKNOWN_SCHEME),
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    assert "Can't load plugin: sqlalchemy.dialects:mysqlx" in _one_line_exit_2(proc, "server")
+
+
 # ---------------------------------------------------------------------------------- | head
 def _read_one_line_then_close(proc: subprocess.Popen[str]) -> tuple[str, str]:
     """What ``| head -1`` does: read a line, then go away while the command still writes."""
