@@ -55,7 +55,7 @@ class RunCreated(BaseModel):
 
 class RunEnd(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    status: Literal["finished", "failed", "interrupted"] = "finished"
+    status: Literal["finished", "degraded", "failed", "interrupted"] = "finished"
     summary: dict[str, Any] = Field(default_factory=dict, description="What only the client "
                                     "knows about the run (latency, tokens, errors); scores are "
                                     "read from its episodes")

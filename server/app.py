@@ -94,8 +94,15 @@ def main(argv: list[str] | None = None) -> None:
         settings = with_flags(read(), args)
     except SettingsError as exc:
         sys.exit(f"error: {exc}")
-    sys.exit(serve(settings, args.log_level, access_log=args.access_log,
-                   ws_compression=args.ws_compression))
+    from store import DatabaseUnavailable
+
+    try:
+        status = serve(settings, args.log_level, access_log=args.access_log,
+                       ws_compression=args.ws_compression)
+    except DatabaseUnavailable as exc:  # one line, exit 2, as ``ticketledger serve`` says it
+        print(f"error: {exc}", file=sys.stderr)
+        status = 2
+    sys.exit(status)
 
 
 def __getattr__(name: str) -> Any:

@@ -29,7 +29,7 @@ from store.eventstore import EpisodeRow, utcnow
 from store.schema import episodes, runs
 
 RUNNING = "running"
-ENDED_STATUSES = ("finished", "failed", "interrupted")
+ENDED_STATUSES = ("finished", "degraded", "failed", "interrupted")
 """How a run ends: all its episodes played, stopped by an error, stopped by Ctrl-C."""
 
 
@@ -59,11 +59,28 @@ class RunRow:
     config: dict[str, Any]
     summary: dict[str, Any] | None
 
+    def actor_steps(self) -> dict[str, int]:
+        """Steps per actor (a model, the built-in policy, ``none`` for a failed step), most first:
+        the summary's count, or for a run recorded before it had one, the sum of its episodes'
+        ``chosen_by`` (the same facts, per episode)."""
+        summary = self.summary or {}
+        actors = summary.get("actors")
+        if isinstance(actors, dict) and isinstance(actors.get("by_actor"), dict):
+            counted = {str(a): int(n) for a, n in actors["by_actor"].items()}
+        else:  # any summary a caller stored is read, so take only what has the runner's shape
+            counted = {}
+            episodes = summary.get("episodes")
+            for episode in episodes if isinstance(episodes, list) else []:
+                chosen = episode.get("chosen_by") if isinstance(episode, dict) else None
+                for actor, steps in (chosen if isinstance(chosen, dict) else {}).items():
+                    counted[str(actor)] = counted.get(str(actor), 0) + int(steps)
+        return dict(sorted(counted.items(), key=lambda kv: -kv[1]))
+
     def to_json(self) -> dict[str, Any]:
         return {"run_id": self.run_id, "started_at": self.started_at.isoformat(),
                 "ended_at": self.ended_at.isoformat() if self.ended_at else None,
                 "agent": self.agent, "status": self.status, "config": self.config,
-                "summary": self.summary}
+                "summary": self.summary, "actors": self.actor_steps()}
 
 
 def _row(r: Any) -> RunRow:
