@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from fastapi import FastAPI
 
-from api import routes_audit, routes_openenv, routes_ui
+from api import logs, routes_audit, routes_openenv, routes_runs, routes_ui
 from api.deps import Environment
 from domain.tasks.catalog import default_catalog
 from service import EnvironmentService
@@ -18,6 +18,7 @@ from store import open_database
 
 ROUTERS = (
     routes_openenv,  # /health /metadata /schema /reset /step /state /tasks /ws /mcp
+    routes_runs,  # POST /runs, POST /runs/{id}/finish (agent-facing: the run's secret)
     routes_audit,  # /episodes... /runs... /regrade /export (read-only audit; token when set)
     routes_ui,  # /ui web viewer
 )
@@ -27,6 +28,7 @@ def create_app(settings: Settings | None = None, service: EnvironmentService | N
     """The app over ``service`` (default: one on ``settings.database_url``, migrated). Without
     ``settings`` (``uvicorn server.app:app``, worker processes) they are read here, once."""
     settings = settings or read()
+    logs.install()  # no secret in uvicorn's lines, however the server was started
     app = FastAPI(title="TicketLedger", version="0.1.0",
                   description="Event-sourced customer-support environment for AI agents (OpenEnv).")
     if service is None:

@@ -22,10 +22,12 @@ from starlette.requests import HTTPConnection
 from api.episode_routing import EpisodeRouter
 from api.models import PublicState, ResetBody
 from api.protocol import public_state
+from api.run_access import check_filing
 from domain.rewards import DEFAULT_REWARD_MODE
 from service import EnvironmentService, StepResult
 from service.audit_views import Auditor
 from service.settings import Settings
+from store.runs import RunStore
 
 P = ParamSpec("P")
 T = TypeVar("T")
@@ -100,6 +102,7 @@ class Environment:
         self.settings = settings
         self.episodes = EpisodeRouter()
         self.auditor = Auditor(service.db, service.catalog)
+        self.runs = RunStore(service.db)
         # An LLM judge is a network call inside a step: never on the event loop, whatever
         # TICKETLEDGER_BLOCKING_CALLS says.
         self.inline = settings.blocking_calls == "inline" and service.judge is None
@@ -111,7 +114,12 @@ class Environment:
             return fn(*args, **kwargs)
         return await run_in_threadpool(fn, *args, **kwargs)
 
-    async def reset(self, body: ResetBody) -> StepResult:
+    async def reset(self, body: ResetBody, connection: HTTPConnection | None) -> StepResult:
+        """A new episode for the client of ``connection`` (an HTTP request or a WebSocket
+        handshake; None inside this process): filed under ``body.run_id`` only if it may
+        (``api.run_access``), else nothing is written."""
+        if body.run_id is not None:
+            await self.run(check_filing, self.runs, self.settings, connection, body.run_id)
         return await self.run(self.service.reset, body.task_id, body.seed, body.episode_id,
                               run_id=body.run_id, reward_mode=body.reward_mode or DEFAULT_REWARD_MODE)
 

@@ -159,7 +159,7 @@ class McpCall:
 
     async def _run(self, name: str, args: dict[str, Any]) -> dict[str, Any]:
         if name == "reset":
-            result = await self.env.reset(reset_body(args))
+            result = await self.env.reset(reset_body(args), self.request)
             self.started = result.episode_id
             return reset_answer(result).model_dump(mode="json")
         explicit = args.pop("episode_id", None)

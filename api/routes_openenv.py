@@ -94,7 +94,7 @@ async def tasks(env: Env) -> dict[str, list[dict[str, Any]]]:
 async def reset(request: Request, env: Env) -> Response:
     """Start an episode. Body optional: ``{task_id?, seed?, episode_id?, run_id?}``. Sets a cookie that
     routes this client's next requests to the new episode."""
-    result = await env.reset(parse_reset(await request.body()))
+    result = await env.reset(parse_reset(await request.body()), request)
     response = _json(reset_answer(result))
     env.episodes.started(response, result.episode_id)
     return response
@@ -138,7 +138,8 @@ def install(app: FastAPI) -> None:
     ws.install(app)
     mcp.install(app)
     errors.install(app)
-    app.add_middleware(BodyLimit, max_bytes=_environment(app).settings.max_body_bytes)
+    settings = _environment(app).settings
+    app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes, timeout_s=settings.body_timeout_s)
 
 
 def _environment(app: FastAPI) -> Environment:

@@ -318,11 +318,19 @@ def runs_page(request: Request, env: Env) -> Response:
     return _render(request, env, build)
 
 
+def _acted(steps: dict[str, int]) -> str:
+    """Steps per actor and their share: which model played the run, and how much the built-in
+    policy or failed steps (``none``) took over."""
+    total = sum(steps.values())
+    return ", ".join(f"{actor}: {n} steps ({n / total:.0%})" for actor, n in steps.items()) or "-"
+
+
 @router.get("/runs/{run_id}", response_class=HTMLResponse)
 def run_page(request: Request, env: Env, run_id: str) -> Response:
     def build(a: Auditor) -> str:
         run = a.run(run_id)
         facts = [("Agent", run["agent"]), ("Status", run["status"]),
+                 ("Who acted", _acted(run["actors"])),
                  ("Started", run["started_at"]), ("Ended", run["ended_at"]),
                  ("Configuration", tag("code", run["config"]))]
         summary = tag("dl", join(tag("dt", k) + tag("dd", v) for k, v in facts), class_="facts")

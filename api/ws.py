@@ -22,6 +22,7 @@ from typing import Any
 from fastapi import FastAPI, WebSocket, WebSocketDisconnect
 from pydantic import BaseModel
 from pydantic_core import to_json
+from starlette.requests import HTTPConnection
 
 from api.deps import Env, Environment
 from api.errors import describe
@@ -75,8 +76,9 @@ def error_frame(code: str, message: str, **extra: Any) -> str:
 class Session:
     """One connection's episode."""
 
-    def __init__(self, env: Environment):
+    def __init__(self, env: Environment, connection: HTTPConnection):
         self.env = env
+        self.connection = connection  # the handshake: its headers may carry a run secret
         self.max_bytes = env.settings.max_body_bytes
         self.episode_id: str | None = None
 
@@ -121,7 +123,7 @@ class Session:
         if not isinstance(data, dict):
             raise SessionError("VALIDATION_ERROR", f"'data' of a {kind} message must be a JSON object")
         if kind == "reset":
-            result = await self.env.reset(reset_body(data))
+            result = await self.env.reset(reset_body(data), self.connection)
             self.episode_id = result.episode_id
             return frame("observation", reset_answer(result)), False
         body = step_body(data)
@@ -182,7 +184,7 @@ async def session_endpoint(websocket: WebSocket, env: Env) -> None:
             active_sessions=sessions.active, max_sessions=sessions.limit))
         await websocket.close(code=TRY_AGAIN_LATER)
         return
-    session = Session(env)
+    session = Session(env, websocket)
     idle = float(env.settings.session_idle_timeout_s)
     try:
         while True:

@@ -25,12 +25,15 @@ TASK_CANDIDATES_PREFIX = "MODEL_CANDIDATES_TASK_"
 DIFFICULTIES = ("easy", "medium", "hard")
 SCHEMA_MODES = ("strict", "lenient")
 AGENTS = ("auto", "policy", "llm")
+FALLBACKS = ("builtin", "none")
 REWARD_MODES = ("dense", "sparse", "binary")  # domain.rewards.REWARD_MODES, checked by a test
 POLICY_NAME = "builtin-policy"
 
 # (flag, variable, help). The README's table is written from the same list.
 VARIABLES: tuple[tuple[str, str, str], ...] = (
     ("--agent", "AGENT", "auto (LLM when a key is set, else the built-in policy), policy or llm"),
+    ("--fallback", "FALLBACK", "who acts when every model failed a step: builtin (the built-in "
+                               "policy; default for auto) or none (a failed step; default for llm)"),
     ("--api-base-url", "API_BASE_URL", f"OpenAI-compatible endpoint (default {DEFAULT_API_BASE_URL})"),
     ("--model-name", "MODEL_NAME",
      f"model used when no candidate list is set (default {DEFAULT_MODEL_NAME})"),
@@ -41,8 +44,10 @@ VARIABLES: tuple[tuple[str, str, str], ...] = (
     ("--action-schema-mode", "ACTION_SCHEMA_MODE", "strict (default) or lenient parsing of model replies"),
     ("--benchmark", "BENCHMARK", f"name printed as env= (default {DEFAULT_BENCHMARK})"),
     ("--tasks", "TASKS", "comma-separated task ids to run (default: every task, catalog order)"),
-    ("--seed", "SEED", "variant seed (default: the published variant; trials use SEED..SEED+k-1)"),
-    ("--trials", "TRIALS", "episodes per task over seeds 0..k-1; reports pass^k (default 1)"),
+    ("--seed", "SEED", "the first variant's seed (default: the published variant, or seed 0 when "
+                       "VARIANTS > 1)"),
+    ("--variants", "VARIANTS", "variants per task: seeds SEED..SEED+n-1 (default 1)"),
+    ("--trials", "TRIALS", "trials of each variant; reports pass^1..k per task (default 1)"),
     ("--max-steps", "MAX_STEPS", "cap on steps per episode (default: the task's own max_steps)"),
     ("--reward-mode", "REWARD_MODE", "dense (default), sparse or binary rewards, chosen at reset"),
     ("--concurrency", "CONCURRENCY", "episodes run in parallel threads (default 1)"),
@@ -75,7 +80,9 @@ class Config:
     action_schema_mode: str = "strict"
     tasks: tuple[str, ...] = ()
     seed: int | None = None
+    variants: int = 1
     trials: int = 1
+    fallback: str | None = None
     max_steps: int | None = None
     reward_mode: str = "dense"
     concurrency: int = 1
@@ -89,12 +96,21 @@ class Config:
     def uses_llm(self) -> bool:
         return self.agent == "llm" or (self.agent == "auto" and bool(self.api_key))
 
+    @property
+    def uses_fallback(self) -> bool:
+        """Whether the built-in policy acts in a step where every model failed: ``FALLBACK`` when
+        set, else yes for ``auto`` (the seeds' behaviour) and no for ``llm`` (a failed step)."""
+        if self.fallback is not None:
+            return self.fallback == "builtin"
+        return self.agent != "llm"
+
     def seeds(self) -> list[int | None]:
-        """Seeds of the trials: the published variant for a single unseeded trial, else a range."""
-        if self.seed is None and self.trials == 1:
+        """The variants' seeds: the published variant for a single unseeded variant, else
+        ``VARIANTS`` seeds from ``SEED`` (0 when unset). Each is played ``TRIALS`` times."""
+        if self.seed is None and self.variants == 1:
             return [None]
         first = self.seed or 0
-        return list(range(first, first + self.trials))
+        return list(range(first, first + self.variants))
 
     def models_for(self, task_id: str, difficulty: str) -> tuple[str, ...]:
         """The candidate chain for a task: per task, else per difficulty, else general, else MODEL_NAME."""
@@ -121,6 +137,7 @@ class Config:
         data.pop("api_key")
         data["api_key_set"] = bool(self.api_key)
         data["uses_llm"] = self.uses_llm
+        data["uses_fallback"] = self.uses_llm and self.uses_fallback
         for name in ("api_base_url", "env_base_url", "database_url"):
             data[name] = strip_credentials(data[name])
         data["candidates_by_difficulty"] = {k: list(v) for k, v in self.candidates_by_difficulty.items()}
@@ -238,7 +255,10 @@ def load(argv: Sequence[str] | None = None, environ: Mapping[str, str] | None = 
                                    SCHEMA_MODES, "strict"),
         tasks=_split(get("--tasks", "TASKS")),
         seed=_int("SEED", get("--seed", "SEED"), None, 0),
+        variants=_int("VARIANTS", get("--variants", "VARIANTS"), 1, 1) or 1,
         trials=_int("TRIALS", get("--trials", "TRIALS"), 1, 1) or 1,
+        fallback=(_choice("FALLBACK", get("--fallback", "FALLBACK"), FALLBACKS, "")
+                  or None),
         max_steps=_int("MAX_STEPS", get("--max-steps", "MAX_STEPS"), None, 1),
         reward_mode=_choice("REWARD_MODE", get("--reward-mode", "REWARD_MODE"), REWARD_MODES, "dense"),
         concurrency=_int("CONCURRENCY", get("--concurrency", "CONCURRENCY"), 1, 1) or 1,

@@ -19,10 +19,18 @@ class LLMCall:
     completion_tokens: int | None = None
 
 
+NO_ACTOR = "none"
+"""Who acted in a failed step: nobody. Every model failed and no fallback was allowed, so the
+runner sends :data:`FAILED_STEP_ACTION` (the step counts against ``max_steps``, the log records a
+no-op and its penalty) and the run record counts the step as nobody's."""
+
+FAILED_STEP_ACTION: dict[str, Any] = {"action_type": "noop"}
+
+
 @dataclass(frozen=True)
 class Decision:
     action: dict[str, Any]
-    chosen_by: str  # a model name, or the built-in policy's name
+    chosen_by: str  # a model name, the built-in policy's name, or NO_ACTOR (a failed step)
     error: str | None = None  # why the preferred agent was not used, one line
     calls: tuple[LLMCall, ...] = field(default_factory=tuple)
 

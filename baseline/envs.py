@@ -33,7 +33,8 @@ class Env(Protocol):
     def step(self, episode_id: str, action: dict[str, Any]) -> EnvStep: ...
 
     def final(self, episode_id: str) -> dict[str, Any]:
-        """What the environment's record says at the end (score, head hash), best effort."""
+        """What the environment's record says at the end (score, head hash); raises when it
+        cannot be read (the caller reports that and falls back on the rewards)."""
         ...
 
     def close(self) -> None: ...

@@ -3,8 +3,9 @@
 Every call goes through ``openai.OpenAI`` with a timeout and a small retry budget, inside a hard
 wall-clock deadline (a server that trickles bytes cannot hold a step longer than the timeout). A
 model that times out, errors or answers with something that is not a valid action hands the step
-to the next candidate, and finally to the built-in policy; the step's ``error=`` says what
-happened. A model that fails ``LLM_MAX_FAILURES`` times in a row (or answers 401/403/404, which
+to the next candidate, and finally to the built-in policy when a fallback is allowed (``--agent
+auto``, or ``--fallback builtin``), else the step fails (a no-op); the step's ``error=`` says what
+happened and who acted. A model that fails ``LLM_MAX_FAILURES`` times in a row (or answers 401/403/404, which
 retrying cannot fix) is skipped for the rest of the run.
 """
 
@@ -20,7 +21,7 @@ from functools import cache
 from typing import TYPE_CHECKING, Any
 
 from baseline.config import Config
-from baseline.decision import Decision, LLMCall
+from baseline.decision import FAILED_STEP_ACTION, NO_ACTOR, Decision, LLMCall
 from baseline.policy import BuiltinPolicy
 from baseline.stdout import one_line
 from service.judge import Deadline, call_with_deadline
@@ -291,23 +292,29 @@ def _stderr(message: str) -> None:
     print(f"[baseline] {message}", file=sys.stderr, flush=True)
 
 
+FAILED_STEP = "no model acted: failed step, sent noop (--fallback builtin lets the built-in policy act)"
+
+
 def _explain(problems: list[str], skipped: list[str], chosen_by: str) -> str | None:
-    """The step's error text: what failed, what was skipped, and who acted instead."""
+    """The step's error text: what failed, what was skipped, and who acted instead (or that nobody
+    did)."""
     if not problems and not skipped:
         return None
     parts = problems + ([f"skipped after repeated failures: {', '.join(skipped)}"] if skipped else [])
-    return "; ".join(parts + [f"used {chosen_by}"])
+    return "; ".join(parts + [FAILED_STEP if chosen_by == NO_ACTOR else f"used {chosen_by}"])
 
 
 class LLMAgent:
-    """Tries each candidate model in order, then the built-in policy, for every step."""
+    """Tries each candidate model in order for every step, then the built-in policy if the run
+    allows a fallback (``Config.uses_fallback``); without one, a step no model could take is a
+    failed step, never the policy's."""
 
     def __init__(self, config: Config, client: ChatClient | None = None,
                  notify: Callable[[str], None] = _stderr):
         self.config = config
         self.client = client or ChatClient(config)
         self.health = ModelHealth(config.llm_max_failures, notify)
-        self.fallback = BuiltinPolicy()
+        self.fallback = BuiltinPolicy() if config.uses_fallback else None
         self.name = config.agent_name()
 
     def models_for(self, task_id: str, difficulty: str) -> tuple[str, ...]:
@@ -331,6 +338,9 @@ class LLMAgent:
             problems.append(f"{model} {call.failure} ({call.detail})")
             permanent = call.failure in {f"http_{s}" for s in PERMANENT_STATUSES}
             self.health.failed(model, f"{call.failure}: {call.detail}", permanent=permanent)
+        if self.fallback is None:
+            return Decision(dict(FAILED_STEP_ACTION), NO_ACTOR, _explain(problems, skipped, NO_ACTOR),
+                            tuple(calls))
         fallback = self.fallback.act(observation)
         return Decision(fallback.action, fallback.chosen_by,
                         _explain(problems, skipped, fallback.chosen_by), tuple(calls))

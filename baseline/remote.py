@@ -1,10 +1,13 @@
 """Stateful HTTP against a running TicketLedger server (``ENV_BASE_URL``), with the stdlib only.
 
-``POST {base}/reset`` with ``{task_id, seed, run_id}`` answers ``{observation, reward, done,
+``POST {base}/runs`` with ``{agent, config}`` records the run on the server and answers its
+``run_id`` and ``run_secret`` (:meth:`RemoteEnv.open_run`); ``POST {base}/reset`` with ``{task_id,
+seed, run_id}`` and the secret in the ``X-Run-Secret`` header answers ``{observation, reward, done,
 episode_id}``; ``POST {base}/step`` with ``{"action": {...}, "episode_id": ...}`` answers
 ``{observation, reward, done, ...}``. The episode id travels in every body, so one connection per
 thread (kept alive) serves any number of episodes. At the end of an episode ``GET
-{base}/episodes/{id}`` supplies the exact score and the hash-chain head when the server has it.
+{base}/state?episode_id=...`` (an agent route: no audit token) supplies the exact score and the
+hash-chain head; ``POST {base}/runs/{id}/finish`` stores the run's summary.
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ from urllib.parse import quote, urlsplit
 from baseline.envs import ActionRefused, EnvStep
 
 DEFAULT_TIMEOUT = 30.0
+RUN_SECRET_HEADER = "X-Run-Secret"  # api/run_access.py reads it (not imported: this is stdlib-only)
 
 
 class RemoteError(RuntimeError):
@@ -42,6 +46,7 @@ class RemoteEnv:
         self._timeout = timeout
         self._local = threading.local()
         self._send_run_id = True
+        self._run: tuple[str, str] | None = None  # (run_id, run_secret) of the run opened here
         self.where = f"{parts.scheme}://{parts.netloc}{self._prefix}"
 
     # -------------------------------------------------------------------------------- http
@@ -55,10 +60,11 @@ class RemoteEnv:
             self._local.conn = conn
         return conn
 
-    def request(self, method: str, path: str, body: Any = None) -> Any:
+    def request(self, method: str, path: str, body: Any = None,
+                extra_headers: dict[str, str] | None = None) -> Any:
         """One JSON request on this thread's kept-alive connection (reconnecting once if it died)."""
         payload = json.dumps(body).encode() if body is not None else None
-        headers = {"Accept": "application/json"}
+        headers = {"Accept": "application/json", **(extra_headers or {})}
         if payload is not None:
             headers["Content-Type"] = "application/json"
         for attempt in (0, 1):
@@ -82,6 +88,33 @@ class RemoteEnv:
                               response.status)
         return data
 
+    # -------------------------------------------------------------------------------- runs
+    def open_run(self, agent: str, config: dict[str, Any]) -> str | None:
+        """Record a run on the server and keep its secret for this run's resets; its run id, or
+        None when the server has no ``POST /runs`` (an older one: the caller records the run)."""
+        try:
+            data = self.request("POST", "/runs", {"agent": agent, "config": config})
+        except RemoteError as exc:
+            if exc.status in (404, 405):
+                return None
+            raise
+        if not isinstance(data, dict) or not isinstance(data.get("run_id"), str) \
+                or not isinstance(data.get("run_secret"), str):
+            raise RemoteError(f"POST /runs: expected {{run_id, run_secret}}, got {str(data)[:160]}")
+        run_id: str = data["run_id"]
+        self._run = (run_id, data["run_secret"])
+        return run_id
+
+    def finish_run(self, run_id: str, summary: dict[str, Any], status: str) -> None:
+        """Store the run's summary on the server and end the run (it takes no more episodes)."""
+        self.request("POST", f"/runs/{quote(run_id, safe='')}/finish",
+                     {"status": status, "summary": summary}, self._secret_for(run_id))
+
+    def _secret_for(self, run_id: str | None) -> dict[str, str]:
+        if self._run is not None and run_id == self._run[0]:
+            return {RUN_SECRET_HEADER: self._run[1]}
+        return {}
+
     # ------------------------------------------------------------------------ environment
     def reset(self, task_id: str, seed: int | None, run_id: str | None) -> EnvStep:
         body: dict[str, Any] = {"task_id": task_id, "seed": seed}
@@ -90,7 +123,7 @@ class RemoteEnv:
         if run_id and self._send_run_id:
             body["run_id"] = run_id
         try:
-            data = self.request("POST", "/reset", body)
+            data = self.request("POST", "/reset", body, self._secret_for(body.get("run_id")))
         except RemoteError as exc:
             # A server that does not take run_id: link episodes through the run record instead.
             if exc.status != 422 or "run_id" not in str(exc) or "run_id" not in body:
@@ -112,15 +145,13 @@ class RemoteEnv:
         return self._out(data, episode_id)
 
     def final(self, episode_id: str) -> dict[str, Any]:
-        try:
-            data = self.request("GET", f"/episodes/{quote(episode_id, safe='')}")
-        except (RemoteError, OSError):
-            return {}
-        if not isinstance(data, dict):
-            return {}
-        episode = data.get("episode")
-        record = episode if isinstance(episode, dict) else data
-        return {k: record[k] for k in ("score", "head_hash", "step_count") if k in record}
+        """The episode's exact score, chain head, step count and ``done`` from its public state
+        (``GET /state``, an agent route: no audit token needed). A failure raises (RemoteError,
+        OSError): it is not an empty answer."""
+        data = self.request("GET", f"/state?episode_id={quote(episode_id, safe='')}")
+        if not isinstance(data, dict) or data.get("episode_id") != episode_id:
+            raise RemoteError(f"GET /state did not describe episode {episode_id}: {str(data)[:160]}")
+        return {k: data[k] for k in ("score", "head_hash", "step_count", "done") if k in data}
 
     def close(self) -> None:
         conn = getattr(self._local, "conn", None)

@@ -2,13 +2,12 @@
 
 Stdout gets only the contract's lines (see :mod:`baseline.stdout`); progress, the summary and
 where the run is stored go to stderr. The run row is written before the first episode (so its
-episodes can link to it) and completed at the end, also after a crash or Ctrl-C.
+episodes can link to it) and completed at the end, also after a crash, Ctrl-C or a closed stdout;
+it is kept with the episodes, in-process or on the ``ENV_BASE_URL`` server (:mod:`baseline.records`).
 """
 
 from __future__ import annotations
 
-import datetime as dt
-import os
 import sys
 import time
 from collections.abc import Sequence
@@ -16,19 +15,20 @@ from dataclasses import dataclass
 from typing import Any
 
 from baseline import config as cfg
-from baseline.decision import Agent
+from baseline.decision import FAILED_STEP_ACTION, NO_ACTOR, Agent
 from baseline.envs import ActionRefused, Env, EnvStep
 from baseline.policy import BuiltinPolicy
-from baseline.stdout import Block
+from baseline.stdout import Block, StdoutClosed
 from baseline.summary import EpisodeResult, print_summary, summarise
+
+EXIT_DEGRADED = 3
+"""``inference.py``'s exit status for a run in which the configured model acted in no step (a dead
+endpoint, a wrong model name or key): its scores are the fallback's or failed steps', not the
+model's. 1 stays an episode that crashed, 2 a setting that cannot be used."""
 
 
 def log(message: str) -> None:
     print(f"[baseline] {message}", file=sys.stderr, flush=True)
-
-
-def new_run_id() -> str:
-    return "run_" + dt.datetime.now(dt.UTC).strftime("%Y%m%dT%H%M%S") + "_" + os.urandom(3).hex()
 
 
 @dataclass(frozen=True)
@@ -38,11 +38,12 @@ class Job:
     difficulty: str
     threshold: float
     seed: int | None
-    trial: int
+    trial: int  # the trial's number among its variant's
 
 
 def plan_jobs(config: cfg.Config, catalog: Any) -> list[Job]:
-    """Every (task, seed) pair to run, in catalog order; unknown task ids are a config error."""
+    """Every (task, variant, trial) to run, in catalog order, each variant's trials together;
+    unknown task ids are a config error."""
     known = catalog.task_ids
     unknown = [t for t in config.tasks if t not in known]
     if unknown:
@@ -54,9 +55,10 @@ def plan_jobs(config: cfg.Config, catalog: Any) -> list[Job]:
     jobs: list[Job] = []
     for task_id in chosen:
         spec = catalog.spec(task_id)
-        for trial, seed in enumerate(config.seeds()):
-            jobs.append(Job(len(jobs), task_id, spec.difficulty.value, spec.success_threshold, seed,
-                            trial))
+        for seed in config.seeds():
+            for trial in range(config.trials):
+                jobs.append(Job(len(jobs), task_id, spec.difficulty.value, spec.success_threshold,
+                                seed, trial))
     return jobs
 
 
@@ -95,14 +97,17 @@ class EpisodeRunner:
                 limit = min(limit, self.config.max_steps)
             while not last.done and result.steps < limit:
                 last = self._step(last, result, block)
+        except StdoutClosed:
+            result.exception = "stopped: stdout was closed"
+            raise
         except Exception as exc:
             result.exception = f"{type(exc).__name__}: {exc}"
             log(f"{job.task_id} (seed {job.seed}): episode failed: {result.exception}")
         finally:
             self._settle(result, last)
-            block.end(result.success, result.steps, result.score, result.rewards)
             result.wall_s = time.monotonic() - began
             self.finished[job.index] = result
+            block.end(result.success, result.steps, result.score, result.rewards)
         return result
 
     def _step(self, current: EnvStep, result: EpisodeResult, block: Block) -> EnvStep:
@@ -112,13 +117,19 @@ class EpisodeRunner:
         try:
             after = self.env.step(current.episode_id, action)
         except ActionRefused as exc:
-            # Recorded nowhere, so the step is still ours: play the policy's action instead.
-            fallback = self.policy.act(current.observation)
-            action, chosen_by = fallback.action, fallback.chosen_by
-            error = _join(error, f"environment refused the action ({exc}); used {chosen_by}")
+            # Recorded nowhere, so the step is still ours: play the policy's action instead, or,
+            # where no fallback is allowed, the failed step's no-op.
+            if self.config.uses_fallback or not self.config.uses_llm:
+                fallback = self.policy.act(current.observation)
+                action, chosen_by = fallback.action, fallback.chosen_by
+                instead = f"used {chosen_by}"
+            else:
+                action, chosen_by = dict(FAILED_STEP_ACTION), NO_ACTOR
+                instead = "failed step, sent noop"
+            error = _join(error, f"environment refused the action ({exc}); {instead}")
             after = self.env.step(current.episode_id, action)
         result.steps += 1
-        result.chosen_by[chosen_by] += 1
+        result.actors.append(chosen_by)
         reward = after.reward if after.reward is not None else 0.0
         result.rewards.append(reward)
         error = _join(error, after.observation.get("last_action_error"))
@@ -164,6 +175,15 @@ def make_env(config: cfg.Config, db: Any) -> Env:
     return LocalEnv(db, reward_mode=config.reward_mode)
 
 
+def open_db(config: cfg.Config) -> Any:
+    from store import DatabaseUnavailable, open_database
+
+    try:
+        return open_database(config.database_url)
+    except DatabaseUnavailable as exc:  # one line: what failed and how to fix it
+        raise cfg.ConfigError(str(exc)) from None
+
+
 def run_jobs(jobs: Sequence[Job], runner: EpisodeRunner, concurrency: int) -> None:
     if concurrency <= 1 or len(jobs) <= 1:
         for job in jobs:
@@ -171,29 +191,30 @@ def run_jobs(jobs: Sequence[Job], runner: EpisodeRunner, concurrency: int) -> No
         return
     from concurrent.futures import ThreadPoolExecutor
 
-    with ThreadPoolExecutor(max_workers=concurrency, thread_name_prefix="episode") as pool:
+    pool = ThreadPoolExecutor(max_workers=concurrency, thread_name_prefix="episode")
+    try:
         for _ in pool.map(runner.run, jobs):
             pass
+    finally:  # on Ctrl-C or a closed stdout, episodes not yet begun are not begun
+        pool.shutdown(wait=True, cancel_futures=True)
 
 
 def _open(config: cfg.Config) -> tuple[Any, Env, Agent]:
-    """The database (runs are always recorded locally), the environment and the agent."""
-    from store import open_database
-
-    try:
-        db = open_database(config.database_url)
-    except Exception as exc:
-        raise cfg.ConfigError(f"cannot open the database {cfg.strip_credentials(config.database_url)}"
-                              f" (DATABASE_URL): {exc}") from None
+    """The database (None over ``ENV_BASE_URL``: the server keeps the log), the environment and
+    the agent."""
+    db = None if config.env_base_url else open_db(config)
     try:
         return db, make_env(config, db), make_agent(config)
     except ValueError as exc:
-        db.dispose()
+        if db is not None:
+            db.dispose()
         raise cfg.ConfigError(str(exc)) from None
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run every planned episode; exit 0, 1 if an episode crashed, 2 on bad settings, 130 on Ctrl-C."""
+    """Run every planned episode. Exit 0; 1 if an episode crashed; 2 on bad settings; 3 if the run
+    is degraded (the configured model acted in no step); 130 on Ctrl-C; 141 when stdout's reader
+    went away (``| head``), as SIGPIPE would."""
     began = time.monotonic()
     try:
         config = cfg.load(argv)
@@ -204,17 +225,23 @@ def main(argv: Sequence[str] | None = None) -> int:
     except cfg.ConfigError as exc:
         log(f"configuration error: {exc}")
         return 2
-    from store.runs import RunStore
+    from baseline.records import start_record
 
-    runs = RunStore(db)
-    run_id = new_run_id()
-    runs.start(run_id, config.agent_name(), {
-        **config.public(), "env": env.where, "jobs": len(jobs),
-        "task_ids": list(dict.fromkeys(j.task_id for j in jobs)), "seeds": config.seeds(),
-    })
+    try:
+        record = start_record(env, lambda: db if db is not None else open_db(config),
+                              config.agent_name(), {
+            **config.public(), "env": env.where, "jobs": len(jobs),
+            "task_ids": list(dict.fromkeys(j.task_id for j in jobs)), "seeds": config.seeds(),
+        }, log)
+    except cfg.ConfigError as exc:  # DATABASE_URL, where the run was to be recorded
+        log(f"configuration error: {exc}")
+        env.close()
+        return 2
+    run_id = record.run_id
     log(f"run {run_id}: {len(jobs)} episodes, agent {config.agent_name()}, env {env.where}, "
-        f"stored in {db.url}")
+        f"stored in {record.where}")
     status = "failed"
+    stdout_closed = False
     runner = EpisodeRunner(env, agent, config, run_id, buffered=config.concurrency > 1)
     try:
         run_jobs(jobs, runner, config.concurrency)
@@ -222,18 +249,39 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         status = "interrupted"
         log("interrupted; recording what finished")
+    except StdoutClosed:
+        status, stdout_closed = "interrupted", True
+        log("stdout was closed by its reader; stopped, recording what finished")
     finally:
         results = runner.results()
-        summary = summarise(results, config.trials)
+        summary = summarise(results, config.trials, variants=len(config.seeds()),
+                            models=config.all_models() if config.uses_llm else ())
         summary["wall_s"] = round(time.monotonic() - began, 3)
         skipped = getattr(getattr(agent, "health", None), "skipped", None)
         if skipped:
             summary["llm"]["skipped_models"] = dict(skipped)
-        runs.finish(run_id, summary, status=status)
+        if status == "finished" and degraded(config, summary):
+            status = "degraded"
+        record.finish(summary, status)
         env.close()
         if results:
             print_summary(run_id, summary, status=status, wall_s=summary["wall_s"])
-        db.dispose()
+        if status == "degraded":
+            log(f"DEGRADED: no configured model ({', '.join(config.all_models())}) acted in any "
+                f"step; exit {EXIT_DEGRADED}. Check API_BASE_URL, the key and the model names.")
+        record.close()
+    if stdout_closed:
+        from cli.output import CLOSED_PIPE_EXIT
+
+        return CLOSED_PIPE_EXIT
     if status == "interrupted":
         return 130
-    return 1 if summary["exceptions"] else 0
+    if summary["exceptions"]:
+        return 1
+    return EXIT_DEGRADED if status == "degraded" else 0
+
+
+def degraded(config: cfg.Config, summary: dict[str, Any]) -> bool:
+    """An LLM run in which no configured model acted in any step: what it measured is the
+    fallback (or failed steps), so it must not pass for the model's result."""
+    return config.uses_llm and summary["actors"]["model_steps"] == 0

@@ -73,6 +73,8 @@ class Block:
         self.ended = False
 
     def emit(self, line: str) -> None:
+        if _CLOSED.is_set():  # a buffered block learns it here, before playing on for nothing
+            raise StdoutClosed
         if self._buffered:
             self._lines.append(line)
         else:
@@ -95,8 +97,28 @@ class Block:
             self._lines = []
 
 
+class StdoutClosed(BaseException):
+    """Stdout's reader went away (``python inference.py | head``): the run stops as on Ctrl-C.
+
+    A BaseException, so that the runner's per-episode ``except Exception`` does not take it for an
+    episode that failed and carry on with the next one."""
+
+
+_CLOSED = threading.Event()
+
+
 def _write(lines: Sequence[str], stream: TextIO | None) -> None:
     out = stream or sys.stdout
     with _LOCK:
-        out.write("".join(line + "\n" for line in lines))
-        out.flush()
+        if _CLOSED.is_set():
+            raise StdoutClosed
+        try:
+            out.write("".join(line + "\n" for line in lines))
+            out.flush()
+        except BrokenPipeError:
+            _CLOSED.set()
+            if out is sys.stdout:
+                from cli.output import detach_stdout
+
+                detach_stdout()
+            raise StdoutClosed from None

@@ -1,20 +1,27 @@
-"""Aggregating a run: per-task scores, pass^k, LLM usage, and the summary printed to stderr.
+"""Aggregating a run: per-task scores, pass^k, who acted, LLM usage, and the summary on stderr.
 
-pass^k (tau-bench's reliability metric) is the chance that all k trials of a task succeed. With
-exactly k trials per task its estimate is 1 when every trial succeeded and 0 otherwise; the
-overall figure is the mean over tasks.
+pass^k (tau-bench's reliability metric) is the chance that k trials of the same variant all
+succeed. From n trials with c successes the unbiased estimate is C(c,k)/C(n,k) (tau2-bench's
+``agent_metrics``), for every k from 1 to n; a task's figure is the mean over its variants, the
+run's the mean over tasks. pass^1 is the success rate.
+
+Who acted is counted per step (a model, the built-in policy, or nobody in a failed step), so a run
+says how much of it the configured model played, and the runner marks one where it played no step
+as degraded.
 """
 
 from __future__ import annotations
 
+import math
 import statistics
 import sys
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TextIO
 
-from baseline.decision import LLMCall
+from baseline.config import POLICY_NAME
+from baseline.decision import NO_ACTOR, LLMCall
 from baseline.stdout import printed_score
 
 VIEWER_URL = "http://127.0.0.1:7860/ui/runs/{run_id}"
@@ -37,7 +44,8 @@ class EpisodeResult:
     head_hash: str | None = None
     errors: list[str] = field(default_factory=list)
     exception: str | None = None
-    chosen_by: Counter[str] = field(default_factory=Counter)
+    actors: list[str] = field(default_factory=list)
+    """Who acted in each step, in order: a model, the built-in policy, or ``NO_ACTOR``."""
     calls: list[LLMCall] = field(default_factory=list)
     wall_s: float = 0.0
 
@@ -49,7 +57,8 @@ class EpisodeResult:
             "success": self.success, "success_threshold": self.threshold,
             "rewards": self.rewards, "head_hash": self.head_hash,
             "errors": self.errors[:MAX_ERRORS_KEPT], "error_count": len(self.errors),
-            "exception": self.exception, "chosen_by": dict(self.chosen_by),
+            "exception": self.exception, "actors": self.actors,
+            "chosen_by": dict(Counter(self.actors)),
             "llm": llm_usage(self.calls), "wall_s": round(self.wall_s, 4),
         }
 
@@ -76,32 +85,110 @@ def llm_usage(calls: Sequence[LLMCall]) -> dict[str, Any]:
     }
 
 
-def summarise(results: Sequence[EpisodeResult], trials: int) -> dict[str, Any]:
-    """The run record's summary: every episode, per-task aggregates, overall figures."""
-    tasks: dict[str, list[EpisodeResult]] = {}
+def pass_hat(n: int, c: int, k: int) -> float:
+    """pass^k from ``n`` trials of one variant, ``c`` of them successes: C(c,k)/C(n,k), the chance
+    that k trials drawn from the n all succeeded (unbiased; tau2-bench's estimator). k <= n."""
+    if not 1 <= k <= n or not 0 <= c <= n:
+        raise ValueError(f"pass^k needs 1 <= k <= n and 0 <= c <= n, not n={n} c={c} k={k}")
+    return math.comb(c, k) / math.comb(n, k)
+
+
+def pass_hat_by_k(groups: Sequence[Sequence[bool]], k_max: int) -> dict[str, float]:
+    """pass^1..k_max over variants (each a list of trial outcomes): the mean over the variants
+    that had at least k trials (a run cut short may have fewer); a k none reached is left out."""
+    out: dict[str, float] = {}
+    for k in range(1, k_max + 1):
+        values = [pass_hat(len(g), sum(g), k) for g in groups if len(g) >= k]
+        if values:
+            out[str(k)] = round(statistics.fmean(values), 4)
+    return out
+
+
+def actor_steps(results: Sequence[EpisodeResult], models: Sequence[str]) -> dict[str, Any]:
+    """Steps per actor over the run, their shares, and how many the configured models took."""
+    by_actor = Counter(a for r in results for a in r.actors)
+    total = sum(by_actor.values())
+    return {
+        "steps": total,
+        "by_actor": dict(by_actor.most_common()),
+        "share": {a: round(n / total, 4) for a, n in by_actor.most_common()} if total else {},
+        "model_steps": sum(n for a, n in by_actor.items() if a in models),
+        "policy_steps": by_actor.get(POLICY_NAME, 0),
+        "failed_steps": by_actor.get(NO_ACTOR, 0),
+    }
+
+
+def summarise(results: Sequence[EpisodeResult], trials: int, *, variants: int = 1,
+              models: Sequence[str] = ()) -> dict[str, Any]:
+    """The run record's summary: every episode, per-task aggregates, overall figures.
+
+    ``trials`` is k (trials per variant), ``models`` the configured models (whose steps count as
+    the models' in ``actors``)."""
+    tasks: dict[str, dict[int | None, list[EpisodeResult]]] = {}
     for r in results:
-        tasks.setdefault(r.task_id, []).append(r)
+        tasks.setdefault(r.task_id, {}).setdefault(r.seed, []).append(r)
     rows: list[dict[str, Any]] = []
-    for task_id, group in tasks.items():
+    for task_id, by_variant in tasks.items():
+        group = [r for trials_of_variant in by_variant.values() for r in trials_of_variant]
+        by_k = pass_hat_by_k([[r.success for r in v] for v in by_variant.values()], trials)
         rows.append({
-            "task_id": task_id, "difficulty": group[0].difficulty, "trials": len(group),
+            "task_id": task_id, "difficulty": group[0].difficulty, "variants": len(by_variant),
+            "trials": min(map(len, by_variant.values())),  # per variant (fewer if cut short)
+            "episodes": len(group),
             "mean_score": round(statistics.fmean(r.score for r in group), 4),
             "successes": sum(r.success for r in group),
-            "pass_k": 1.0 if all(r.success for r in group) else 0.0,
+            "pass_hat": by_k,
+            "pass_k": by_k.get(str(trials)),
             "mean_steps": round(statistics.fmean(r.steps for r in group), 2),
             "success_threshold": group[0].threshold,
         })
     scores = [r.score for r in results]
+    overall = {str(k): round(statistics.fmean(t["pass_hat"][str(k)] for t in rows
+                                              if str(k) in t["pass_hat"]), 4)
+               for k in range(1, trials + 1) if any(str(k) in t["pass_hat"] for t in rows)}
     return {
         "episodes": [r.to_json() for r in results],
         "tasks": rows,
         "mean_score": round(statistics.fmean(scores), 4) if scores else 0.0,
         "success_rate": round(sum(r.success for r in results) / len(results), 4) if results else 0.0,
-        "pass_k": {"k": trials,
-                   "overall": round(statistics.fmean(t["pass_k"] for t in rows), 4) if rows else 0.0},
+        "pass_k": {"k": trials, "variants": variants, "overall": overall.get(str(trials)),
+                   "by_k": overall},
+        "actors": actor_steps(results, models),
         "exceptions": sum(r.exception is not None for r in results),
         "llm": llm_usage([c for r in results for c in r.calls]),
     }
+
+
+def pass_line(pass_k: Mapping[str, Any]) -> str:
+    """``pass^1 0.92, pass^2 0.90`` (every k of the run), or the single pass^k of an older record."""
+    by_k = pass_k.get("by_k") or {str(pass_k["k"]): pass_k["overall"]}
+    return ", ".join(f"pass^{k} {'-' if v is None else format(float(v), '.2f')}"
+                     for k, v in by_k.items())
+
+
+def actors_line(actors: Mapping[str, int]) -> str:
+    """Each actor's steps and share, most steps first: ``m1 30 (81%), builtin-policy 7 (19%)``;
+    nobody's steps (failed steps) are named as such."""
+    total = sum(actors.values())
+    if not total:
+        return "no steps"
+    return ", ".join(f"{'nobody (failed steps)' if a == NO_ACTOR else a} {n} ({n / total:.0%})"
+                     for a, n in sorted(actors.items(), key=lambda kv: -kv[1]))
+
+
+def task_rows(summary: Mapping[str, Any]) -> tuple[list[str], list[dict[str, Any]]]:
+    """The per-task table of a run (stderr's and ``runs show``'s): columns and rows, one pass^k
+    column per k (an older record has its one pass^k)."""
+    ks = list((summary["pass_k"].get("by_k") or {str(summary["pass_k"]["k"]): None}).keys())
+    rows = []
+    for t in summary["tasks"]:
+        by_k = t.get("pass_hat") or {str(summary["pass_k"]["k"]): t["pass_k"]}
+        rows.append({**t, **{f"pass^{k}": by_k.get(k) for k in ks},
+                     "variants": t.get("variants", "-"),
+                     "successes": f"{t['successes']}/{t.get('episodes', t['trials'])}"})
+    columns = ["task_id", "difficulty", "variants", "trials", "mean_score", "successes",
+               *(f"pass^{k}" for k in ks)]
+    return columns, rows
 
 
 def print_summary(run_id: str, summary: dict[str, Any], *, status: str, wall_s: float,
@@ -110,14 +197,14 @@ def print_summary(run_id: str, summary: dict[str, Any], *, status: str, wall_s: 
     from cli.output import print_table
 
     out = out or sys.stderr
-    k = summary["pass_k"]["k"]
-    print(f"\n[baseline] run {run_id} {status} in {wall_s:.2f} s: {len(summary['episodes'])} episodes, "
+    pk = summary["pass_k"]
+    print(f"\n[baseline] run {run_id} {status} in {wall_s:.2f} s: {len(summary['episodes'])} episodes "
+          f"({pk['variants']} variant(s) x {pk['k']} trial(s) per task), "
           f"mean score {summary['mean_score']:.4f}, success rate {summary['success_rate']:.2f}, "
-          f"pass^{k} {summary['pass_k']['overall']:.2f}", file=out)
-    rows = [{**t, "pass^k": t["pass_k"], "successes": f"{t['successes']}/{t['trials']}"}
-            for t in summary["tasks"]]
-    print_table(rows, ["task_id", "difficulty", "trials", "mean_score", "successes", "pass^k",
-                       "mean_steps"], file=out)
+          f"{pass_line(pk)}", file=out)
+    columns, rows = task_rows(summary)
+    print_table(rows, [*columns, "mean_steps"], file=out)
+    print(f"Who acted: {actors_line(summary['actors']['by_actor'])}", file=out)
     llm = summary["llm"]
     if llm.get("calls"):
         print(f"LLM: {llm['calls']} calls, {llm['failures']} failed {llm['failures_by_kind'] or ''}, "

@@ -260,8 +260,11 @@ def cmd_verify(args: argparse.Namespace) -> int:
         return 0 if data["ok"] else 1
     for f in data["failures"]:
         d = f["first_divergence"]
-        where = f"step {d['step']}" if d["step"] is not None else f"event {d['seq']}"
+        where = (f"step {d['step']}" if d["step"] is not None else
+                 f"event {d['seq']}" if d["seq"] is not None else "its index row")
         print(colour(f"FAIL {f['episode_id']} ({f['task_id']}) at {where}: {d['message']}", "red"))
+        for m in f["index"]:
+            print(colour(f"  index {m['column']}: {m['index']!r}, the log says {m['log']!r}", "red"))
     print(f"verified {data['episodes']} episodes: {data['consistent']} consistent, "
           f"{data['inconsistent']} inconsistent")
     heads = data["heads"]

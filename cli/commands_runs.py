@@ -42,7 +42,17 @@ def _overview(run: Any) -> dict[str, Any]:
             "mean_score": summary.get("mean_score"),
             "success_rate": summary.get("success_rate"),
             "pass^k": (f"{summary['pass_k']['overall']} (k={summary['pass_k']['k']})"
-                       if summary.get("pass_k") else None)}
+                       if summary.get("pass_k") else None),
+            "acted": _acted(run.actor_steps())}
+
+
+def _acted(steps: dict[str, int]) -> str | None:
+    """Each actor's share of the steps, most first: ``m1 81%, builtin-policy 19%``."""
+    total = sum(steps.values())
+    if not total:
+        return None
+    return ", ".join(f"{actor} {n / total:.0%}"
+                     for actor, n in sorted(steps.items(), key=lambda kv: -kv[1]))
 
 
 def cmd_runs(args: argparse.Namespace) -> int:
@@ -53,7 +63,7 @@ def cmd_runs(args: argparse.Namespace) -> int:
         print("no runs yet; start one with: python inference.py")
     else:
         print_table(rows, ["run_id", "started_at", "status", "agent", "episodes", "mean_score",
-                           "success_rate", "pass^k"])
+                           "success_rate", "pass^k", "acted"])
     return 0
 
 
@@ -102,24 +112,29 @@ def cmd_runs_show(args: argparse.Namespace) -> int:
     print(f"started {run.started_at.isoformat(timespec='seconds')}  ended {ended}  "
           f"env {run.config.get('env', '-')}")
     if summary:
-        k = summary["pass_k"]["k"]
-        print(f"mean score {summary['mean_score']}  success rate {summary['success_rate']}  "
-              f"pass^{k} {summary['pass_k']['overall']}")
+        from baseline.summary import actors_line, pass_line, task_rows
+
+        pk = summary["pass_k"]
+        print(f"{pk.get('variants', '?')} variant(s) x {pk['k']} trial(s) per task  "
+              f"mean score {summary['mean_score']}  success rate {summary['success_rate']}  "
+              f"{pass_line(pk)}")
+        print(f"who acted: {actors_line(run.actor_steps())}")
         llm = summary.get("llm") or {}
         if llm.get("calls"):
             print(f"LLM: {llm['calls']} calls, {llm['failures']} failed, mean latency "
                   f"{llm['latency_s_mean']} s, tokens in/out {llm.get('prompt_tokens')}/"
                   f"{llm.get('completion_tokens')}, skipped {llm.get('skipped_models') or 'none'}")
         print()
-        print_table([{**t, "pass^k": t["pass_k"], "successes": f"{t['successes']}/{t['trials']}"}
-                     for t in summary["tasks"]],
-                    ["task_id", "difficulty", "trials", "mean_score", "successes", "pass^k"])
+        columns, rows = task_rows(summary)
+        print_table(rows, columns)
     print()
     rows = [{"task_id": e.get("task_id"), "seed": "published" if e.get("seed") is None else e["seed"],
-             "episode_id": e["episode_id"], "steps": e.get("steps"), "score": e.get("score"),
-             "success": e.get("success"), "errors": e.get("error_count"),
-             "head": (e.get("head_hash") or "-")[:16]} for e in episodes]
-    print_table(rows, ["task_id", "seed", "episode_id", "steps", "score", "success", "errors", "head"])
+             "trial": e.get("trial"), "episode_id": e["episode_id"], "steps": e.get("steps"),
+             "score": e.get("score"), "success": e.get("success"), "errors": e.get("error_count"),
+             "acted": _acted(e.get("chosen_by") or {}), "head": (e.get("head_hash") or "-")[:16]}
+            for e in episodes]
+    print_table(rows, ["task_id", "seed", "trial", "episode_id", "steps", "score", "success",
+                       "errors", "acted", "head"])
     if rows:
         print(f"\nreplay one: ticketledger replay {rows[0]['episode_id']}")
     return 0

@@ -12,6 +12,8 @@ import json
 import sys
 from pathlib import Path
 
+from cli.output import CLOSED_PIPE_EXIT, detach_stdout
+
 COMMAND_MODULES = ("cli.commands_core", "cli.commands_audit", "cli.commands_serve", "cli.commands_runs",
                    "cli.commands_grader")
 
@@ -32,25 +34,37 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Run one command. Exit 2 with one line on stderr for a setting or database that cannot be
+    used, 130 on Ctrl-C, 141 (as SIGPIPE would) when stdout's reader went away (``| head``)."""
+    try:
+        return _run(argv)
+    except BrokenPipeError:
+        detach_stdout()
+        return CLOSED_PIPE_EXIT
+
+
+def _run(argv: list[str] | None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     if not getattr(args, "func", None):
         parser.print_help()
         return 2
     from service.settings import SettingsError, read
-    from store.errors import NoDatabase
+    from store.errors import DatabaseUnavailable, NoDatabase
 
     try:
         args.settings = read().override(database_url=args.database_url)
-        return int(args.func(args) or 0)
+        status = int(args.func(args) or 0)
+        sys.stdout.flush()  # a reader that went away shows here, not in the interpreter's exit
+        return status
     except SettingsError as exc:
         return _fail(args, "bad_setting", str(exc))
     except NoDatabase as exc:
         return _fail(args, "no_database", no_database(exc.path))
+    except DatabaseUnavailable as exc:
+        return _fail(args, "database_unavailable", str(exc))
     except KeyboardInterrupt:
         return 130
-    except BrokenPipeError:
-        return 0
 
 
 def no_database(path: str) -> str:

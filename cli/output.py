@@ -3,9 +3,14 @@
 from __future__ import annotations
 
 import os
+import signal
 import sys
 from collections.abc import Sequence
 from typing import Any
+
+CLOSED_PIPE_EXIT = 128 + signal.SIGPIPE
+"""The exit status of a program whose reader went away (``... | head``): what a shell reports for
+one ended by SIGPIPE, as C programs and coreutils are (141)."""
 
 COLOURS = {"green": "32", "red": "31", "yellow": "33", "bold": "1", "dim": "2"}
 
@@ -39,3 +44,14 @@ def print_table(rows: Sequence[dict[str, Any]], columns: Sequence[str], *, file:
     print("  ".join(c.upper().ljust(w) for c, w in zip(columns, widths, strict=True)).rstrip(), file=out)
     for row in cells:
         print("  ".join(v.ljust(w) for v, w in zip(row, widths, strict=True)).rstrip(), file=out)
+
+
+def detach_stdout() -> None:
+    """After stdout's reader went away: point stdout at the null device, so that what is still
+    buffered and the interpreter's last flush at exit have nowhere to fail (Python would otherwise
+    print "Exception ignored ... BrokenPipeError" on the way out)."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    try:
+        os.dup2(devnull, sys.stdout.fileno())
+    finally:
+        os.close(devnull)

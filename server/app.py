@@ -60,11 +60,15 @@ def serve(settings: Settings, log_level: str = "info", *, access_log: bool = Fal
     import uvicorn
 
     from api.app import create_app
+    from api.logs import log_config
 
     options: dict[str, Any] = {
         "host": settings.host, "port": settings.port, "log_level": log_level,
+        "log_config": log_config(log_level),
         "access_log": access_log, "ws_max_size": max(4 * settings.max_body_bytes, 1 << 20),
         "server_header": False, "ws_per_message_deflate": ws_compression,
+        # Bounds what slow clients can hold: uvicorn has no header timeout (docs/operations.md).
+        "limit_concurrency": settings.max_connections,
     }
     if workers == 1:
         uvicorn.run(create_app(settings), **options)  # migrates on creation
@@ -90,8 +94,15 @@ def main(argv: list[str] | None = None) -> None:
         settings = with_flags(read(), args)
     except SettingsError as exc:
         sys.exit(f"error: {exc}")
-    sys.exit(serve(settings, args.log_level, access_log=args.access_log,
-                   ws_compression=args.ws_compression))
+    from store import DatabaseUnavailable
+
+    try:
+        status = serve(settings, args.log_level, access_log=args.access_log,
+                       ws_compression=args.ws_compression)
+    except DatabaseUnavailable as exc:  # one line, exit 2, as ``ticketledger serve`` says it
+        print(f"error: {exc}", file=sys.stderr)
+        status = 2
+    sys.exit(status)
 
 
 def __getattr__(name: str) -> Any:

@@ -28,3 +28,15 @@ class EpisodeBusy(ServiceError):
 class BadRequest(ServiceError):
     status = 422
     code = "invalid_request"
+
+
+class RunForbidden(ServiceError):
+    """Filing an episode under a run without that run's secret or the audit token."""
+
+    status = 403
+    code = "run_forbidden"
+
+
+class RunEnded(ServiceError):
+    status = 409
+    code = "run_ended"

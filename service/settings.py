@@ -42,6 +42,14 @@ class Settings(BaseModel):
                               description="open WebSocket sessions per worker process")
     session_idle_timeout_s: int = Field(300, alias="TICKETLEDGER_SESSION_IDLE_TIMEOUT",
                                         description="seconds a WebSocket session may stay silent")
+    body_timeout_s: float = Field(10.0, gt=0, alias="TICKETLEDGER_BODY_TIMEOUT",
+                                  description="seconds a request may take to send its whole body "
+                                              "once its headers are in; a slower one gets 408 and "
+                                              "its connection is closed")
+    max_connections: int = Field(1024, ge=1, alias="TICKETLEDGER_MAX_CONNECTIONS",
+                                 description="open connections (HTTP and WebSocket) per worker "
+                                             "process; a request past it gets 503 at once "
+                                             "(uvicorn's limit_concurrency)")
     blocking_calls: Annotated[Literal["auto", "inline", "thread"], BeforeValidator(_lower)] = Field(
         "auto", alias="TICKETLEDGER_BLOCKING_CALLS",
         description="where the (blocking) service runs: inline on the event loop or in the thread "

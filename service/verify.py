@@ -1,7 +1,11 @@
 """Verification of the whole log, and tamper evidence beyond the database (chain heads).
 
 ``verify`` replays every selected episode (chain, re-grade, catalog; ``service.replay.replay``) and
-also checks that the episode index row agrees with the log it summarises.
+also checks that the episode index row agrees with the log it summarises, column by column
+(:func:`index_mismatches`): the index is what ``/runs``, the run tables and every listing read, so an
+edited row would change a run's results while the log still checks out. An episode the log holds
+and the index does not list (its row deleted, or, under ``--run``, moved to another run) is named
+too (:func:`_unlisted`).
 
 A hash chain kept only in the database can be recomputed by whoever can write the database, so heads
 are also kept elsewhere. The *heads file* is plain text, one episode per line::
@@ -20,14 +24,19 @@ An episode that went on after the file was written still checks out (its prefix 
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
+from domain.state import fold
 from service import replay
 from service.audit_views import Auditor, check_filter
+from service.environment import to_domain
 from service.errors import BadRequest
+from store.codec import parse_json
+from store.errors import NotFound
 from store.eventstore import EpisodeRow, RecordedEvent
 from store.queries import EpisodeFilter
 
@@ -48,21 +57,70 @@ class Head:
         return {"episode_id": self.episode_id, "seq": self.seq, "head_hash": self.head_hash}
 
 
+def log_index_row(recorded: list[RecordedEvent]) -> dict[str, Any]:
+    """The episode index row as the log determines it: what the store writes with each append
+    (``store.eventstore``), recomputed by folding the events. Raises ValueError, KeyError or
+    TypeError on a log that cannot be read (replay names why)."""
+    state = fold(to_domain(r) for r in recorded)
+    task = state.task
+    if task is None:
+        raise ValueError("the log has no EpisodeStarted")
+    first, last = recorded[0], recorded[-1]
+    fork = state.forked_from
+    return {"task_id": task.task_id, "seed": first.data.get("seed"), "run_id": state.run_id,
+            "forked_from": fork.episode_id if fork else None, "fork_step": fork.at if fork else None,
+            "created_at": first.recorded_at, "status": "ended" if state.done else "open",
+            "step_count": state.step_count, "score": state.score, "last_seq": last.seq,
+            "head_hash": last.hash, "updated_at": last.recorded_at}
+
+
+INDEX_COLUMNS = (
+    "task_id", "seed", "run_id", "forked_from", "fork_step", "created_at", "status", "step_count",
+    "score", "last_seq", "head_hash", "updated_at")
+"""The index columns the log determines, each checked by :func:`index_mismatches`. Not checked:
+``episode_id`` (the key both sides are found by) and ``chain_format``, which says how to check the
+chain: a changed one fails the chain check itself."""
+
+
+def _json_value(value: Any) -> Any:
+    return value.isoformat() if isinstance(value, dt.datetime) else value
+
+
+def index_mismatches(row: EpisodeRow, logged: dict[str, Any]) -> list[dict[str, Any]]:
+    """Every column of ``row`` that differs from the log's value: ``{column, index, log}``."""
+    return [{"column": column, "index": _json_value(getattr(row, column)),
+             "log": _json_value(logged[column])}
+            for column in INDEX_COLUMNS if getattr(row, column) != logged[column]]
+
+
+def _index_problem(mismatch: dict[str, Any]) -> dict[str, Any]:
+    return {"step": None, "seq": None, "kind": "index", "column": mismatch["column"],
+            "message": f"the episode index says {mismatch['column']} = {mismatch['index']!r}, "
+                       f"the log says {mismatch['log']!r}",
+            "recorded": mismatch["index"], "recomputed": mismatch["log"]}
+
+
 def verify_episode(row: EpisodeRow, recorded: list[RecordedEvent], auditor: Auditor) -> dict[str, Any]:
-    """Replay one episode and check its index row; the first problem found is named."""
+    """Replay one episode and check its index row; every problem is counted, the first named, and
+    every index column that disagrees with the log is listed (``index``)."""
     problems: list[dict[str, Any]] = []
+    mismatches: list[dict[str, Any]] = []
     try:
         report = replay.replay(recorded, auditor.catalog, steps=False)
         problems += [d.to_json() for d in report.divergences]
     except (ValueError, KeyError) as exc:
         problems.append({"step": None, "seq": 1, "kind": "log", "message": f"cannot replay: {exc}"})
-    if recorded and (row.last_seq, row.head_hash) != (recorded[-1].seq, recorded[-1].hash):
-        problems.append({"step": None, "seq": recorded[-1].seq, "kind": "index",
-                         "message": "the episode index row does not match the log's last event",
-                         "recorded": [row.last_seq, row.head_hash],
-                         "recomputed": [recorded[-1].seq, recorded[-1].hash]})
+    if recorded:
+        try:
+            mismatches = index_mismatches(row, log_index_row(recorded))
+        except (ValueError, KeyError, TypeError):  # replay has named why the log cannot be read
+            last = {"last_seq": recorded[-1].seq, "head_hash": recorded[-1].hash}
+            mismatches = [{"column": c, "index": getattr(row, c), "log": v} for c, v in last.items()
+                          if getattr(row, c) != v]
+        problems += [_index_problem(m) for m in mismatches]
     return {"episode_id": row.episode_id, "task_id": row.task_id, "consistent": not problems,
-            "first_divergence": problems[0] if problems else None, "problems": len(problems)}
+            "first_divergence": problems[0] if problems else None, "problems": len(problems),
+            "index": mismatches}
 
 
 def verify(auditor: Auditor, where: EpisodeFilter, progress: Progress | None = None, *,
@@ -89,12 +147,43 @@ def verify(auditor: Auditor, where: EpisodeFilter, progress: Progress | None = N
                 failures.append(result)
         if progress:
             progress(checked, total)
+    for result in _unlisted(auditor, where):
+        checked += 1
+        failures.append(result)
     return {"episodes": checked, "consistent": checked - len(failures), "inconsistent": len(failures),
             "ok": not failures, "failures": failures, "filters": {"run_id": where.run_id}}
 
 
 PAGE = 100
 """Episodes per events query, and per unit of work handed to a worker process."""
+
+
+def _unlisted(auditor: Auditor, where: EpisodeFilter) -> Iterator[dict[str, Any]]:
+    """Episodes of the log that the index does not list where ``where`` would find them: no index
+    row at all (named with the log's values), or, with a run filter, a row that names another run
+    than the log does (verified in full, so the ``run_id`` column is named). Only ``task_id`` and
+    ``run_id`` of a filter are read from the log; a missing row is named under any other filter."""
+    for episode_id, opening in auditor.queries.unindexed(where.run_id):
+        try:
+            started = parse_json(opening)
+            task_id, run_id = str(started["task_id"]), started.get("run_id")
+        except (ValueError, KeyError, TypeError):
+            task_id, run_id = "", None
+        if (where.task_id is not None and task_id != where.task_id) or \
+                (where.run_id is not None and run_id != where.run_id):
+            continue
+        try:
+            row = auditor.store.episode(episode_id)
+        except NotFound:
+            missing = {"column": "episode_id", "index": None, "log": episode_id}
+            problem = {"step": None, "seq": None, "kind": "index", "column": "episode_id",
+                       "message": "the log holds this episode but the episode index has no row "
+                                  "for it", "recorded": None, "recomputed": episode_id}
+            yield {"episode_id": episode_id, "task_id": task_id, "consistent": False,
+                   "first_divergence": problem, "problems": 1, "index": [missing]}
+            continue
+        yield verify_episode(row, auditor.queries.events_of([row.episode_id])[row.episode_id],
+                             auditor)
 
 
 def _verify_page(auditor: Auditor, rows: list[EpisodeRow]) -> list[dict[str, Any]]:

@@ -6,6 +6,7 @@ taken for a read or for a write, which is what the engine set-up needs to know.
 
 from __future__ import annotations
 
+import re
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager, nullcontext
@@ -13,10 +14,11 @@ from pathlib import Path
 
 from sqlalchemy import Connection, Engine
 from sqlalchemy.engine import make_url
+from sqlalchemy.exc import ArgumentError, DBAPIError, InterfaceError, NoSuchModuleError, OperationalError
 
 from store import migrate
 from store.engine import READ_ONLY, make_engines, sqlite_begin
-from store.errors import NoDatabase
+from store.errors import DatabaseUnavailable, NoDatabase
 
 DEFAULT_SQLITE_PATH = Path("data") / "ticketledger.db"
 
@@ -88,12 +90,62 @@ def open_database(url: str | None = None, *, migrate_schema: bool = True,
     behind where none was; an SQLite file that is not there raises :class:`NoDatabase`.
     """
     url = url or DEFAULT_DATABASE_URL
-    if must_exist:
-        _check_exists(url)
-    db = Database(*make_engines(url))
-    if migrate_schema:
-        migrate.ensure_current(db.engine)
+    db: Database | None = None
+    try:
+        if must_exist:
+            _check_exists(url)
+        db = Database(*make_engines(url))
+        if migrate_schema:
+            migrate.ensure_current(db.engine)
+        else:  # connect once anyway, so a wrong URL is told here and not deep inside a command
+            with db.engine.connect():
+                pass
+    except _CANNOT_OPEN as exc:
+        if db is not None:
+            db.dispose()
+        raise DatabaseUnavailable(cannot_open(url, exc)) from exc
     return db
+
+
+_CANNOT_OPEN = (ArgumentError, NoSuchModuleError, OperationalError, InterfaceError, ImportError, OSError)
+"""What opening a database raises when its URL is wrong: SQLAlchemy cannot parse it or has no such
+dialect (a bad scheme), the driver is not installed, the server cannot be reached, the database or
+the login does not exist, an SQLite file cannot be created. Anything else is a bug, and stays one."""
+
+_FIXES: tuple[tuple[str, str], ...] = (
+    (r"could not parse|can't load plugin|no such module",
+     "write sqlite:///path/to/file.db or postgresql+psycopg://USER:PASSWORD@HOST:5432/DBNAME"),
+    (r"no module named",
+     "install the PostgreSQL driver: pip install -e '.[postgres]'"),
+    (r"database \S+ does not exist",
+     "create the database (createdb NAME) or name an existing one in the URL"),
+    (r"password authentication|authentication failed|role \S+ does not exist",
+     "check the user name and password in the URL"),
+    (r"resolve host|name or service not known|nodename nor servname|translate host name|"
+     r"temporary failure in name resolution",
+     "check the host name in the URL"),
+    (r"connection refused|connection failed|timeout expired|could not connect",
+     "check that the database server is running at the URL's host and port"),
+    (r"unable to open database file|permission denied|read-only file system|no such file",
+     "check that the file's folder can be created and written"),
+)
+
+
+def cannot_open(url: str, exc: BaseException) -> str:
+    """One line for a person: which database, what failed, and how to fix it. Driver messages run
+    over several lines and SQLAlchemy adds a link to its error page; only the gist is kept."""
+    cause = exc.orig if isinstance(exc, DBAPIError) and exc.orig is not None else exc
+    reason = re.sub(r"\s+", " ", str(cause).split("(Background on this error", 1)[0]).strip()
+    reason = reason or type(cause).__name__
+    if len(reason) > 240:
+        reason = reason[:237] + "..."
+    fix = next((text for pattern, text in _FIXES if re.search(pattern, reason, re.IGNORECASE)),
+               "check the URL")
+    try:
+        shown = make_url(url).render_as_string(hide_password=True)
+    except ArgumentError:
+        shown = repr(url.split("@", 1)[-1]) if "@" in url else repr(url)
+    return f"cannot open the database {shown} (DATABASE_URL or --database-url): {reason}; {fix}"
 
 
 def _check_exists(url: str) -> None:

@@ -19,3 +19,10 @@ class NoDatabase(StoreError):
     def __init__(self, path: str):
         super().__init__(f"no database at {path}")
         self.path = path
+
+
+class DatabaseUnavailable(StoreError):
+    """The database a URL names cannot be opened: an unknown scheme or driver, a host that does not
+    resolve or answer, a database that does not exist, a refused login, an SQLite file that cannot
+    be created. The message is one line: the URL (without its password), what failed and how to
+    fix it, for a command to print as is (``store.database.open_database`` builds it)."""

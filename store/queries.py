@@ -14,7 +14,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import Select, case, func, select, tuple_
+from sqlalchemy import Select, case, func, or_, select, tuple_
 
 from store.database import Database
 from store.eventstore import RECORDED_EVENTS, EpisodeRow, EventStore, RecordedEvent
@@ -126,6 +126,24 @@ class AuditQueries:
             loaded = self.events_of([r.episode_id for r in rows])
             for row in rows:
                 yield row, loaded[row.episode_id]
+
+    def unindexed(self, run_id: str | None = None) -> list[tuple[str, str]]:
+        """``(episode_id, first event's data)`` of the log's episodes the index does not list:
+        those without an index row and, with ``run_id``, those whose first event names that run
+        while their row names another or none (matched as text here: the caller confirms it
+        from the parsed event). Scans the episodes' first events; ``verify`` reads the whole
+        selection anyway."""
+        joined = events.outerjoin(episodes, events.c.episode_id == episodes.c.episode_id)
+        missing = episodes.c.episode_id.is_(None)
+        query = select(events.c.episode_id, events.c.data).select_from(joined).where(events.c.seq == 1)
+        if run_id is None:
+            query = query.where(missing)
+        else:
+            named = events.c.data.contains(f'"run_id":{json.dumps(run_id)}', autoescape=True)
+            query = query.where(named, or_(missing, episodes.c.run_id.is_(None),
+                                           episodes.c.run_id != run_id))
+        with self.db.read() as conn:
+            return [(r.episode_id, r.data) for r in conn.execute(query.order_by(events.c.episode_id))]
 
     def count(self, where: EpisodeFilter) -> int:
         query = where.apply(select(func.count()).select_from(episodes))

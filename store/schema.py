@@ -68,6 +68,8 @@ runs = Table(
     Column("status", String(16), nullable=False),
     Column("config", Text, nullable=False),
     Column("summary", Text),
+    # SHA-256 (hex) of the run's secret (store/runs.py); NULL for runs recorded before 0006.
+    Column("secret_hash", String(64)),
 )
 
 regrades = Table(

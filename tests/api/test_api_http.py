@@ -195,9 +195,13 @@ def test_two_cookie_keeping_clients_interleave_without_cross_talk(live_server: L
 
 
 def test_reset_files_the_episode_under_a_run(live_server: LiveServer) -> None:
-    run = new_id("run")
+    """With the run's secret (``POST /runs`` hands it out); ``tests/api/test_run_secrets.py`` has
+    the refusals."""
     with client(live_server) as http:
-        episode = http.post("/reset", json={"task_id": "task_easy_password", "run_id": run}).json()
+        created = http.post("/runs", json={"agent": "policy:test"}).json()
+        run = created["run_id"]
+        episode = http.post("/reset", json={"task_id": "task_easy_password", "run_id": run},
+                            headers={"X-Run-Secret": created["run_secret"]}).json()
     started = episode_events(live_server.database_url, episode["episode_id"])[0]
     assert started.data["run_id"] == run
 

@@ -28,7 +28,8 @@ HEAD = re.compile(r"^\s+(ep_\w+) ([0-9a-f]{64})  # (\S+) seed=(\S+) score=\S+$",
 RUN_ID = re.compile(r"ticketledger runs show (run_\w+)")
 CLEARED = ("API_KEY", "HF_TOKEN", "OPENAI_API_KEY", "API_BASE_URL", "MODEL_NAME", "MODEL_CANDIDATES",
            "ACTION_SCHEMA_MODE", "TASKS", "SEED", "TRIALS", "MAX_STEPS", "CONCURRENCY", "ENV_BASE_URL",
-           "AGENT", "BENCHMARK", "LLM_TIMEOUT", "LLM_MAX_RETRIES", "LLM_MAX_FAILURES")
+           "AGENT", "BENCHMARK", "LLM_TIMEOUT", "LLM_MAX_RETRIES", "LLM_MAX_FAILURES", "VARIANTS",
+           "FALLBACK")
 
 
 @dataclass

@@ -160,28 +160,47 @@ def test_the_policy_reads_only_the_observation() -> None:
 
 
 # ------------------------------------------------------------------------- run-level options
-def test_trials_and_concurrency_keep_blocks_whole_and_report_pass_k(database_url: str,
-                                                                    tmp_path: Path) -> None:
+def test_variants_trials_and_concurrency_keep_blocks_whole_and_report_pass_k(
+        database_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """VARIANTS seeds from SEED, each played TRIALS times; pass^1..k per task over the trials of
+    each variant. The policy is deterministic, so a variant's trials agree and pass^2 == pass^1."""
+    from math import comb
+
+    from cli.main import main
+
     tasks = ["task_easy_password", "task_hard_refund_policy_denial", "task_hard_gdpr_deletion"]
-    run = run_inference({"DATABASE_URL": database_url, "TASKS": ",".join(tasks), "TRIALS": "3",
-                         "CONCURRENCY": "4"}, cwd=tmp_path)
+    run = run_inference({"DATABASE_URL": database_url, "TASKS": ",".join(tasks), "SEED": "3",
+                         "VARIANTS": "2", "TRIALS": "2", "CONCURRENCY": "4"}, cwd=tmp_path)
     assert run.returncode == 0, run.stderr
-    assert sorted(b.task for b in run.blocks) == sorted(tasks * 3)  # parse() rejects interleaving
+    assert sorted(b.task for b in run.blocks) == sorted(tasks * 4)  # parse() rejects interleaving
     db = open_database(database_url)
     try:
         stored = RunStore(db)
         episodes = stored.episodes(run.run_id)
-        expected = sorted((t, s) for t in tasks for s in range(3))
+        expected = sorted((t, s) for t in tasks for s in (3, 3, 4, 4))
         assert sorted((e.task_id, e.seed) for e in episodes) == expected
         summary = stored.get(run.run_id).summary
     finally:
         db.dispose()
-    assert summary["pass_k"]["k"] == 3
+    assert (summary["pass_k"]["k"], summary["pass_k"]["variants"]) == (2, 2)
     for row in summary["tasks"]:
-        trials = [e for e in summary["episodes"] if e["task_id"] == row["task_id"]]
-        assert row["pass_k"] == (1.0 if all(e["success"] for e in trials) else 0.0)
-    assert summary["pass_k"]["overall"] == round(statistics.fmean(t["pass_k"] for t in summary["tasks"]), 4)
-    assert "pass^3" in run.stderr
+        mine = [e for e in summary["episodes"] if e["task_id"] == row["task_id"]]
+        outcomes = [[e["success"] for e in mine if e["seed"] == seed] for seed in (3, 4)]
+        assert all(len(set(o)) == 1 for o in outcomes)  # deterministic: trials agree
+        for k in (1, 2):
+            want = statistics.fmean(comb(sum(o), k) / comb(len(o), k) for o in outcomes)
+            assert row["pass_hat"][str(k)] == round(want, 4)
+        assert row["pass_hat"]["1"] == row["pass_hat"]["2"] == row["pass_k"]
+        assert (row["variants"], row["trials"], row["episodes"]) == (2, 2, 4)
+    by_k = summary["pass_k"]["by_k"]
+    assert by_k["2"] == summary["pass_k"]["overall"] == round(
+        statistics.fmean(t["pass_hat"]["2"] for t in summary["tasks"]), 4)
+    assert f"pass^1 {by_k['1']:.2f}, pass^2 {by_k['2']:.2f}" in run.stderr
+    assert "2 variant(s) x 2 trial(s) per task" in run.stderr
+    assert main(["--database-url", database_url, "runs", "show", run.run_id]) == 0
+    shown = capsys.readouterr().out
+    assert "2 variant(s) x 2 trial(s) per task" in shown and f"pass^2 {by_k['2']:.2f}" in shown
+    assert "PASS^1" in shown and "PASS^2" in shown and "VARIANTS" in shown
 
 
 def test_max_steps_caps_every_episode(database_url: str, tmp_path: Path) -> None:
@@ -282,12 +301,14 @@ def test_the_readme_baseline_table_is_what_the_command_prints(policy_run: Run, s
     assert f"{sum(b.success for b in policy_run.blocks)}/{len(policy_run.blocks)} |" in section
 
 
-def test_the_readme_trials_figures_are_what_the_command_prints(tmp_path: Path, database_url: str) -> None:
-    run = run_inference({"DATABASE_URL": database_url, "TRIALS": "5", "CONCURRENCY": "4"}, cwd=tmp_path)
-    found = re.search(r"mean score (\d\.\d{4}), success rate [\d.]+, pass\^5 (\d\.\d\d)", run.stderr)
+def test_the_readme_variants_figures_are_what_the_command_prints(tmp_path: Path, database_url: str) -> None:
+    run = run_inference({"DATABASE_URL": database_url, "VARIANTS": "5", "CONCURRENCY": "4"}, cwd=tmp_path)
+    found = re.search(r"mean score (\d\.\d{4}), success rate (\d\.\d\d), pass\^1 (\d\.\d\d)$",
+                      run.stderr, re.MULTILINE)
     assert found, run.stderr
     section = README.read_text().split("### Baseline scores", 1)[1].split("\n### ", 1)[0]
-    assert f"mean score {found[1]}, pass^5 {found[2]}" in section.replace("\n", " ")
+    assert "`python inference.py --variants 5`" in section
+    assert f"mean score {found[1]}, success rate {found[2]}" in section.replace("\n", " ")
 
 
 def test_the_printed_heads_are_a_heads_file_that_verify_accepts(policy_run: Run, stored) -> None:  # type: ignore[no-untyped-def]

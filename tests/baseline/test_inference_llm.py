@@ -190,3 +190,114 @@ def test_the_prompt_holds_the_observation_and_the_action_schema(service) -> None
     # the variant's case name is part of the key; as a word of its own, for "fraud_review" is also
     # a part of the action name "open_fraud_review", which every observation lists
     assert not re.search(rf"(?<![a-z_]){re.escape(state.task.case)}(?![a-z_])", user["content"])
+
+
+# ------------------------------------------------------------------------------ honest runs
+def _closed_port() -> int:
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def _runs_show(database_url: str, run_id: str) -> str:
+    import contextlib
+    import io
+
+    from cli.main import main
+
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        assert main(["--database-url", database_url, "runs", "show", run_id]) == 0
+    return out.getvalue()
+
+
+def test_a_dead_endpoint_under_auto_plays_the_policy_but_marks_the_run_degraded(
+        database_url: str, tmp_path: Path, service) -> None:  # type: ignore[no-untyped-def]
+    """The seeds' fallback stays, but the run no longer passes for the model's: its status is
+    degraded, every step is the policy's in the record, and the exit status is 3."""
+    run = run_inference({"API_KEY": "k", "API_BASE_URL": f"http://127.0.0.1:{_closed_port()}/v1",
+                         "DATABASE_URL": database_url, "MODEL_NAME": "gone", "LLM_TIMEOUT": "2",
+                         "LLM_MAX_RETRIES": "0", "TASKS": "task_easy_password"}, cwd=tmp_path)
+    assert run.returncode == 3, run.stderr
+    steps = run.blocks[0].steps
+    assert run.blocks[0].model == "gone"  # the stdout contract is unchanged
+    assert steps[0].error is not None and steps[0].error.startswith("gone connection")
+    assert all((s.error or "").endswith("used builtin-policy") for s in steps)
+    record, episodes = _stored(database_url, run.run_id)
+    assert record.status == "degraded"
+    assert episodes[0].score == _policy_scores(service, ["task_easy_password"])["task_easy_password"]
+    actors = record.summary["actors"]
+    assert actors["by_actor"] == {"builtin-policy": len(steps)} and actors["model_steps"] == 0
+    assert record.summary["episodes"][0]["actors"] == ["builtin-policy"] * len(steps)
+    assert f"Who acted: builtin-policy {len(steps)} (100%)" in run.stderr
+    assert "DEGRADED: no configured model (gone) acted in any step; exit 3" in run.stderr
+    shown = _runs_show(database_url, run.run_id)
+    assert "degraded" in shown and f"who acted: builtin-policy {len(steps)} (100%)" in shown
+
+
+def test_agent_llm_never_plays_the_policy_a_step_no_model_took_fails(
+        database_url: str, tmp_path: Path) -> None:
+    with FakeOpenAI({"down": "http_500"}) as fake:
+        run = run_inference(_llm_env(fake, database_url, AGENT="llm", MODEL_CANDIDATES="down",
+                                     LLM_MAX_RETRIES="0", TASKS="task_easy_password"), cwd=tmp_path)
+        calls = fake.calls("down")
+    assert run.returncode == 3, run.stderr
+    block = run.blocks[0]
+    assert len(block.steps) == CATALOG.spec("task_easy_password").max_steps  # nobody resolved it
+    assert all(s.action == {"action_type": "noop"} for s in block.steps)
+    first, rest = block.steps[0], block.steps[2:]
+    assert first.error is not None and first.error.startswith("down http_500 (scripted 500 for down); "
+                                                                "no model acted: failed step, sent noop")
+    assert all((s.error or "").startswith("skipped after repeated failures: down; no model acted")
+               for s in rest)
+    assert not block.success and calls == 2  # skipped after two failures, as before
+    record, _ = _stored(database_url, run.run_id)
+    assert record.status == "degraded"
+    assert record.summary["actors"]["by_actor"] == {"none": len(block.steps)}
+    assert record.summary["actors"]["failed_steps"] == len(block.steps)
+    assert record.config["uses_fallback"] is False
+    assert "builtin-policy" not in str(record.summary["episodes"])
+    assert f"Who acted: nobody (failed steps) {len(block.steps)} (100%)" in run.stderr
+
+
+def test_agent_llm_with_fallback_builtin_plays_the_policy_and_says_so(
+        database_url: str, tmp_path: Path, service) -> None:  # type: ignore[no-untyped-def]
+    with FakeOpenAI({"down": "http_500"}) as fake:
+        run = run_inference(_llm_env(fake, database_url, AGENT="llm", MODEL_CANDIDATES="down",
+                                     FALLBACK="builtin", LLM_MAX_RETRIES="0",
+                                     TASKS="task_easy_password"), cwd=tmp_path)
+    assert run.returncode == 3, run.stderr
+    steps = run.blocks[0].steps
+    assert all((s.error or "").endswith("used builtin-policy") for s in steps)
+    record, episodes = _stored(database_url, run.run_id)
+    assert episodes[0].score == _policy_scores(service, ["task_easy_password"])["task_easy_password"]
+    assert record.summary["actors"]["by_actor"] == {"builtin-policy": len(steps)}
+    assert record.config["fallback"] == "builtin" and record.config["uses_fallback"] is True
+
+
+def test_each_actors_share_is_in_the_record_runs_and_the_viewer(live_server, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """A model that answers every other call: it acts in half the steps, the policy in the rest;
+    the run is not degraded, and every view gives the same shares."""
+    import httpx
+
+    with FakeOpenAI({"flaky": ["good", "http_500"] * 20}) as fake:
+        run = run_inference(_llm_env(fake, live_server.database_url, MODEL_CANDIDATES="flaky",
+                                     LLM_MAX_RETRIES="0", LLM_MAX_FAILURES="5",
+                                     TASKS="task_easy_password"), cwd=tmp_path)
+    assert run.returncode == 0, run.stderr
+    steps = run.blocks[0].steps
+    mine = [s.error is None for s in steps]
+    assert mine == [i % 2 == 0 for i in range(len(steps))]
+    record, _ = _stored(live_server.database_url, run.run_id)
+    assert record.status == "finished"
+    flaky, policy = sum(mine), len(steps) - sum(mine)
+    assert record.summary["episodes"][0]["actors"] == ["flaky" if m else "builtin-policy" for m in mine]
+    assert record.summary["actors"]["model_steps"] == flaky
+    share = f"{flaky / len(steps):.0%}"
+    assert f"Who acted: flaky {flaky} ({share})" in run.stderr
+    assert f"flaky {flaky} ({share})" in _runs_show(live_server.database_url, run.run_id)
+    page = httpx.get(f"{live_server.url}/ui/runs/{run.run_id}", timeout=30).text
+    assert f"flaky: {flaky} steps ({share})" in page
+    assert f"builtin-policy: {policy} steps" in page

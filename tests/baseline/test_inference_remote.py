@@ -22,14 +22,14 @@ CATALOG = default_catalog()
 
 @pytest.fixture(scope="module")
 def local_run(default_database_env: str, tmp_path_factory: pytest.TempPathFactory) -> Run:
-    return run_inference({"DATABASE_URL": default_database_env, "TRIALS": "2"},
+    return run_inference({"DATABASE_URL": default_database_env, "VARIANTS": "2"},
                          cwd=tmp_path_factory.mktemp("local"))
 
 
 @pytest.fixture(scope="module")
 def remote_run(live_server: LiveServer, tmp_path_factory: pytest.TempPathFactory) -> Run:
     """Against the server, several episodes at once, the run stored in the server's database."""
-    return run_inference({"DATABASE_URL": live_server.database_url, "TRIALS": "2", "CONCURRENCY": "3",
+    return run_inference({"DATABASE_URL": live_server.database_url, "VARIANTS": "2", "CONCURRENCY": "3",
                           "ENV_BASE_URL": live_server.url}, cwd=tmp_path_factory.mktemp("remote"))
 
 

@@ -39,12 +39,36 @@ def test_any_key_variable_switches_to_the_llm(variable: str) -> None:
 
 
 def test_flag_beats_variable_and_agent_policy_ignores_the_key() -> None:
-    env = {"API_KEY": "k", "MODEL_NAME": "from-env", "TRIALS": "2", "SEED": "5"}
+    env = {"API_KEY": "k", "MODEL_NAME": "from-env", "VARIANTS": "2", "SEED": "5"}
     c = cfg.load(["--model-name", "from-flag", "--agent", "policy"], env)
     assert c.model_name == "from-flag"
     assert not c.uses_llm
     assert c.seeds() == [5, 6]
-    assert cfg.load([], {"TRIALS": "3"}).seeds() == [0, 1, 2]
+    assert cfg.load([], {"VARIANTS": "3"}).seeds() == [0, 1, 2]
+    assert cfg.load(["--variants", "2"], {"SEED": "7", "VARIANTS": "9"}).seeds() == [7, 8]
+
+
+def test_trials_repeat_the_same_variant() -> None:
+    """TRIALS=k plays each variant k times; it no longer walks through seeds (VARIANTS does)."""
+    from baseline.runner import plan_jobs
+    from domain.tasks import default_catalog
+
+    c = cfg.load([], {"TRIALS": "3", "TASKS": "task_easy_password"})
+    assert c.seeds() == [None] and c.trials == 3
+    jobs = plan_jobs(c, default_catalog())
+    assert [(j.seed, j.trial) for j in jobs] == [(None, 0), (None, 1), (None, 2)]
+    c = cfg.load(["--seed", "4", "--variants", "2", "--trials", "2"], {"TASKS": "task_easy_password"})
+    jobs = plan_jobs(c, default_catalog())
+    assert [(j.seed, j.trial) for j in jobs] == [(4, 0), (4, 1), (5, 0), (5, 1)]
+
+
+@pytest.mark.parametrize(("agent", "fallback", "uses"), [
+    ("auto", None, True), ("llm", None, False), ("llm", "builtin", True), ("auto", "none", False),
+])
+def test_only_auto_falls_back_to_the_policy_unless_told(agent: str, fallback: str | None,
+                                                        uses: bool) -> None:
+    env = {"API_KEY": "k", "AGENT": agent, **({"FALLBACK": fallback} if fallback else {})}
+    assert cfg.load([], env).uses_fallback is uses
 
 
 def test_candidate_chain_prefers_task_then_difficulty_then_general() -> None:
@@ -60,6 +84,8 @@ def test_candidate_chain_prefers_task_then_difficulty_then_general() -> None:
 
 @pytest.mark.parametrize(("env", "message"), [
     ({"TRIALS": "0"}, "TRIALS must be at least 1"),
+    ({"VARIANTS": "0"}, "VARIANTS must be at least 1"),
+    ({"FALLBACK": "model"}, "FALLBACK must be one of builtin, none"),
     ({"CONCURRENCY": "many"}, "CONCURRENCY must be an integer"),
     ({"ACTION_SCHEMA_MODE": "loose"}, "ACTION_SCHEMA_MODE must be one of strict, lenient"),
     ({"LLM_TIMEOUT": "-1"}, "LLM_TIMEOUT must be positive"),
@@ -171,21 +197,61 @@ def test_lenient_mode_still_refuses_nonsense() -> None:
 
 
 # ------------------------------------------------------------------------------------ pass^k
-def _result(task: str, trial: int, score: float) -> EpisodeResult:
-    r = EpisodeResult(task, "easy", trial, trial, 0.8, "m", episode_id=f"ep{task}{trial}", steps=3)
+def _result(task: str, trial: int, score: float, seed: int | None = None) -> EpisodeResult:
+    r = EpisodeResult(task, "easy", seed, trial, 0.8, "m", episode_id=f"ep{task}{seed}{trial}", steps=3)
     r.score, r.success = score, score >= 0.8
     return r
 
 
-def test_pass_k_needs_every_trial_to_succeed() -> None:
-    results = [_result("a", 0, 0.9), _result("a", 1, 0.85), _result("a", 2, 0.8),
-               _result("b", 0, 0.9), _result("b", 1, 0.5), _result("b", 2, 0.95)]
-    summary = summarise(results, 3)
+def test_pass_hat_is_the_unbiased_estimator() -> None:
+    """C(c,k)/C(n,k): of 4 trials with 3 successes, 3 of the 6 pairs and 1 of the 4 triples
+    are all successes."""
+    from baseline.summary import pass_hat
+
+    assert [pass_hat(4, 3, k) for k in (1, 2, 3, 4)] == [0.75, 0.5, 0.25, 0.0]
+    assert pass_hat(5, 5, 5) == 1.0 and pass_hat(3, 0, 1) == 0.0
+    with pytest.raises(ValueError):
+        pass_hat(2, 1, 3)
+
+
+def test_pass_k_per_task_is_over_trials_of_one_variant_averaged_over_variants() -> None:
+    results = [_result("a", t, s, seed=0) for t, s in enumerate((0.9, 0.85, 0.8))]  # 3 of 3
+    results += [_result("a", t, s, seed=1) for t, s in enumerate((0.9, 0.5, 0.95))]  # 2 of 3
+    results += [_result("b", t, s, seed=0) for t, s in enumerate((0.1, 0.5, 0.95))]  # 1 of 3
+    results += [_result("b", t, s, seed=1) for t, s in enumerate((0.1, 0.5, 0.2))]  # 0 of 3
+    summary = summarise(results, 3, variants=2)
     by_task = {t["task_id"]: t for t in summary["tasks"]}
-    assert by_task["a"]["pass_k"] == 1.0 and by_task["a"]["successes"] == 3
-    assert by_task["b"]["pass_k"] == 0.0 and by_task["b"]["successes"] == 2
-    assert summary["pass_k"] == {"k": 3, "overall": 0.5}
-    assert summary["success_rate"] == round(5 / 6, 4)
+    a, b = by_task["a"], by_task["b"]
+    assert (a["variants"], a["trials"], a["episodes"], a["successes"]) == (2, 3, 6, 5)
+    assert a["pass_hat"] == {"1": round((1 + 2 / 3) / 2, 4), "2": round((1 + 1 / 3) / 2, 4), "3": 0.5}
+    assert b["pass_hat"] == {"1": round(1 / 6, 4), "2": 0.0, "3": 0.0}
+    assert a["pass_k"] == 0.5 and b["pass_k"] == 0.0
+    assert summary["pass_k"] == {"k": 3, "variants": 2, "overall": 0.25, "by_k": {
+        "1": round((a["pass_hat"]["1"] + b["pass_hat"]["1"]) / 2, 4),
+        "2": round(a["pass_hat"]["2"] / 2, 4), "3": 0.25}}
+    assert summary["success_rate"] == round(6 / 12, 4)
+
+
+def test_a_run_cut_short_reports_only_the_k_its_variants_reached() -> None:
+    results = [_result("a", 0, 0.9, seed=0), _result("a", 1, 0.9, seed=0), _result("a", 0, 0.9, seed=1)]
+    summary = summarise(results, 3, variants=2)
+    assert summary["tasks"][0]["pass_hat"] == {"1": 1.0, "2": 1.0}  # pass^2 from seed 0 alone
+    assert summary["pass_k"]["overall"] is None and summary["tasks"][0]["trials"] == 1
+
+
+def test_who_acted_is_counted_per_step() -> None:
+    from baseline.decision import NO_ACTOR
+
+    r1, r2 = _result("a", 0, 0.9), _result("a", 1, 0.2)
+    r1.actors = ["m1", "m1", "builtin-policy", "m2"]
+    r2.actors = [NO_ACTOR, NO_ACTOR]
+    summary = summarise([r1, r2], 2, models=["m1", "m2"])
+    assert summary["actors"] == {
+        "steps": 6, "by_actor": {"m1": 2, NO_ACTOR: 2, "builtin-policy": 1, "m2": 1},
+        "share": {"m1": 0.3333, NO_ACTOR: 0.3333, "builtin-policy": 0.1667, "m2": 0.1667},
+        "model_steps": 3, "policy_steps": 1, "failed_steps": 2}
+    assert summary["episodes"][0]["actors"] == r1.actors
+    assert summary["episodes"][0]["chosen_by"] == {"m1": 2, "builtin-policy": 1, "m2": 1}
 
 
 # ------------------------------------------------------------------ the tests' contract checker
@@ -217,3 +283,14 @@ def test_the_agent_name_lists_the_models_a_run_may_use() -> None:
     c = cfg.load([], {"API_KEY": "k", "MODEL_NAME": "m0", "MODEL_CANDIDATES": "a,b",
                       "MODEL_CANDIDATES_HARD": "h", "MODEL_CANDIDATES_TASK_TASK_X": "a,t"})
     assert c.agent_name() == "llm:a,b,h,t"
+
+
+def test_the_settings_table_in_the_docs_lists_every_variable_and_flag() -> None:
+    from pathlib import Path
+
+    table = (Path(__file__).resolve().parents[2] / "docs" / "inference.md").read_text()
+    table = table.split("## Settings", 1)[1].split("\n\n**", 1)[0]
+    for flag, variable, _ in cfg.VARIABLES:
+        if variable.startswith("MODEL_CANDIDATES_"):  # one row for the three difficulties
+            variable, flag = "MODEL_CANDIDATES_EASY", "--model-candidates-easy"
+        assert f"| `{variable}`" in table and f"| `{flag}`" in table, variable

@@ -98,3 +98,12 @@ def test_the_server_refuses_an_unusable_setting_by_name(tmp_path: Path) -> None:
     assert result.returncode != 0
     assert "TICKETLEDGER_MAX_SESSIONS='many' cannot be used" in result.stderr
     assert not (tmp_path / "x.db").exists()
+
+
+def test_slow_client_limits_are_read_and_checked() -> None:
+    settings = read({"TICKETLEDGER_BODY_TIMEOUT": "2.5", "TICKETLEDGER_MAX_CONNECTIONS": "64"})
+    assert (settings.body_timeout_s, settings.max_connections) == (2.5, 64)
+    assert (read({}).body_timeout_s, read({}).max_connections) == (10.0, 1024)
+    for name in ("TICKETLEDGER_BODY_TIMEOUT", "TICKETLEDGER_MAX_CONNECTIONS"):
+        with pytest.raises(SettingsError, match=f"^{name}='0' cannot be used: "):
+            read({name: "0"})

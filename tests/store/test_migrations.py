@@ -72,14 +72,19 @@ def _assert_replays(url: str, episode_ids: list[str]) -> None:
         db.dispose()
 
 
-def _refusals(url: str) -> dict[str, str]:
-    """Try to rewrite history with raw SQL; return the database's refusal for each statement."""
+def _refusals(url: str, *, replace: bool = True) -> dict[str, str]:
+    """Try to rewrite history with raw SQL; return the database's refusal for each statement.
+    ``replace``: try SQLite's REPLACE too (refused since 0007)."""
     db = open_database(url, migrate_schema=False)
     statements = {"UPDATE": "UPDATE events SET data = '{}' WHERE seq = 1",
                   "DELETE": "DELETE FROM events WHERE seq = 1",
                   "DELETE ALL": "DELETE FROM events"}
     if db.dialect == "postgresql":
         statements["TRUNCATE"] = "TRUNCATE events CASCADE"
+    elif replace:  # REPLACE deletes the stored row without firing the DELETE trigger
+        statements["REPLACE"] = ("INSERT OR REPLACE INTO events (episode_id, seq, type, version, data, "
+                                 "prev_hash, hash, recorded_at) SELECT episode_id, seq, type, version, "
+                                 "'{}', prev_hash, hash, recorded_at FROM events WHERE seq = 1")
     refused: dict[str, str] = {}
     try:
         for name, sql in statements.items():
@@ -230,7 +235,7 @@ def test_upgrade_from_0001_with_data_keeps_every_event_and_hash(both_backends_ur
     finished, unfinished, v1_id = _old_log(url)
     before = _snapshot(url)
     assert len({row[0] for row in before}) == len(finished) + 3  # and the v1 one's original
-    assert len(_refusals(url)) >= 3  # 0001 already refuses rewrites
+    assert len(_refusals(url, replace=False)) >= 3  # 0001 already refuses rewrites
 
     db = open_database(url)  # the normal start-up path upgrades to head
     try:
@@ -347,3 +352,40 @@ def test_0005_records_chain_format_1_and_downgrades(both_backends_url: str) -> N
         db.dispose()
     assert _snapshot(url) == before
     _assert_replays(url, [eid])
+
+
+# --------------------------------------------------------------------------- 0007
+
+
+def test_0007_refuses_an_insert_over_a_stored_event_and_downgrades(both_backends_url: str) -> None:
+    """One revision down (before 0007), SQLite's REPLACE swaps a stored event without the DELETE
+    trigger noticing; at head it is refused, on either backend, and the log is left as it was."""
+    from alembic import command
+
+    from store.migrate import _config
+
+    url = both_backends_url
+    db = open_database(url)
+    eid = _run_episode(EnvironmentService(db, CATALOG), REPLY_TASK, 5)
+    db.dispose()
+    before = _snapshot(url)
+    refused = _refusals(url)
+    assert all("immutable" in message for message in refused.values()), refused
+    assert _snapshot(url) == before
+    db = open_database(url, migrate_schema=False)
+    try:
+        with db.write() as conn:
+            command.downgrade(_config(conn), "-1")
+        assert current_revision(db.engine) != head_revision()
+        if db.dialect == "sqlite":
+            with db.write() as conn:
+                conn.execute(text("INSERT OR REPLACE INTO events (episode_id, seq, type, version, "
+                                  "data, prev_hash, hash, recorded_at) SELECT episode_id, seq, type, "
+                                  "version, '{}', prev_hash, hash, recorded_at FROM events "
+                                  "WHERE episode_id = :e AND seq = 1"), {"e": eid})
+            assert _snapshot(url) != before  # the hole 0007 closes
+    finally:
+        db.dispose()
+    db = open_database(url)  # back to head
+    db.dispose()
+    assert all("immutable" in message for message in _refusals(url).values())

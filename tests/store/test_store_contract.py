@@ -157,6 +157,64 @@ def test_the_database_refuses_update_and_delete_on_events(store: EventStore, db:
     assert store.count_events() == total
 
 
+_EVENT_COLUMNS = "episode_id, seq, type, version, data, prev_hash, hash, recorded_at"
+_OVERWRITES = {
+    # SQLite resolves a key conflict by deleting the stored row, and fires no DELETE trigger for
+    # it (migration 0007 refuses these before the conflict is resolved).
+    "sqlite": {
+        "insert or replace, same (episode, seq)":
+            f"INSERT OR REPLACE INTO events ({_EVENT_COLUMNS}) SELECT episode_id, seq, type, version, "
+            "'{{\"n\": 9}}', prev_hash, hash, recorded_at FROM events WHERE episode_id = '{eid}'",
+        "replace into, same position":
+            f"REPLACE INTO events (position, {_EVENT_COLUMNS}) SELECT position, episode_id, seq + 50, "
+            "type, version, data, prev_hash, hash, recorded_at FROM events WHERE episode_id = '{eid}'",
+        "upsert": f"INSERT INTO events ({_EVENT_COLUMNS}) SELECT {_EVENT_COLUMNS} FROM events "
+                  "WHERE episode_id = '{eid}' ON CONFLICT DO UPDATE SET data = '{{}}'",
+    },
+    # PostgreSQL has no REPLACE; its upsert is an UPDATE, which the UPDATE trigger refuses.
+    "postgresql": {
+        "upsert": f"INSERT INTO events ({_EVENT_COLUMNS}) SELECT {_EVENT_COLUMNS} FROM events "
+                  "WHERE episode_id = '{eid}' ON CONFLICT (episode_id, seq) DO UPDATE SET data = '{{}}'",
+    },
+}
+
+
+@pytest.mark.parametrize("kind", ["insert or replace, same (episode, seq)",
+                                  "replace into, same position", "upsert"])
+def test_the_database_refuses_an_insert_over_a_stored_event(store: EventStore, db: Database,
+                                                            eid: str, kind: str) -> None:
+    """No form of INSERT swaps a stored event for another (the position and every column kept)."""
+    statement = _OVERWRITES[db.dialect].get(kind)
+    if statement is None:
+        pytest.skip(f"{db.dialect} has no {kind}")
+    seq, head = _open(store, eid)
+    store.append(eid, seq, head, [_event(1)], Projection("open", 1, 0.0))
+    before, total = store.load(eid), store.count_events()
+    with pytest.raises(DBAPIError, match="immutable"):
+        _execute(db, statement.format(eid=eid))
+    assert store.load(eid) == before
+    assert [r.position for r in store.load(eid)] == [r.position for r in before]
+    assert store.count_events() == total
+
+
+def test_the_database_refuses_an_insert_over_a_stored_regrade(store: EventStore, db: Database,
+                                                              eid: str) -> None:
+    from store.regrades import NewRegrade, RegradeStore
+
+    _open(store, eid)
+    regrades = RegradeStore(db)
+    regrades.append([NewRegrade(eid, "g/1", 0.5, 0.75, {"why": "recorded"})])
+    before = regrades.of_episode(eid)
+    columns = "regrade_id, episode_id, grader_version, recorded_score, new_score, report, created_at"
+    rewritten = (f"({columns}) SELECT regrade_id, episode_id, grader_version, recorded_score, 1.0, "
+                 f"report, created_at FROM regrades WHERE episode_id = '{eid}'")
+    statement = (f"INSERT OR REPLACE INTO regrades {rewritten}" if db.dialect == "sqlite" else
+                 f"INSERT INTO regrades {rewritten} ON CONFLICT (regrade_id) DO UPDATE SET new_score = 1.0")
+    with pytest.raises(DBAPIError, match="append-only"):
+        _execute(db, statement)
+    assert regrades.of_episode(eid) == before
+
+
 def test_postgresql_refuses_truncate(store: EventStore, db: Database, eid: str) -> None:
     if db.dialect == "sqlite":
         pytest.skip("SQLite has no TRUNCATE (DELETE FROM events is covered above)")
