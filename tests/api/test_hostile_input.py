@@ -111,6 +111,8 @@ HTTP_PROBES: list[tuple[str, str, str, str | None, int, str, str]] = [
     ("fork-id-newline", "POST", "/episodes/EID/fork", '{"at": 0, "episode_id": "ep_fork\\n"}', 422,
      "invalid_request", "episode_id must be 1-64 characters"),
     ("run-id-nul", "GET", "/runs/run%00", None, 422, "invalid_request", "run_id must be"),
+    ("new-run-agent-nul", "POST", "/runs", '{"agent": "gpt\\u0000"}', 422, "invalid_request",
+     "agent must be text without NUL"),
     ("finish-run-id-nul", "POST", "/runs/run%00/finish", "{}", 422, "invalid_request",
      "run_id must be"),
     ("finish-run-id-newline", "POST", "/runs/run%0A/finish", "{}", 422, "invalid_request",
