@@ -143,7 +143,7 @@ class Session:
                                '{"type": "reset"} first (or name one: "episode_id" in the step '
                                'data)', status=409)
         result = await self.env.step(target, step.action)
-        self.target = target
+        self.target = Target(result.state.episode_id, (result.episode_id,))  # the one that exists
         return frame("observation", openenv_answer(result)), False
 
 
