@@ -386,6 +386,8 @@ def test_without_a_token_off_loopback_the_audit_surface_is_off(exposed_server: L
         detail = reply.json()["detail"]
         assert "TICKETLEDGER_AUDIT_TOKEN" in detail and "127.0.0.1" in detail, detail
         assert "expected" not in reply.text
+    # TICKETLEDGER_ALLOWED_HOSTS replaces the default list: here even localhost is refused
+    assert httpx.get(base + "/health", headers={"Host": "localhost"}, timeout=30).status_code == 400
     # the start-up log says so, once
     lines = [line for line in exposed_server.log().splitlines() if "audit surface is off" in line]
     assert len(lines) == 1 and OFF_HOST in lines[0], exposed_server.log()
