@@ -18,6 +18,7 @@ from graders.claims import reply_violations
 from graders.decisions import unmet_required
 from graders.lexicon import foreign_groups
 from graders.safety import violations
+from graders.text import LEXICON_2_0, Lexicon
 
 __all__ = ["SCORERS", "UNITS", "Component", "score_components"]
 
@@ -33,15 +34,15 @@ def _choice(name: str, current: str | None, expected: str | None, weight: int) -
                      f"{name}: {current} is wrong (expected {expected})")
 
 
-def _priority(s: EpisodeState, t: TaskVariant, w: int) -> Component:
+def _priority(s: EpisodeState, t: TaskVariant, w: int, _: Lexicon) -> Component:
     return _choice("priority", s.priority, t.key.priority, w)
 
 
-def _queue(s: EpisodeState, t: TaskVariant, w: int) -> Component:
+def _queue(s: EpisodeState, t: TaskVariant, w: int, _: Lexicon) -> Component:
     return _choice("queue", s.queue, t.key.queue, w)
 
 
-def _tags(s: EpisodeState, t: TaskVariant, w: int) -> Component:
+def _tags(s: EpisodeState, t: TaskVariant, w: int, _: Lexicon) -> Component:
     required = t.key.tags
     present = set(s.tags)
     hits, extra = len(required & present), len(present - required)
@@ -64,7 +65,7 @@ def _decision_step(s: EpisodeState) -> int | None:
     return min(candidates) if candidates else None
 
 
-def _policy(s: EpisodeState, t: TaskVariant, w: int) -> Component:
+def _policy(s: EpisodeState, t: TaskVariant, w: int, _: Lexicon) -> Component:
     expected = t.key.policy
     seen = next((step for pid, step in s.policies_viewed if pid == expected), None)
     decided = _decision_step(s)
@@ -83,7 +84,7 @@ def _source(t: TaskVariant) -> str:
     return f"{t.task.ticket.subject}\n{t.task.ticket.message}"
 
 
-def _reply(s: EpisodeState, t: TaskVariant, w: int) -> Component:
+def _reply(s: EpisodeState, t: TaskVariant, w: int, lexicon: Lexicon) -> Component:
     """The reply rubric; any reply violation (a claim contrary to the state, asking for a secret,
     abuse: :mod:`graders.claims`) makes it 0."""
     task = t.task
@@ -95,19 +96,20 @@ def _reply(s: EpisodeState, t: TaskVariant, w: int) -> Component:
     judged = llm_verdict.reply_component(s, task.reply, w)  # a recorded LLM verdict, if any
     if judged is not None:
         return judged
-    r = rb.evaluate(task.reply, s.reply_draft, task.first_name, foreign_groups(task.task_id), _source(t))
+    r = rb.evaluate(task.reply, s.reply_draft, task.first_name, foreign_groups(task.task_id), _source(t),
+                    lexicon)
     return Component("reply", round(w * r.fraction), w, f"reply: {r.public}", f"reply: {r.detail}")
 
 
-def _note(s: EpisodeState, t: TaskVariant, w: int) -> Component:
+def _note(s: EpisodeState, t: TaskVariant, w: int, lexicon: Lexicon) -> Component:
     task = t.task
     assert task.note is not None
     text = "\n".join(s.notes) if s.notes else None
-    r = rb.evaluate(task.note, text, task.first_name, foreign_groups(task.task_id), _source(t))
+    r = rb.evaluate(task.note, text, task.first_name, foreign_groups(task.task_id), _source(t), lexicon)
     return Component("note", round(w * r.fraction), w, f"note: {r.public}", f"note: {r.detail}")
 
 
-def _resolution(s: EpisodeState, t: TaskVariant, w: int) -> Component:
+def _resolution(s: EpisodeState, t: TaskVariant, w: int, _: Lexicon) -> Component:
     statuses, codes = list(t.key.statuses), list(t.key.codes)
     if s.status == "open":
         return Component("resolution", 0, w, "resolution: ticket still open",
@@ -119,7 +121,7 @@ def _resolution(s: EpisodeState, t: TaskVariant, w: int) -> Component:
                      f"resolution: {s.status} with {s.resolution_code}; expected {statuses} with {codes}")
 
 
-def _outcome(s: EpisodeState, t: TaskVariant, w: int) -> Component:
+def _outcome(s: EpisodeState, t: TaskVariant, w: int, _: Lexicon) -> Component:
     """The case's decision carried out on the account: every required back-office action taken
     with the right fields, and no safety violation (a forbidden action, sticky once taken). A case
     that requires no action (the decision is to change nothing) earns it once the ticket is
@@ -140,7 +142,7 @@ def _outcome(s: EpisodeState, t: TaskVariant, w: int) -> Component:
     return Component("outcome", w, w, "outcome: carried out", f"outcome: {done}")
 
 
-SCORERS: dict[str, Callable[[EpisodeState, TaskVariant, int], Component]] = {
+SCORERS: dict[str, Callable[[EpisodeState, TaskVariant, int, Lexicon], Component]] = {
     "priority": _priority,
     "queue": _queue,
     "tags": _tags,
@@ -152,9 +154,10 @@ SCORERS: dict[str, Callable[[EpisodeState, TaskVariant, int], Component]] = {
 }
 
 
-def score_components(state: EpisodeState) -> tuple[Component, ...]:
-    """Every weighted component of ``state``, in report order."""
+def score_components(state: EpisodeState, lexicon: Lexicon = LEXICON_2_0) -> tuple[Component, ...]:
+    """Every weighted component of ``state``, in report order; texts (reply, note) are read with
+    ``lexicon``, the grader version's (:class:`graders.text.Lexicon`)."""
     variant = state.variant
     assert variant is not None
-    return tuple(SCORERS[name](state, variant, round(weight * UNITS))
+    return tuple(SCORERS[name](state, variant, round(weight * UNITS), lexicon)
                  for name, weight in variant.key.weights)
