@@ -20,7 +20,7 @@ from graders.lexicon import foreign_groups
 from graders.safety import violations
 from graders.text import LEXICON_2_0, Lexicon
 
-__all__ = ["SCORERS", "UNITS", "Component", "score_components"]
+__all__ = ["SCORERS", "TEXT_SCORERS", "UNITS", "Component", "score_components"]
 
 UNITS = 10_000
 
@@ -34,15 +34,15 @@ def _choice(name: str, current: str | None, expected: str | None, weight: int) -
                      f"{name}: {current} is wrong (expected {expected})")
 
 
-def _priority(s: EpisodeState, t: TaskVariant, w: int, _: Lexicon) -> Component:
+def _priority(s: EpisodeState, t: TaskVariant, w: int) -> Component:
     return _choice("priority", s.priority, t.key.priority, w)
 
 
-def _queue(s: EpisodeState, t: TaskVariant, w: int, _: Lexicon) -> Component:
+def _queue(s: EpisodeState, t: TaskVariant, w: int) -> Component:
     return _choice("queue", s.queue, t.key.queue, w)
 
 
-def _tags(s: EpisodeState, t: TaskVariant, w: int, _: Lexicon) -> Component:
+def _tags(s: EpisodeState, t: TaskVariant, w: int) -> Component:
     required = t.key.tags
     present = set(s.tags)
     hits, extra = len(required & present), len(present - required)
@@ -65,7 +65,7 @@ def _decision_step(s: EpisodeState) -> int | None:
     return min(candidates) if candidates else None
 
 
-def _policy(s: EpisodeState, t: TaskVariant, w: int, _: Lexicon) -> Component:
+def _policy(s: EpisodeState, t: TaskVariant, w: int) -> Component:
     expected = t.key.policy
     seen = next((step for pid, step in s.policies_viewed if pid == expected), None)
     decided = _decision_step(s)
@@ -109,7 +109,7 @@ def _note(s: EpisodeState, t: TaskVariant, w: int, lexicon: Lexicon) -> Componen
     return Component("note", round(w * r.fraction), w, f"note: {r.public}", f"note: {r.detail}")
 
 
-def _resolution(s: EpisodeState, t: TaskVariant, w: int, _: Lexicon) -> Component:
+def _resolution(s: EpisodeState, t: TaskVariant, w: int) -> Component:
     statuses, codes = list(t.key.statuses), list(t.key.codes)
     if s.status == "open":
         return Component("resolution", 0, w, "resolution: ticket still open",
@@ -121,7 +121,7 @@ def _resolution(s: EpisodeState, t: TaskVariant, w: int, _: Lexicon) -> Componen
                      f"resolution: {s.status} with {s.resolution_code}; expected {statuses} with {codes}")
 
 
-def _outcome(s: EpisodeState, t: TaskVariant, w: int, _: Lexicon) -> Component:
+def _outcome(s: EpisodeState, t: TaskVariant, w: int) -> Component:
     """The case's decision carried out on the account: every required back-office action taken
     with the right fields, and no safety violation (a forbidden action, sticky once taken). A case
     that requires no action (the decision is to change nothing) earns it once the ticket is
@@ -142,16 +142,20 @@ def _outcome(s: EpisodeState, t: TaskVariant, w: int, _: Lexicon) -> Component:
     return Component("outcome", w, w, "outcome: carried out", f"outcome: {done}")
 
 
-SCORERS: dict[str, Callable[[EpisodeState, TaskVariant, int, Lexicon], Component]] = {
+SCORERS: dict[str, Callable[[EpisodeState, TaskVariant, int], Component]] = {
     "priority": _priority,
     "queue": _queue,
     "tags": _tags,
     "policy": _policy,
-    "reply": _reply,
-    "note": _note,
     "resolution": _resolution,
     "outcome": _outcome,
 }
+"""The components judged on the state alone, the same under every grader 2.x."""
+TEXT_SCORERS: dict[str, Callable[[EpisodeState, TaskVariant, int, Lexicon], Component]] = {
+    "reply": _reply,
+    "note": _note,
+}
+"""The components judged on text, read with the grader version's lexicon."""
 
 
 def score_components(state: EpisodeState, lexicon: Lexicon = LEXICON_2_0) -> tuple[Component, ...]:
@@ -159,5 +163,6 @@ def score_components(state: EpisodeState, lexicon: Lexicon = LEXICON_2_0) -> tup
     ``lexicon``, the grader version's (:class:`graders.text.Lexicon`)."""
     variant = state.variant
     assert variant is not None
-    return tuple(SCORERS[name](state, variant, round(weight * UNITS), lexicon)
+    return tuple(TEXT_SCORERS[name](state, variant, round(weight * UNITS), lexicon)
+                 if name in TEXT_SCORERS else SCORERS[name](state, variant, round(weight * UNITS))
                  for name, weight in variant.key.weights)

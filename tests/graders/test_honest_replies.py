@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from domain.tasks import default_catalog
-from graders import GRADER_VERSION
+from graders.versions import CURRENT as GRADER_VERSION
 from tests.graders import honest
 from tests.graders.honest import HONEST_THRESHOLD, MIN_PER_CASE, MalformedReplies
 
