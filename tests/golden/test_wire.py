@@ -1,6 +1,7 @@
-"""Recorded wire exchanges replayed against a fresh real server: v2's (today's code) exactly; v1's
-with the same statuses, error messages and JSON bodies on v1's members, but for what the grader
-decides and what issue 15 changed.
+"""Recorded wire exchanges replayed against a fresh real server: v3's (today's code) exactly; v2's
+exactly but for the grader version (2.0, now 2.1, which scores these conversations as 2.0 did) and
+the chain hashes that cover it; v1's with the same statuses, error messages and JSON bodies on
+v1's members, but for what the grader decides and what issue 15 changed.
 
 The conversations (both seeds' HTTP dialects, OpenEnv's wrapped steps and ``/ws`` protocol,
 ``/mcp`` JSON-RPC, the audit routes and the error answers with their messages) run in their
@@ -46,9 +47,9 @@ from tests.golden.seams import server
 
 V1 = Recorded("v1")
 V2 = Recorded("v2")
-RECORDED = {"v1": V1, "v2": V2}
-EXACT = ("v2",)
-"""Versions recorded with today's code and grader: replayed exactly (v1 by the rules below)."""
+RECORDED = {"v1": V1, "v2": V2, "v3": Recorded("v3")}
+EXACT = ("v3",)
+"""Versions recorded with today's code and grader: replayed exactly (v1 and v2 by the rules below)."""
 
 GRADED = frozenset({"grader_version", "recorded_grader_version", "reward", "rewards", "score",
                     "task_score", "components", "reason", "reason_a", "reason_b"})
@@ -190,6 +191,29 @@ def test_every_v1_conversation_replays_as_recorded_but_for_the_grades(database_u
             problems.append(report(conversation["name"], comparable(recorded), comparable(now)))
     found = [p for p in problems if p]
     assert not found, (f"{len(found)} of {len(V1.conversations)} conversations departed from v1:\n"
+                       + "\n".join(found))
+
+
+def as_2_1(value: Any) -> Any:
+    """A v2 value as today's code answers: the grader version 2.0 reads 2.1 (at any depth)."""
+    if isinstance(value, dict):
+        return {k: as_2_1(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [as_2_1(v) for v in value]
+    return "ticketledger-grader/2.1" if value == "ticketledger-grader/2.0" else value
+
+
+def test_every_v2_conversation_replays_as_recorded_but_for_the_grader_version(database_url: str) -> None:
+    """Hashes are named (fresh names per conversation), so the same hash must still come back
+    wherever v2 had the same; everything else as recorded, with 2.1 for 2.0."""
+    problems = []
+    with server(database_url) as url:
+        for conversation in V2.conversations:
+            recorded = as_2_1(wire.Names(hashes=True).normalise(conversation["exchanges"]))
+            now = wire.Names(hashes=True).normalise(wire.play(url, conversation))
+            problems.append(report(conversation["name"], recorded, now))
+    found = [p for p in problems if p]
+    assert not found, (f"{len(found)} of {len(V2.conversations)} conversations departed from v2:\n"
                        + "\n".join(found))
 
 
