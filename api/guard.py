@@ -3,7 +3,9 @@
 * **Host**: the ``Host`` header (without its port) must be one of ``TICKETLEDGER_ALLOWED_HOSTS``
   (default: ``localhost``, ``127.0.0.1``, ``::1`` and ``*.hf.space``, a Hugging Face Space's own
   address); otherwise 400. A page on another site that rebinds its own name to this machine sends
-  its own name as ``Host``, so it is refused here.
+  its own name as ``Host``, so it is refused here. An IP address as ``Host`` is always served: a
+  rebound name never is one, and a container's or a LAN address reached directly (a platform's
+  health check, ``docker run -p``) needs no list.
 * **Origin**: a request that carries ``Origin`` and changes state (any method but ``GET``,
   ``HEAD`` and ``OPTIONS``) or opens ``/ws`` must come from the server's own origin (the Origin's
   host and port are the ``Host`` header) or one of ``TICKETLEDGER_ALLOWED_ORIGINS``; otherwise
@@ -18,6 +20,7 @@ pass through untouched.
 
 from __future__ import annotations
 
+import ipaddress
 import json
 from urllib.parse import urlsplit
 
@@ -39,6 +42,11 @@ def host_name(host: str) -> str:
 
 
 def host_allowed(name: str, allowed: tuple[str, ...]) -> bool:
+    try:
+        ipaddress.ip_address(name)
+        return True  # an address, not a name: nothing to rebind (module docstring)
+    except ValueError:
+        pass
     for pattern in allowed:
         pattern = pattern.strip("[]")
         if pattern == "*" or name == pattern:

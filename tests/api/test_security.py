@@ -243,5 +243,5 @@ def test_only_allowed_host_headers_are_served(live_server: LiveServer) -> None:
                                                   additional_headers={"Host": "evil.example"}):
         pass
     for host in (f"127.0.0.1:{port}", f"localhost:{port}", "localhost", f"[::1]:{port}",
-                 "someone-tickets.hf.space"):
+                 "someone-tickets.hf.space", f"10.1.2.3:{port}", "[fd00::1]"):
         assert _get_bare(live_server, "/health", headers={"Host": host}).status_code == 200, host
