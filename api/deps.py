@@ -10,7 +10,6 @@ pool, steps that queue up while the writers are busy are committed together (:cl
 from __future__ import annotations
 
 import asyncio
-import secrets
 from collections.abc import Callable
 from typing import Annotated, ParamSpec, TypeVar
 
@@ -22,7 +21,7 @@ from starlette.requests import HTTPConnection
 from api.episode_routing import EpisodeRouter, Opening, Target
 from api.models import PublicState, ResetBody
 from api.protocol import public_state
-from api.run_access import check_filing
+from api.run_access import check_filing, is_audit_token
 from domain.rewards import DEFAULT_REWARD_MODE
 from service import EnvironmentService, StepResult
 from service.audit_views import Auditor
@@ -185,11 +184,9 @@ async def require_audit_token(
     refused = audit_off_message(env.settings)
     if refused:
         raise HTTPException(status_code=403, detail=refused)
-    expected = env.settings.audit_token
-    if not expected:
+    if not env.settings.audit_token:
         return
-    given = credentials.credentials if credentials else ""
-    if not secrets.compare_digest(given.encode(), expected.encode()):
+    if not is_audit_token(credentials.credentials if credentials else "", env.settings):
         raise HTTPException(
             status_code=401,
             detail="audit routes need 'Authorization: Bearer <TICKETLEDGER_AUDIT_TOKEN>'",
