@@ -3,6 +3,10 @@
 #   docker run -p 7860:7860 -v ticketledger-data:/data ticketledger
 # The event log is an SQLite file in the /data volume (Spaces mount persistent storage there);
 # point DATABASE_URL at PostgreSQL to run several workers (`--workers N`).
+# The server listens on 0.0.0.0, so its audit surface (audit routes, /ui, fork, regrade, export)
+# stays off (403) until a token is set: `docker run -e TICKETLEDGER_AUDIT_TOKEN=<secret> ...`, or a
+# Space secret of that name; then send `Authorization: Bearer <secret>` (docs/security.md).
+# Serving under a name other than localhost or *.hf.space: add it to TICKETLEDGER_ALLOWED_HOSTS.
 # No Docker engine runs where this project is developed: tests/e2e/test_packaging_docker.py runs this
 # file's install and start commands in a fresh virtual environment instead.
 FROM python:3.11-slim

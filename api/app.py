@@ -6,10 +6,12 @@ one dependency of ``api.deps``. Importing this module must not import openenv or
 
 from __future__ import annotations
 
+import logging
+
 from fastapi import FastAPI
 
-from api import logs, routes_audit, routes_openenv, routes_runs, routes_ui
-from api.deps import Environment
+from api import guard, logs, routes_audit, routes_openenv, routes_runs, routes_ui
+from api.deps import Environment, audit_off_message
 from domain.tasks.catalog import default_catalog
 from service import EnvironmentService
 from service.judge import LLMJudge
@@ -19,7 +21,7 @@ from store import open_database
 ROUTERS = (
     routes_openenv,  # /health /metadata /schema /reset /step /state /tasks /ws /mcp
     routes_runs,  # POST /runs, POST /runs/{id}/finish (agent-facing: the run's secret)
-    routes_audit,  # /episodes... /runs... /regrade /export (read-only audit; token when set)
+    routes_audit,  # /episodes... /runs... /regrade /export (audit: token, or loopback only)
     routes_ui,  # /ui web viewer
 )
 
@@ -38,4 +40,8 @@ def create_app(settings: Settings | None = None, service: EnvironmentService | N
     app.state.environment = Environment(service, settings)
     for module in ROUTERS:
         module.install(app)
+    guard.install(app, settings)  # outermost: Host and Origin are checked before anything else
+    off = audit_off_message(settings)
+    if off:
+        logging.getLogger("ticketledger").warning(off)
     return app

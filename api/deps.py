@@ -10,7 +10,6 @@ pool, steps that queue up while the writers are busy are committed together (:cl
 from __future__ import annotations
 
 import asyncio
-import secrets
 from collections.abc import Callable
 from typing import Annotated, ParamSpec, TypeVar
 
@@ -19,13 +18,14 @@ from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import HTTPConnection
 
-from api.episode_routing import EpisodeRouter
+from api.episode_routing import EpisodeRouter, Opening, Target
 from api.models import PublicState, ResetBody
 from api.protocol import public_state
-from api.run_access import check_filing
+from api.run_access import check_filing, is_audit_token
 from domain.rewards import DEFAULT_REWARD_MODE
 from service import EnvironmentService, StepResult
 from service.audit_views import Auditor
+from service.errors import EpisodeNotFound
 from service.settings import Settings
 from store.runs import RunStore
 
@@ -114,22 +114,40 @@ class Environment:
             return fn(*args, **kwargs)
         return await run_in_threadpool(fn, *args, **kwargs)
 
-    async def reset(self, body: ResetBody, connection: HTTPConnection | None) -> StepResult:
-        """A new episode for the client of ``connection`` (an HTTP request or a WebSocket
-        handshake; None inside this process): filed under ``body.run_id`` only if it may
-        (``api.run_access``), else nothing is written."""
+    async def reset(self, body: ResetBody, opening: Opening,
+                    connection: HTTPConnection | None) -> StepResult:
+        """Open the episode ``opening`` says (``api.episode_routing``: a scoped id for an id the
+        client chose, whose opening event records the id as chosen), for the client of
+        ``connection`` (an HTTP request or a WebSocket handshake; None inside this process):
+        filed under ``body.run_id`` only if it may (``api.run_access``), else nothing is written."""
         if body.run_id is not None:
             await self.run(check_filing, self.runs, self.settings, connection, body.run_id)
-        return await self.run(self.service.reset, body.task_id, body.seed, body.episode_id,
-                              run_id=body.run_id, reward_mode=body.reward_mode or DEFAULT_REWARD_MODE)
+        return await self.run(self.service.reset, body.task_id, body.seed, opening.stored,
+                              run_id=body.run_id, reward_mode=body.reward_mode or DEFAULT_REWARD_MODE,
+                              public_id=opening.public)
 
-    async def step(self, episode_id: str, action: dict[str, object]) -> StepResult:
+    async def step(self, target: Target, action: dict[str, object]) -> StepResult:
+        """Step the first of the target's stored ids that exists. When none does, the error is
+        the last one's, the name as given: an unknown id and someone else's answer alike."""
+        for stored in target.stored[:-1]:
+            try:
+                return await self._step(stored, action)
+            except EpisodeNotFound:
+                continue
+        return await self._step(target.stored[-1], action)
+
+    async def _step(self, episode_id: str, action: dict[str, object]) -> StepResult:
         if self.inline:
             return self.service.step(episode_id, action)
         return await self.batcher.step(episode_id, action)
 
-    async def state(self, episode_id: str) -> PublicState:
-        return await self.run(public_state, self.service, episode_id)
+    async def state(self, target: Target) -> PublicState:
+        for stored in target.stored[:-1]:
+            try:
+                return await self.run(public_state, self.service, stored)
+            except EpisodeNotFound:
+                continue
+        return await self.run(public_state, self.service, target.stored[-1])
 
 
 async def environment(connection: HTTPConnection) -> Environment:
@@ -143,16 +161,32 @@ Env = Annotated[Environment, Depends(environment)]
 
 _bearer = HTTPBearer(auto_error=False)
 
+AUDIT_OFF = ("the audit surface is off: this server listens on {host} and TICKETLEDGER_AUDIT_TOKEN "
+             "is not set, and these routes show the answer key. Set TICKETLEDGER_AUDIT_TOKEN (then "
+             "send 'Authorization: Bearer <token>', or open /ui?token=<token>), or serve on "
+             "127.0.0.1 only (--host 127.0.0.1)")
+"""Why the audit surface answers 403, and how to turn it on; also the start-up log line."""
+
+
+def audit_off_message(settings: Settings) -> str | None:
+    """The refusal for every audit request, or ``None`` when the audit surface is served
+    (``Settings.audit_surface`` decides; this is the one place that reads it for a request)."""
+    if settings.audit_surface == "off":
+        return AUDIT_OFF.format(host=settings.host)
+    return None
+
 
 async def require_audit_token(
     env: Env, credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)],
 ) -> None:
-    """Audit routes need ``Authorization: Bearer $TICKETLEDGER_AUDIT_TOKEN`` when one is set."""
-    expected = env.settings.audit_token
-    if not expected:
+    """Audit routes: refused while the audit surface is off; with ``TICKETLEDGER_AUDIT_TOKEN``
+    set, they need ``Authorization: Bearer $TICKETLEDGER_AUDIT_TOKEN``."""
+    refused = audit_off_message(env.settings)
+    if refused:
+        raise HTTPException(status_code=403, detail=refused)
+    if not env.settings.audit_token:
         return
-    given = credentials.credentials if credentials else ""
-    if not secrets.compare_digest(given.encode(), expected.encode()):
+    if not is_audit_token(credentials.credentials if credentials else "", env.settings):
         raise HTTPException(
             status_code=401,
             detail="audit routes need 'Authorization: Bearer <TICKETLEDGER_AUDIT_TOKEN>'",

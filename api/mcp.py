@@ -15,11 +15,13 @@ from __future__ import annotations
 
 import json
 import logging
+from dataclasses import replace
 from typing import Any
 
 from fastapi import FastAPI, Request, Response
 
 from api.deps import Env, Environment
+from api.episode_routing import Opening
 from api.errors import describe
 from api.models import ResetBody, inline_refs
 from api.protocol import openenv_answer, read_json, reset_answer, reset_body
@@ -40,6 +42,8 @@ log = logging.getLogger("ticketledger.mcp")
 
 EPISODE_ARG = {"type": "string", "description": "Episode to act on (default: the X-Episode-Id "
                "header, the cookie from reset, else the latest reset)"}
+"""As recorded in the golden wire exchanges; "the latest reset" is the latest that named no
+episode and carried no cookie (``api.episode_routing``)."""
 
 
 class RpcError(Exception):
@@ -90,7 +94,9 @@ class McpCall:
     def __init__(self, request: Request, env: Environment):
         self.request = request
         self.env = env
-        self.started: str | None = None
+        self.started: tuple[Opening, str, str] | None = None
+        self.key: str | None = None  # a key made for this request's resets, shared by a batch
+        self.minted = False
 
     async def answer(self, message: Any) -> dict[str, Any] | None:
         """The response object, or ``None`` for a notification."""
@@ -159,18 +165,22 @@ class McpCall:
 
     async def _run(self, name: str, args: dict[str, Any]) -> dict[str, Any]:
         if name == "reset":
-            result = await self.env.reset(reset_body(args), self.request)
-            self.started = result.episode_id
+            body = reset_body(args)
+            opening = self.env.episodes.opening(self.request, body.episode_id, self.key)
+            self.key, self.minted = opening.key, self.minted or opening.minted
+            result = await self.env.reset(body, opening, self.request)
+            self.started = (replace(opening, minted=self.minted), result.episode_id,
+                            result.state.episode_id)
             return reset_answer(result).model_dump(mode="json")
         explicit = args.pop("episode_id", None)
         if explicit is not None and not isinstance(explicit, str):
             raise BadRequest("episode_id must be a string")
-        episode_id = self.env.episodes.resolve(self.request, explicit)
+        target = self.env.episodes.resolve(self.request, explicit)
         if name == "state":
             if args:
                 raise BadRequest(f"unknown argument {sorted(args)[0]!r}; state takes: episode_id")
-            return (await self.env.state(episode_id)).model_dump(mode="json")
-        result = await self.env.step(episode_id, {"action_type": name, **args})
+            return (await self.env.state(target)).model_dump(mode="json")
+        result = await self.env.step(target, {"action_type": name, **args})
         return openenv_answer(result).model_dump(mode="json")
 
 
@@ -208,7 +218,7 @@ async def mcp_endpoint(request: Request, env: Env) -> Response:
         reply = await call.answer(body if body is not None else {})
     response = Response(status_code=202) if reply is None else _json(reply)
     if call.started:
-        env.episodes.started(response, call.started)
+        env.episodes.started(response, *call.started)
     return response
 
 

@@ -196,14 +196,16 @@ def read_json(raw: bytes | str, what: str) -> Any:
 
 
 # ---------------------------------------------------------------------------------- responses
+# Answers name the episode as its client does: ``state.episode_id``, from the opening event (for a
+# client-chosen id, the id chosen; ``result.episode_id`` is the stored, scoped one).
 def reset_answer(result: StepResult) -> ResetResponse:
     return ResetResponse(observation=result.observation, done=result.done,
-                         episode_id=result.episode_id)
+                         episode_id=result.state.episode_id)
 
 
 def openenv_answer(result: StepResult) -> StepResponse:
     return StepResponse(observation=result.observation, reward=result.reward, done=result.done,
-                        episode_id=result.episode_id, head_hash=result.head_hash)
+                        episode_id=result.state.episode_id, head_hash=result.head_hash)
 
 
 def seed_answer(result: StepResult) -> SeedStepResponse:
@@ -216,7 +218,7 @@ def seed_answer(result: StepResult) -> SeedStepResponse:
                           components={c.name: to_float(c.earned) for c in grade.components},
                           reason=grade.public_reason()),
         done=result.done,
-        info=SeedInfo(task_score=state.score, episode_id=result.episode_id,
+        info=SeedInfo(task_score=state.score, episode_id=state.episode_id,
                       step_count=state.step_count, max_steps=result.observation.max_steps,
                       last_action_error=result.observation.last_action_error,
                       end_reason=state.end_reason, head_hash=result.head_hash))

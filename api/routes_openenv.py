@@ -24,6 +24,7 @@ from pydantic_core import to_json
 
 from api import errors, mcp, ws
 from api.deps import Env, Environment
+from api.episode_routing import NoEpisodeNamed
 from api.limits import BodyLimit
 from api.models import (
     ACTION_SCHEMA,
@@ -38,7 +39,6 @@ from api.models import (
 from api.protocol import answer, parse_reset, parse_step, reset_answer
 from domain.actions import MAX_NOTE_CHARS, MAX_REPLY_CHARS, action_json_schema
 from domain.observation import Observation
-from service.errors import EpisodeNotFound
 
 NAME = "ticketledger"
 DESCRIPTION = ("Event-sourced customer-support environment: triage a ticket (priority, queue, "
@@ -93,10 +93,13 @@ async def tasks(env: Env) -> dict[str, list[dict[str, Any]]]:
                     "content": {JSON: {"schema": inline_refs(ResetBody.model_json_schema())}}}})
 async def reset(request: Request, env: Env) -> Response:
     """Start an episode. Body optional: ``{task_id?, seed?, episode_id?, run_id?}``. Sets a cookie that
-    routes this client's next requests to the new episode."""
-    result = await env.reset(parse_reset(await request.body()), request)
+    routes this client's next requests to the new episode; an ``episode_id`` of your own is
+    scoped to your ``X-Episode-Key`` (returned when the server made it)."""
+    body = parse_reset(await request.body())
+    opening = env.episodes.opening(request, body.episode_id)
+    result = await env.reset(body, opening, request)
     response = _json(reset_answer(result))
-    env.episodes.started(response, result.episode_id)
+    env.episodes.started(response, opening, result.episode_id, result.state.episode_id)
     return response
 
 
@@ -110,8 +113,7 @@ async def step(request: Request, env: Env) -> Response:
     """Apply one action. A wrapped body answers OpenEnv's shape; a bare action answers the
     SupportOps seed's shape (reward object and ``info.task_score``)."""
     body = parse_step(await request.body())
-    episode_id = env.episodes.resolve(request, body.episode_id)
-    result = await env.step(episode_id, body.action)
+    result = await env.step(env.episodes.resolve(request, body.episode_id), body.action)
     return _json(answer(result, body))
 
 
@@ -120,8 +122,8 @@ async def state(request: Request, env: Env, episode_id: str | None = None) -> Pu
     """The public state of the routed episode (never the answer key)."""
     try:
         chosen = env.episodes.resolve(request, episode_id)
-    except EpisodeNotFound:
-        return PublicState()  # nothing reset yet: OpenEnv's empty State
+    except NoEpisodeNamed:
+        return PublicState()  # nothing named and nothing to fall back on: OpenEnv's empty State
     return await env.state(chosen)
 
 

@@ -5,7 +5,9 @@ a running-score chart and a replay-verification badge, a diff of two episodes wi
 divergence highlighted, the run list and a run's per-task score table. No front-end build and
 nothing from another host: HTML from here, CSS and a small script from ``/ui/static``.
 
-Token: when ``TICKETLEDGER_AUDIT_TOKEN`` is set the viewer is behind it too. Open any page once with
+Token: the viewer is part of the audit surface: off (403) without a token on a server that does not
+bind loopback only (``api.deps.audit_off_message``). When ``TICKETLEDGER_AUDIT_TOKEN`` is set the
+viewer is behind it too. Open any page once with
 ``?token=<token>``: the server answers with a redirect to the same page without the token and sets
 an HttpOnly, SameSite=Strict cookie holding a hash of the token (never the token itself), valid
 for ``/ui``. An ``Authorization: Bearer`` header works as well.
@@ -20,10 +22,11 @@ from typing import Any
 from urllib.parse import urlencode
 
 from fastapi import APIRouter, FastAPI, Request
-from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from fastapi.staticfiles import StaticFiles
 
-from api.deps import Env
+from api.deps import Env, audit_off_message
+from api.errors import error_body
 from api.ui_html import (
     CSP,
     Markup,
@@ -90,7 +93,11 @@ def _gate(request: Request, token: str | None) -> Response | None:
 
 
 def _render(request: Request, env: Env, build: Any) -> Response:
-    """Check the token, build the page, turn service errors into an HTML error page."""
+    """Check the audit surface is on and the token, build the page, turn service errors into an
+    HTML error page."""
+    off = audit_off_message(env.settings)
+    if off:
+        return JSONResponse(error_body(403, off, "forbidden"), status_code=403)
     refused = _gate(request, env.settings.audit_token)
     if refused is not None:
         return refused

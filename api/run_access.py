@@ -28,15 +28,20 @@ from store.runs import RunStore
 RUN_SECRET_HEADER = "x-run-secret"
 
 
-def audit_token_presented(connection: HTTPConnection, settings: Settings) -> bool:
-    """Whether the request carries ``Authorization: Bearer <TICKETLEDGER_AUDIT_TOKEN>`` (compared
-    in constant time); never true when no token is configured."""
+def is_audit_token(given: str, settings: Settings) -> bool:
+    """Whether ``given`` is ``TICKETLEDGER_AUDIT_TOKEN`` (compared in constant time); never true
+    when no token is configured. The one comparison of the audit token, for the audit routes and
+    for filing under a run."""
     expected = settings.audit_token
     if not expected:
         return False
+    return secrets.compare_digest(given.encode(), expected.encode())
+
+
+def audit_token_presented(connection: HTTPConnection, settings: Settings) -> bool:
+    """Whether the request carries ``Authorization: Bearer <TICKETLEDGER_AUDIT_TOKEN>``."""
     scheme, _, given = connection.headers.get("authorization", "").partition(" ")
-    return scheme.lower() == "bearer" and secrets.compare_digest(given.strip().encode(),
-                                                                 expected.encode())
+    return scheme.lower() == "bearer" and is_audit_token(given.strip(), settings)
 
 
 def check_filing(runs: RunStore, settings: Settings, connection: HTTPConnection | None,

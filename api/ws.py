@@ -2,7 +2,9 @@
 
 Client: ``{"type": "reset", "data": {task_id?, seed?, episode_id?, run_id?}}``, ``{"type": "step",
 "data": {<action>}}`` (the action may carry ``episode_id`` to go on with a recorded episode, e.g. a
-fork; the session follows it from then on), ``{"type": "state"}``, ``{"type": "close"}``. Server:
+fork, or one this session's key opened; the session follows it from then on; ids a session chooses
+are scoped to its ``X-Episode-Key`` handshake header or cookie, else to the session itself:
+``api.episode_routing``), ``{"type": "state"}``, ``{"type": "close"}``. Server:
 ``{"type": "observation", "data": {"observation", "reward", "done", "episode_id", ...}}``,
 ``{"type": "state", "data": {...}}``, or ``{"type": "error", "data": {"message", "code"}}`` with
 OpenEnv's codes. A bad message gets an error and the session carries on; only the idle timeout,
@@ -25,6 +27,8 @@ from pydantic_core import to_json
 from starlette.requests import HTTPConnection
 
 from api.deps import Env, Environment
+from api.episode_routing import Target, client_key, new_key
+from api.episode_routing import target as target_of
 from api.errors import describe
 from api.models import PublicState
 from api.protocol import openenv_answer, read_json, reset_answer, reset_body, step_body
@@ -76,11 +80,12 @@ def error_frame(code: str, message: str, **extra: Any) -> str:
 class Session:
     """One connection's episode."""
 
-    def __init__(self, env: Environment, connection: HTTPConnection):
+    def __init__(self, env: Environment, connection: HTTPConnection, key: str):
         self.env = env
         self.connection = connection  # the handshake: its headers may carry a run secret
         self.max_bytes = env.settings.max_body_bytes
-        self.episode_id: str | None = None
+        self.key = key  # scopes the ids this session chooses (api.episode_routing)
+        self.target: Target | None = None
 
     async def handle(self, text: str) -> tuple[str, bool]:
         """The reply to one message, and whether the session ends."""
@@ -115,7 +120,7 @@ class Session:
         if kind == "close":
             return "", True
         if kind == "state":
-            state = PublicState() if self.episode_id is None else await self.env.state(self.episode_id)
+            state = PublicState() if self.target is None else await self.env.state(self.target)
             return frame("state", state), False
         data = message.get("data", {})
         if data is None:
@@ -123,17 +128,21 @@ class Session:
         if not isinstance(data, dict):
             raise SessionError("VALIDATION_ERROR", f"'data' of a {kind} message must be a JSON object")
         if kind == "reset":
-            result = await self.env.reset(reset_body(data), self.connection)
-            self.episode_id = result.episode_id
+            body = reset_body(data)
+            result = await self.env.reset(body, self.env.episodes.opening(self.connection,
+                                                                          body.episode_id, self.key),
+                                          self.connection)
+            self.target = Target(result.state.episode_id, (result.episode_id,))
             return frame("observation", reset_answer(result)), False
-        body = step_body(data)
-        target = body.episode_id or self.episode_id  # named: go on with a recorded one (a fork)
+        step = step_body(data)
+        # named: go on with an episode of this key, or a recorded one (a fork)
+        target = target_of(step.episode_id, self.key) if step.episode_id else self.target
         if target is None:
             raise SessionError("EXECUTION_ERROR", 'no episode in this session yet: send '
                                '{"type": "reset"} first (or name one: "episode_id" in the step '
                                'data)', status=409)
-        result = await self.env.step(target, body.action)
-        self.episode_id = target
+        result = await self.env.step(target, step.action)
+        self.target = Target(result.state.episode_id, (result.episode_id,))  # the one that exists
         return frame("observation", openenv_answer(result)), False
 
 
@@ -184,7 +193,11 @@ async def session_endpoint(websocket: WebSocket, env: Env) -> None:
             active_sessions=sessions.active, max_sessions=sessions.limit))
         await websocket.close(code=TRY_AGAIN_LATER)
         return
-    session = Session(env, websocket)
+    try:
+        key = client_key(websocket) or new_key()
+    except BadRequest:
+        key = new_key()  # a malformed X-Episode-Key: this session's ids are its own
+    session = Session(env, websocket, key)
     idle = float(env.settings.session_idle_timeout_s)
     try:
         while True:

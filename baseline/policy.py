@@ -10,8 +10,8 @@ and what it already did) and never the answer key. Its work mirrors a careful ju
 4. triage (priority and queue: from the policy text when it says, else from cues), tag, carry out
    the decision on the account (refund, denial, email change, deletion or hold, fraud review,
    incident, reset link), note when the policy asks for one, reply in prose (greeting by first
-   name, empathy, the facts the situation needs, closing), then resolve or close with a fitting
-   code.
+   name and the facts the situation needs in a fixed frame, an apology only where a policy asks
+   for one), then resolve or close with a fitting code.
 
 It is stateless: the next action is the first piece of the plan the observation does not show yet,
 so it can take over from an LLM mid-episode. It stays within the step budget by dropping the least
@@ -201,10 +201,6 @@ class Ticket:
             return None
 
 
-COMPLAINT_CUES = ("can't", "cannot", "failing", "broken", "never arrived", "charged twice", "error",
-                  "ridiculous", "outage", "unauthorized", "not what i expected", "down", "urgent")
-
-
 def _within(policy: str | None, unit: str) -> str | None:
     """The first 'within N <unit>' limit a policy text states, as written ('within 5-7 business
     days' for unit 'business days', 'within 24 hours' for 'hours'), so a reply quotes the limit the
@@ -229,7 +225,7 @@ def _login(t: Ticket, code: str | None, slots: Mapping[str, Any]) -> list[str]:
             "browser cache and cookies and type the new password by hand.",
             "If that does not help, use the new password reset link we have just sent to your "
             "email address (the newest link only).",
-            "Please let us know whether you can sign in after these steps."]
+            "Please confirm whether you can sign in after these steps."]
 
 
 def _how_to(t: Ticket, code: str | None, slots: Mapping[str, Any]) -> list[str]:
@@ -310,12 +306,10 @@ def _missing_order(t: Ticket, code: str | None, slots: Mapping[str, Any]) -> lis
     which = f"order {order}" if order else "your order"
     if code == "fraud_review_opened":
         when = _within(t.policies.get("refund_abuse"), "business days") or "soon"
-        return [f"I am sorry {which} has not reached you.",
-                f"A specialist team will review your request and get back to you {when}."]
+        return [f"A specialist team will review your request about {which} and get back to you {when}."]
     amount = t.fact("order_amount", "amount")
-    return [f"I am sorry {which} did not arrive.",
-            f"We have approved a full refund{f' of {amount}' if amount else ''} to your original payment "
-            "method."]
+    return [f"We have approved a full refund{f' of {amount}' if amount else ''} for {which} to your original "
+            "payment method."]
 
 
 def _account_change(t: Ticket, code: str | None, slots: Mapping[str, Any]) -> list[str]:
@@ -340,6 +334,7 @@ def _deletion(t: Ticket, code: str | None, slots: Mapping[str, Any]) -> list[str
 
 
 def _angry(t: Ticket, code: str | None, slots: Mapping[str, Any]) -> list[str]:
+    """The holding reply ES-1 asks for: the one body that apologises, because the policy says to."""
     when = _within(t.policies.get("escalation_policy"), "hours") or "shortly"
     return [f"I am sorry you have had to write to us again about {_about(t)}.",
             f"I have passed your ticket to our escalations team, and a specialist will follow up with "
@@ -360,19 +355,17 @@ in one paragraph, no more than a careful junior agent would write."""
 
 
 def compose_reply(t: Ticket, kind: str, resolution: str | None, slots: Mapping[str, Any]) -> str:
-    """Greeting by first name, an apology when the customer has a problem (not for a question or a
-    general request, and not twice when the body opens with one), the situation's body, an
-    invitation to reply, and a sign-off."""
+    """A fixed frame around the situation's body: a greeting by first name, the body, and the
+    team's name.
+
+    The frame adds nothing of its own: no sympathy line and no sign-off or invitation to write
+    back. A rule-following baseline says what the rules it read make it say (the decision, its
+    particulars, what happens next) and apologises only where a policy tells it to (ES-1's holding
+    reply), so its replies are plainer than a person's: a generic courtesy line would earn the
+    tone share of the rubric on every task without saying anything about this ticket. The honest
+    replies of ``tests/graders/data/honest_replies.json`` score above it, and a test keeps it so."""
     body = REPLY_BODIES.get(kind, _general)(t, resolution, slots)
-    parts = [f"Hi {t.first_name}, thank you for your message."]
-    complaint = kind not in ("how_to", "general") and _mentioned(f"{t.subject} {t.message}",
-                                                                 *COMPLAINT_CUES)
-    if complaint and not body[0].startswith("I am sorry"):
-        parts.append("I am sorry for the trouble this has caused.")
-    parts += body
-    parts.append("If you have any other questions, just reply to this message.")
-    parts.append("Best regards, Support")
-    return " ".join(parts)
+    return f"Hi {t.first_name},\n\n" + " ".join(body) + "\n\nSupport"
 
 
 def _refund_plan(t: Ticket, plan: Plan) -> None:

@@ -52,10 +52,11 @@ def play(work: list[Plan]) -> tuple[dict[str, float], int, list[str]]:
     from domain.observation import observe
     from domain.state import EMPTY, evolve, fold
     from domain.tasks import default_catalog
-    from graders import GRADER_VERSION, grade_step
+    from graders.versions import CURRENT, grader_for
     from store.chain import GENESIS
 
     catalog = default_catalog()
+    grade_step = grader_for(CURRENT).grade_step  # the grader new episodes record, as the service
     spent = dict.fromkeys(PARTS, 0.0)
     clock = time.perf_counter
     steps = 0
@@ -63,7 +64,7 @@ def play(work: list[Plan]) -> tuple[dict[str, float], int, list[str]]:
     for plan in work:
         t0 = clock()
         variant = catalog.variant(plan.task_id, plan.seed)
-        first = start(EPISODE_ID, variant, grader_version=GRADER_VERSION)
+        first = start(EPISODE_ID, variant, grader_version=CURRENT)
         state = evolve(EMPTY, first)
         spent["reset"] += clock() - t0
         seconds, head, seq = _chain_cost(EPISODE_ID, (first,), GENESIS, 0)

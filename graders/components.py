@@ -18,8 +18,9 @@ from graders.claims import reply_violations
 from graders.decisions import unmet_required
 from graders.lexicon import foreign_groups
 from graders.safety import violations
+from graders.text import LEXICON_2_0, Lexicon
 
-__all__ = ["SCORERS", "UNITS", "Component", "score_components"]
+__all__ = ["SCORERS", "TEXT_SCORERS", "UNITS", "Component", "score_components"]
 
 UNITS = 10_000
 
@@ -83,7 +84,7 @@ def _source(t: TaskVariant) -> str:
     return f"{t.task.ticket.subject}\n{t.task.ticket.message}"
 
 
-def _reply(s: EpisodeState, t: TaskVariant, w: int) -> Component:
+def _reply(s: EpisodeState, t: TaskVariant, w: int, lexicon: Lexicon) -> Component:
     """The reply rubric; any reply violation (a claim contrary to the state, asking for a secret,
     abuse: :mod:`graders.claims`) makes it 0."""
     task = t.task
@@ -95,15 +96,16 @@ def _reply(s: EpisodeState, t: TaskVariant, w: int) -> Component:
     judged = llm_verdict.reply_component(s, task.reply, w)  # a recorded LLM verdict, if any
     if judged is not None:
         return judged
-    r = rb.evaluate(task.reply, s.reply_draft, task.first_name, foreign_groups(task.task_id), _source(t))
+    r = rb.evaluate(task.reply, s.reply_draft, task.first_name, foreign_groups(task.task_id), _source(t),
+                    lexicon)
     return Component("reply", round(w * r.fraction), w, f"reply: {r.public}", f"reply: {r.detail}")
 
 
-def _note(s: EpisodeState, t: TaskVariant, w: int) -> Component:
+def _note(s: EpisodeState, t: TaskVariant, w: int, lexicon: Lexicon) -> Component:
     task = t.task
     assert task.note is not None
     text = "\n".join(s.notes) if s.notes else None
-    r = rb.evaluate(task.note, text, task.first_name, foreign_groups(task.task_id), _source(t))
+    r = rb.evaluate(task.note, text, task.first_name, foreign_groups(task.task_id), _source(t), lexicon)
     return Component("note", round(w * r.fraction), w, f"note: {r.public}", f"note: {r.detail}")
 
 
@@ -145,16 +147,22 @@ SCORERS: dict[str, Callable[[EpisodeState, TaskVariant, int], Component]] = {
     "queue": _queue,
     "tags": _tags,
     "policy": _policy,
-    "reply": _reply,
-    "note": _note,
     "resolution": _resolution,
     "outcome": _outcome,
 }
+"""The components judged on the state alone, the same under every grader 2.x."""
+TEXT_SCORERS: dict[str, Callable[[EpisodeState, TaskVariant, int, Lexicon], Component]] = {
+    "reply": _reply,
+    "note": _note,
+}
+"""The components judged on text, read with the grader version's lexicon."""
 
 
-def score_components(state: EpisodeState) -> tuple[Component, ...]:
-    """Every weighted component of ``state``, in report order."""
+def score_components(state: EpisodeState, lexicon: Lexicon = LEXICON_2_0) -> tuple[Component, ...]:
+    """Every weighted component of ``state``, in report order; texts (reply, note) are read with
+    ``lexicon``, the grader version's (:class:`graders.text.Lexicon`)."""
     variant = state.variant
     assert variant is not None
-    return tuple(SCORERS[name](state, variant, round(weight * UNITS))
+    return tuple(TEXT_SCORERS[name](state, variant, round(weight * UNITS), lexicon)
+                 if name in TEXT_SCORERS else SCORERS[name](state, variant, round(weight * UNITS))
                  for name, weight in variant.key.weights)

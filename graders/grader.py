@@ -1,4 +1,5 @@
-"""Scoring steps and episodes: grader "ticketledger-grader/2.0".
+"""Scoring steps and episodes: graders "ticketledger-grader/2.0" and "2.1" (one code, each version
+reading reply words with its own :class:`graders.text.Lexicon`: ``graders.versions``).
 
 Score arithmetic is in integer units (1 unit = 0.0001) so rewards add up exactly. After each step:
 
@@ -32,6 +33,7 @@ from domain.state import EpisodeState, evolve, fold
 from graders.components import UNITS, score_components
 from graders.penalties import step_penalties
 from graders.safety import CAP_UNITS, violations
+from graders.text import LEXICON_2_0, Lexicon
 
 GRADER_VERSION = "ticketledger-grader/2.0"
 OUTCOME = "outcome"
@@ -107,13 +109,16 @@ def _voided(component: Component, found: tuple[Violation, ...]) -> Component:
                      f"was {component.detail}")
 
 
-def grade_step(before: EpisodeState, step_events: Sequence[Event], after: EpisodeState) -> StepGrade:
+def grade_step(before: EpisodeState, step_events: Sequence[Event], after: EpisodeState,
+               version: str = GRADER_VERSION, lexicon: Lexicon = LEXICON_2_0) -> StepGrade:
     """Grade one step from the state before it, its events (no grade), and the state after it
-    (see the module docstring for the arithmetic)."""
+    (see the module docstring for the arithmetic). ``version`` and ``lexicon`` are the grader 2.x
+    being run (``graders.versions`` pairs them: 2.0 by default); the 2.x versions share this code
+    and differ only in how their lexicon reads a reply's words."""
     penalties = tuple(step_penalties(before, step_events))
     penalty_units = before.penalty_units + sum(p.units for p in penalties)
     found = violations(after)
-    components = score_components(after)
+    components = score_components(after, lexicon)
     if found:
         components = tuple(_voided(c, found) if c.name == OUTCOME and c.earned else c
                            for c in components)
@@ -132,6 +137,7 @@ def grade_step(before: EpisodeState, step_events: Sequence[Event], after: Episod
         score_units=score,
         reward_units=reward,
         done=after.done,
+        grader_version=version,
         violations=found,
     )
 
@@ -166,9 +172,11 @@ def split_steps(events: Iterable[Event]) -> tuple[list[Event], list[list[Event]]
     return head, steps
 
 
-def grade_episode(events: Iterable[Event]) -> EpisodeGrade:
-    """Re-grade an episode from its events alone; recorded ``StepGraded`` events are not trusted,
-    only collected for comparison."""
+def grade_episode(events: Iterable[Event], version: str = GRADER_VERSION,
+                  lexicon: Lexicon = LEXICON_2_0) -> EpisodeGrade:
+    """Re-grade an episode from its events alone (with grader ``version`` and its ``lexicon``, as
+    :func:`grade_step`); recorded ``StepGraded`` events are not trusted, only collected for
+    comparison."""
     head, steps = split_steps(events)
     state = fold(head)
     grades: list[StepGrade] = []
@@ -178,7 +186,7 @@ def grade_episode(events: Iterable[Event]) -> EpisodeGrade:
         facts = [e for e in step_events if not isinstance(e, StepGraded)]
         recorded += [e for e in step_events if isinstance(e, StepGraded)]
         state = fold(facts, state)
-        grade = grade_step(before, facts, state)
+        grade = grade_step(before, facts, state, version, lexicon)
         grades.append(grade)
         state = evolve(state, grade.to_event())
     return EpisodeGrade(tuple(grades), tuple(recorded))

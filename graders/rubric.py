@@ -70,7 +70,7 @@ def echoed(analysis: tx.Analysis, source: str) -> frozenset[int]:
     ticket's subject and message) also has."""
     if not source:
         return frozenset()
-    src = tx.analyse(visible(source)).keys
+    src = tx.analyse(visible(source), analysis.lexicon).keys
     grams = {src[i:i + ECHO_WORDS] for i in range(len(src) - ECHO_WORDS + 1)}
     keys = analysis.keys
     out: set[int] = set()
@@ -117,6 +117,10 @@ def _bare(analysis: tx.Analysis, m: tx.Match) -> bool:
     if ":" in before and any(toks[x].key[:1].isdigit() for x in range(m.first, m.last + 1)):
         return False  # a labelled figure
     rest = [t.word for i, t in enumerate(toks) if t.clause in clauses and not m.first <= i <= m.last]
+    if tx.bare(rest) and toks[start].word in analysis.lexicon.subordinators:
+        # a fronted subordinate clause states its fact with the main clause after it (same sentence)
+        after = max(clauses) + 1
+        rest += [t.word for t in toks if t.clause == after and t.sentence == toks[m.last].sentence]
     return tx.bare(rest)
 
 
@@ -137,7 +141,7 @@ def _fact_spans(analysis: tx.Analysis, rubric: Rubric, skip: frozenset[int],
     covered: set[int] = set()
     inside: set[int] = set()
     for group in rubric.facts:
-        hits = [(len(tx.phrase_keys(p)), ms) for p in group.any_of
+        hits = [(len(tx.phrase_keys(p, analysis.lexicon)), ms) for p in group.any_of
                 if (ms := [m for m in tx.affirmed(analysis, p, FACT_GAP, skip) if not _bare(analysis, m)])]
         if not hits and _group_claims(group) & made:
             found.append(group.name)
@@ -163,11 +167,12 @@ def _density_factor(covered: int, total: int) -> Fraction:
     return (DENSITY_NONE - density) / (DENSITY_NONE - DENSITY_FULL)
 
 
-def _evaluate(rubric: Rubric, text: str, first_name: str, foreign: Foreign, source: str) -> RubricResult:
+def _evaluate(rubric: Rubric, text: str, first_name: str, foreign: Foreign, source: str,
+              lexicon: tx.Lexicon) -> RubricResult:
     seen = visible(text)
     if not seen:
         return RubricResult(Fraction(0), "nothing visible", "no visible text")
-    analysis = tx.analyse(seen)
+    analysis = tx.analyse(seen, lexicon)
     for group in rubric.forbidden:
         claim = next((p for p in group.any_of if tx.affirmed(analysis, p, statements_only=True)), None)
         if claim:
@@ -232,18 +237,19 @@ def _evaluate(rubric: Rubric, text: str, first_name: str, foreign: Foreign, sour
 
 
 def evaluate(rubric: Rubric, text: str | None, first_name: str, foreign: Foreign = (),
-             source: str = "") -> RubricResult:
+             source: str = "", lexicon: tx.Lexicon = tx.LEXICON_2_0) -> RubricResult:
     """Score ``text`` against ``rubric``; absent text earns nothing. ``foreign`` holds the fact
     phrasings of other tasks (:func:`graders.lexicon.foreign_groups`); making many of them fails.
-    ``source`` is what the customer wrote (subject and message): copying it earns nothing."""
+    ``source`` is what the customer wrote (subject and message): copying it earns nothing.
+    ``lexicon`` is the grader version's reading of words (:class:`graders.text.Lexicon`)."""
     if not text or not text.strip():
         return RubricResult(Fraction(0), "not written yet", "not written yet")
-    return _evaluate_text(rubric, text, first_name, foreign, source)
+    return _evaluate_text(rubric, text, first_name, foreign, source, lexicon)
 
 
 @lru_cache(maxsize=4096)
 def _evaluate_text(rubric: Rubric, text: str, first_name: str, foreign: Foreign,
-                   source: str) -> RubricResult:
+                   source: str, lexicon: tx.Lexicon) -> RubricResult:
     """:func:`_evaluate`, remembered for the last few thousand texts.
 
     Every step scores the whole state again, so a reply drafted once is judged again on each
@@ -251,4 +257,4 @@ def _evaluate_text(rubric: Rubric, text: str, first_name: str, foreign: Foreign,
     pure function of these values (the rubric and the phrasings are immutable), so remembering it
     changes nothing but the time.
     """
-    return _evaluate(rubric, text, first_name, foreign, source)
+    return _evaluate(rubric, text, first_name, foreign, source, lexicon)

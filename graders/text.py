@@ -6,7 +6,9 @@ digits ("thirty" is 30, "twenty-four" is 24, "five to seven" is "5 to 7", "5-7" 
 stemmed by the Snowball English stemmer (so "refunded", "refunds" and "refund" are one key), and a
 few common paraphrases read as one canonical key ("look into" is "review", "within the hour" is
 "immediately", "unable to" and "not able to" are "can not"). A rubric phrase is read the same way,
-so its inflections and those paraphrases match without listing them.
+so its inflections and those paraphrases match without listing them. The paraphrases and the
+empathy expressions are a grader version's :class:`Lexicon` (2.0's is frozen; 2.1 adds to it);
+:func:`analyse` reads a text with one, and phrases looked for in it are read with the same.
 
 Negation is judged per clause: a clause ends at punctuation and at a conjunction that starts a new
 clause ("but", "however", "and we", ...), and a phrase is negated when a negator stands in its
@@ -155,6 +157,33 @@ PARAPHRASES: tuple[tuple[str, str], ...] = (
 )
 
 
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Lexicon:
+    """The words a grader version reads as one: its paraphrase table (phrase -> canonical phrase,
+    read before stemming) and the expressions it counts as empathy.
+
+    This is data, not code: every grader 2.x shares the code of this module and of
+    :mod:`graders.rubric`, and differs only in its lexicon (``graders.versions`` pairs each version
+    with its own), so a newer version can learn a paraphrase while an episode recorded under an
+    older one is still read, and scored, exactly as it was. Compared by identity (each lexicon is
+    built once), which keeps it cheap as a cache key."""
+
+    name: str
+    paraphrases: tuple[tuple[str, str], ...]
+    empathy: tuple[str, ...]
+    subordinators: frozenset[str] = frozenset()
+    """Words that open a subordinate clause whose statement goes on in the next clause of its
+    sentence ("Once the dispute is closed, we start the deletion"): a fact phrasing that fills such
+    a clause is not a bare mention when the next clause says something (:mod:`graders.rubric`)."""
+
+    def extended(self, name: str, paraphrases: tuple[tuple[str, str], ...] = (),
+                 empathy: tuple[str, ...] = (), subordinators: frozenset[str] = frozenset()) -> Lexicon:
+        """This lexicon with more paraphrases, empathy expressions and subordinators (nothing
+        taken away)."""
+        return Lexicon(name, self.paraphrases + paraphrases, self.empathy + empathy,
+                       self.subordinators | subordinators)
+
 REFUND_VERBS = frozenset({
     "offer", "offered", "issue", "issued", "give", "gave", "given", "process", "processed", "grant",
     "granted", "provide", "provided", "approve", "approved", "authorize", "authorized", "send", "sent",
@@ -238,6 +267,8 @@ class Analysis:
     questions: frozenset[int]
     positions: dict[str, tuple[int, ...]]
     """Where each key occurs (token indexes), so a phrase is looked for only where it can start."""
+    lexicon: Lexicon
+    """The lexicon the text was read with; rubric phrases looked for in it are read with it too."""
 
     @property
     def keys(self) -> tuple[str, ...]:
@@ -245,10 +276,10 @@ class Analysis:
 
 
 @cache
-def _paraphrase_table() -> dict[str, tuple[tuple[tuple[str, ...], tuple[str, ...]], ...]]:
-    """The paraphrases as word tuples, by first word, longest first."""
+def _paraphrase_table(lexicon: Lexicon) -> dict[str, tuple[tuple[tuple[str, ...], tuple[str, ...]], ...]]:
+    """The paraphrases of ``lexicon`` as word tuples, by first word, longest first."""
     by_first: dict[str, list[tuple[tuple[str, ...], tuple[str, ...]]]] = {}
-    for phrase, canonical in PARAPHRASES:
+    for phrase, canonical in lexicon.paraphrases:
         src = tuple(_raw_words(_prepare(phrase)))
         dst = tuple(_raw_words(_prepare(canonical)))
         by_first.setdefault(src[0], []).append((src, dst))
@@ -261,8 +292,10 @@ def _raw_words(prepared: str) -> list[str]:
 
 
 @lru_cache(maxsize=4096)
-def analyse(text: str) -> Analysis:
-    """Tokens of ``text`` with keys, clause and sentence numbers (see the module docstring)."""
+def analyse(text: str, lexicon: Lexicon | None = None) -> Analysis:
+    """Tokens of ``text`` with keys, clause and sentence numbers (see the module docstring), read
+    with ``lexicon`` (default: grader 2.0's, :data:`LEXICON_2_0`)."""
+    lexicon = lexicon or LEXICON_2_0
     prepared = _prepare(text)
     raw: list[tuple[str, int, int]] = []  # (word or break marker, start, end)
     for m in _TOKEN.finditer(prepared):
@@ -297,7 +330,7 @@ def analyse(text: str) -> Analysis:
             merged.append((w, s, e))
         i += 1
     # paraphrases, on surface words (before stemming), longest first
-    table = _paraphrase_table()
+    table = _paraphrase_table(lexicon)
     words = [w for w, _, _ in merged]
     out: list[tuple[str, int, int]] = []
     i = 0
@@ -342,21 +375,21 @@ def analyse(text: str) -> Analysis:
     for i, tok in enumerate(tokens):
         positions.setdefault(tok.key, []).append(i)
     return Analysis(prepared, tuple(tokens), frozenset(questions),
-                    {k: tuple(v) for k, v in positions.items()})
+                    {k: tuple(v) for k, v in positions.items()}, lexicon)
 
 
 @lru_cache(maxsize=8192)
-def spans_clauses(phrase: str) -> bool:
+def spans_clauses(phrase: str, lexicon: Lexicon | None = None) -> bool:
     """Whether a rubric phrase has a clause break of its own ("in the meantime, you can")."""
-    return len({t.clause for t in analyse(phrase).tokens}) > 1
+    return len({t.clause for t in analyse(phrase, lexicon).tokens}) > 1
 
 
 @lru_cache(maxsize=8192)
-def phrase_keys(phrase: str) -> tuple[str, ...]:
+def phrase_keys(phrase: str, lexicon: Lexicon | None = None) -> tuple[str, ...]:
     """A rubric phrase read as keys (its soft adverbs kept: "already deleted" is not "deleted"; its
-    articles left out)."""
-    keys = tuple(t.key for t in analyse(phrase).tokens if t.word not in ARTICLES)
-    return keys or tuple(t.key for t in analyse(phrase).tokens)
+    articles left out), with ``lexicon`` (default: grader 2.0's)."""
+    keys = tuple(t.key for t in analyse(phrase, lexicon).tokens if t.word not in ARTICLES)
+    return keys or tuple(t.key for t in analyse(phrase, lexicon).tokens)
 
 
 @dataclass(frozen=True, slots=True)
@@ -372,12 +405,12 @@ class Match:
 def find(analysis: Analysis, phrase: str, max_gap: int = 0) -> list[Match]:
     """Occurrences of ``phrase`` in ``analysis``: phrase keys in order, within one clause, soft
     adverbs skipped, and at most ``max_gap`` other words between two phrase words."""
-    keys = phrase_keys(phrase)
+    keys = phrase_keys(phrase, analysis.lexicon)
     if not keys:
         return []
     toks = analysis.tokens
     phrase_words = set(keys)
-    across = spans_clauses(phrase)
+    across = spans_clauses(phrase, analysis.lexicon)
     matches: list[Match] = []
     if any(k not in analysis.positions for k in keys):
         return []
@@ -448,6 +481,27 @@ EMPATHY = ["sorry", "understand", "frustrating", "frustration", "inconvenience",
            "thanks for your patience", "thank you for your understanding", "i hear you",
            "i can imagine", "must be", "worrying", "stressful", "disappointing", "thank you for reporting",
            "thanks for reporting", "thank you for flagging", "thank you for letting us know"]
+LEXICON_2_0 = Lexicon("2.0", PARAPHRASES, tuple(EMPATHY))
+"""Grader 2.0's reading, frozen: episodes recorded under 2.0 must score as they did."""
+LEXICON_2_1 = LEXICON_2_0.extended(
+    "2.1",
+    paraphrases=(
+        # a temporal conjunction is one, however worded: "as soon as the dispute is resolved" says
+        # "once the dispute is resolved" (and is as hypothetical: "once" is a conditional word)
+        ("as soon as", "once"),
+    ),
+    empathy=(
+        # regret on giving bad news is the empathy of a refusal ("Unfortunately that means we're
+        # unable to refund", "I'm afraid we can't", "we regret that")
+        "unfortunately", "i am afraid", "regret", "regrettably", "sadly",
+    ),
+    # "As soon as the dispute is resolved, we'll begin the deletion": the fronted clause is half
+    # of one statement, not a topic announced
+    subordinators=frozenset({"once", "when", "after", "until", "before", "while"}),
+)
+"""Grader 2.1's reading: 2.0's and the natural phrasings 2.0 missed in honest replies."""
+
+
 CLOSINGS = ["regards", "best", "sincerely", "thank you", "thanks", "let us know", "happy to help",
             "here to help", "cheers", "take care", "reach out", "all the best", "warm wishes",
             "get back to us", "write back", "reply to this", "any questions", "glad to help"]
@@ -460,7 +514,8 @@ def has_greeting(text: str, first_name: str) -> bool:
 
 
 def has_empathy(analysis: Analysis, skip: frozenset[int] = frozenset()) -> bool:
-    return any(affirmed(analysis, p, skip=skip) for p in EMPATHY)
+    """An expression of empathy (the lexicon's, :attr:`Lexicon.empathy`) not negated."""
+    return any(affirmed(analysis, p, skip=skip) for p in analysis.lexicon.empathy)
 
 
 _CLOSING = re.compile(r"(?<![a-z])(?:" + "|".join(re.escape(c) for c in CLOSINGS) + r")(?![a-z])")

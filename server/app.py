@@ -77,8 +77,9 @@ def serve(settings: Settings, log_level: str = "info", *, access_log: bool = Fal
 
         open_database(url).dispose()  # migrate once, before the workers race to
         # uvicorn's worker processes import the app by name and read their settings from the
-        # environment, the one channel to them: a --database-url flag goes there.
+        # environment, the one channel to them: a --database-url or --host flag goes there.
         os.environ["DATABASE_URL"] = url
+        os.environ["HOST"] = settings.host  # the audit surface depends on the bind address
         uvicorn.run("api.app:create_app", factory=True, workers=workers, **options)
     return 0
 

@@ -41,7 +41,7 @@ SEED_MIN, SEED_MAX = -(2**63), 2**63 - 1
 
 def new_episode_id() -> str:
     """Random, unguessable episode ids (not sequence numbers)."""
-    return "ep_" + secrets.token_hex(12)
+    return "ep_" + secrets.token_hex(16)  # 128 random bits
 
 
 def check_episode_id(episode_id: str) -> str:
@@ -125,10 +125,13 @@ class EnvironmentService:
     # ------------------------------------------------------------------ reset
     def reset(self, task_id: str | None = None, seed: int | None = None,
               episode_id: str | None = None, *, run_id: str | None = None,
-              reward_mode: str = DEFAULT_REWARD_MODE) -> StepResult:
+              reward_mode: str = DEFAULT_REWARD_MODE, public_id: str | None = None) -> StepResult:
         """Start a new episode. Without ``task_id`` the task is picked from ``seed``.
-        ``reward_mode`` (``domain.rewards``): dense (default), sparse or binary."""
-        opening = self._open(task_id, seed, episode_id, run_id, reward_mode)
+        ``reward_mode`` (``domain.rewards``): dense (default), sparse or binary. ``public_id``:
+        the id the client knows the episode by when it is stored under another
+        (``api.episode_routing``: a client-chosen id, scoped); the opening event, and so the
+        state and every observation, carry it."""
+        opening = self._open(task_id, seed, episode_id, run_id, reward_mode, public_id)
         c = opening.create
         recorded: list[RecordedEvent] | Conflict
         try:
@@ -163,7 +166,8 @@ class EnvironmentService:
         return out
 
     def _open(self, task_id: str | None, seed: int | None, episode_id: str | None,
-              run_id: str | None, reward_mode: str = DEFAULT_REWARD_MODE) -> _Opening:
+              run_id: str | None, reward_mode: str = DEFAULT_REWARD_MODE,
+              public_id: str | None = None) -> _Opening:
         if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
             raise BadRequest("seed must be an integer")
         if seed is not None and not SEED_MIN <= seed <= SEED_MAX:
@@ -175,7 +179,7 @@ class EnvironmentService:
         chosen = task_id if task_id is not None else self.catalog.pick_task_id(seed)
         variant = self.catalog.variant(chosen, seed)  # UnknownTask -> 404 in the API
         episode_id = check_episode_id(episode_id) if episode_id is not None else new_episode_id()
-        first = start(episode_id, variant, run_id=run_id, grader_version=CURRENT,
+        first = start(public_id or episode_id, variant, run_id=run_id, grader_version=CURRENT,
                       judge="llm" if self.judge is not None else "deterministic", reward_mode=mode)
         return _Opening(evolve(EMPTY, first),
                         Create(episode_id, first.task_id, seed, (first,),
@@ -183,7 +187,9 @@ class EnvironmentService:
 
     def _opened(self, opening: _Opening, recorded: list[RecordedEvent] | Conflict) -> StepResult:
         if isinstance(recorded, Conflict):
-            raise EpisodeBusy(f"{recorded}; omit episode_id to get a fresh one")
+            # worded with the id the client chose, which the opening event holds
+            raise EpisodeBusy(f"episode id {opening.state.episode_id!r} is already in use; omit "
+                              "episode_id to get a fresh one")
         episode_id, state = opening.create.episode_id, opening.state
         self._remember(episode_id, _Cached(state, recorded[-1].seq, recorded[-1].hash))
         return StepResult(episode_id, observe(state, self.catalog), None, False, state, None,
@@ -359,12 +365,12 @@ class EnvironmentService:
         try:
             self.store.head(episode_id)
         except NotFound:
-            raise EpisodeNotFound(self._unknown(episode_id)) from None
+            raise EpisodeNotFound(self.unknown(episode_id)) from None
         return self.store.load(episode_id)
 
     # -------------------------------------------------------------- internals
     @staticmethod
-    def _unknown(episode_id: str) -> str:
+    def unknown(episode_id: str) -> str:
         return f"no episode {episode_id!r}; call reset to start one"
 
     def _claim(self, episode_id: str) -> None:
@@ -399,7 +405,7 @@ class EnvironmentService:
                 raise NotFound(episode_id)
             seq, head = known if known is not None else self.store.head(episode_id)
         except NotFound:
-            raise EpisodeNotFound(self._unknown(episode_id)) from None
+            raise EpisodeNotFound(self.unknown(episode_id)) from None
         with self._guard:
             cached = self._cache.get(episode_id)
             if cached is not None:
@@ -409,7 +415,7 @@ class EnvironmentService:
         base = cached if cached is not None and cached.seq < seq else None
         recorded = self.store.load(episode_id, after_seq=base.seq if base else 0)
         if not recorded:
-            raise EpisodeNotFound(self._unknown(episode_id))
+            raise EpisodeNotFound(self.unknown(episode_id))
         state = fold((to_domain(r) for r in recorded), base.state if base else EMPTY)
         fresh = _Cached(state, recorded[-1].seq, recorded[-1].hash)
         self._remember(episode_id, fresh)

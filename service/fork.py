@@ -53,7 +53,9 @@ def fork(auditor: Auditor, episode_id: str, at: int, new_id: str | None = None) 
     assert isinstance(started, ev.EpisodeStarted), "an episode log starts with EpisodeStarted"
     grader = grader_of_log([e for part in [head, *steps] for e in part])
     first = replace(started, episode_id=fork_id, run_id=None,
-                    forked_from=ev.ForkOrigin(episode_id, at, _hash_at(recorded, at)),
+                    # the original as its own opening event names it (for a client-chosen id, the
+                    # id the client chose; the index row below keeps the stored id)
+                    forked_from=ev.ForkOrigin(started.episode_id, at, _hash_at(recorded, at)),
                     grader_version=grader.version)
     kept = steps[:at]
     facts = [[e for e in s if not isinstance(e, ev.StepGraded)] for s in kept]

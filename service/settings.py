@@ -25,6 +25,20 @@ def _lower(value: Any) -> Any:
     return value.strip().lower() if isinstance(value, str) else value
 
 
+def _names(value: Any) -> Any:
+    """A comma-separated list (as an environment variable holds it) as a tuple of its items."""
+    if isinstance(value, str):
+        return tuple(item.strip().lower() for item in value.split(",") if item.strip())
+    return value
+
+
+LOOPBACK = frozenset({"127.0.0.1", "::1", "localhost"})
+"""Bind addresses that serve this machine only: there the audit surface needs no token."""
+
+DEFAULT_ALLOWED_HOSTS = ("localhost", "127.0.0.1", "::1", "*.hf.space")
+"""``Host`` headers accepted by default: this machine, and a Hugging Face Space's own address."""
+
+
 class Settings(BaseModel):
     """Where the log lives, the server's limits and where it listens."""
 
@@ -34,8 +48,17 @@ class Settings(BaseModel):
     database_url: str = Field(DEFAULT_DATABASE_URL, alias="DATABASE_URL",
                               description="SQLAlchemy URL of the event log (SQLite or PostgreSQL)")
     audit_token: str | None = Field(None, alias="TICKETLEDGER_AUDIT_TOKEN", repr=False,
-                                    description="when set, the audit routes and /ui need it as a "
-                                                "bearer token")
+                                    description="when set, the audit routes and /ui are open with "
+                                                "it as a bearer token; unset, they are open only "
+                                                "on a loopback-only server (see audit_surface)")
+    allowed_hosts: Annotated[tuple[str, ...], BeforeValidator(_names)] = Field(
+        DEFAULT_ALLOWED_HOSTS, alias="TICKETLEDGER_ALLOWED_HOSTS",
+        description="Host header values the server answers (comma-separated; '*.example.org' "
+                    "matches its subdomains, '*' any host); others get 400")
+    allowed_origins: Annotated[tuple[str, ...], BeforeValidator(_names)] = Field(
+        (), alias="TICKETLEDGER_ALLOWED_ORIGINS",
+        description="browser origins (scheme://host[:port], comma-separated, '*' any) allowed "
+                    "to send state-changing requests and open /ws, besides the server's own")
     max_body_bytes: int = Field(65_536, alias="TICKETLEDGER_MAX_BODY_BYTES",
                                 description="request body limit (HTTP and WebSocket messages)")
     max_sessions: int = Field(256, alias="TICKETLEDGER_MAX_SESSIONS",
@@ -73,6 +96,18 @@ class Settings(BaseModel):
                                    description="seconds a judge call may take, whatever the socket "
                                                "does; a slower one falls back to the deterministic "
                                                "judge")
+
+    @property
+    def audit_surface(self) -> Literal["token", "loopback", "off"]:
+        """Whether the audit surface (audit REST routes, fork, regrade, export, runs, verify,
+        ``/ui``) is served, and how: behind ``TICKETLEDGER_AUDIT_TOKEN`` when one is set; open when
+        the server binds loopback only (then whoever can connect is on this machine); otherwise
+        off. It shows the answer key, so a server on another address never serves it unguarded."""
+        if self.audit_token:
+            return "token"
+        if self.host.strip().strip("[]").lower() in LOOPBACK:
+            return "loopback"
+        return "off"
 
     @property
     def judge(self) -> Literal["deterministic", "llm"]:

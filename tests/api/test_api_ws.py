@@ -224,10 +224,10 @@ def test_an_idle_session_times_out(small_server: LiveServer) -> None:
 
 
 def test_a_session_can_go_on_with_a_recorded_episode_by_naming_it(live_server: LiveServer) -> None:
-    """E.g. a fork made through the audit routes: the step names the episode, the session follows."""
-    episode = "resume_" + secrets.token_hex(6)
-    httpx.post(live_server.url + "/reset", json={"task_id": "task_easy_password",
-                                                 "episode_id": episode}).raise_for_status()
+    """E.g. a fork made through the audit routes, or an episode reset over HTTP: the step names the
+    episode (a server-made id; a chosen one is scoped to its client's key), the session follows."""
+    episode = httpx.post(live_server.url + "/reset", json={"task_id": "task_easy_password"}).json()[
+        "episode_id"]
 
     async def scenario() -> list[dict[str, Any]]:
         async with websockets.connect(ws_url(live_server)) as ws:
@@ -336,6 +336,7 @@ def test_steps_that_queue_while_the_writers_are_busy_are_committed_together(
     as one ``step_many`` (one commit); each gets its own outcome, a second step of one episode its
     409."""
     from api.deps import Environment, StepBatcher
+    from api.episode_routing import target
     from service import EpisodeBusy
 
     service = EnvironmentService(open_database(sqlite_url))
@@ -354,9 +355,9 @@ def test_steps_that_queue_while_the_writers_are_busy_are_committed_together(
     noop = {"action_type": "noop"}
 
     async def together() -> list[Any]:
-        first = asyncio.ensure_future(env.step(busy, noop))  # the writer takes it alone
+        first = asyncio.ensure_future(env.step(target(busy, None), noop))  # the writer takes it alone
         await asyncio.sleep(0)
-        rest = await asyncio.gather(*(env.step(eid, noop) for eid in [*ids, ids[0]]),
+        rest = await asyncio.gather(*(env.step(target(eid, None), noop) for eid in [*ids, ids[0]]),
                                     return_exceptions=True)
         assert (await first).state.step_count == 1
         return rest

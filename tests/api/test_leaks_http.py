@@ -353,3 +353,73 @@ def test_the_detector_finds_the_key_where_it_is_allowed(guarded_server: LiveServ
                        headers={"Authorization": f"Bearer {TOKEN}"}, timeout=30)
     assert replay.status_code == 200, replay.text
     assert Secrets.of(task).leaks(replay.text, sent=""), "the audit answer shows expected values"
+
+
+# ------------------------------------------------------------- the audit surface off by default
+OFF_HOST = "127.0.0.2"
+"""A loopback address the audit rule does not count as loopback-only (it names 127.0.0.1, ::1 and
+localhost): this server stands for one serving on 0.0.0.0 without a token, without leaving
+loopback."""
+
+
+@pytest.fixture(scope="module")
+def exposed_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+    """A server on a non-loopback-only address without ``TICKETLEDGER_AUDIT_TOKEN``."""
+    with start_server(module_database(tmp_path_factory, "exposed"), host=OFF_HOST,
+                      env={"TICKETLEDGER_ALLOWED_HOSTS": OFF_HOST,
+                           "TICKETLEDGER_AUDIT_TOKEN": ""}) as server:
+        yield server
+
+
+def test_without_a_token_off_loopback_the_audit_surface_is_off(exposed_server: LiveServer) -> None:
+    base = exposed_server.url
+    operations = _audit_operations(base) + [("GET", "/ui"), ("GET", "/ui/"), ("GET", "/ui/runs")]
+    assert {("GET", "/episodes/{episode_id}/state"), ("POST", "/episodes/{episode_id}/fork"),
+            ("POST", "/regrade"), ("GET", "/export"), ("GET", "/runs"), ("GET", "/verify")} <= set(
+        operations)
+    episode = httpx.post(base + "/reset", json={}, timeout=30).json()["episode_id"]
+    for method, path in operations:
+        concrete = re.sub(r"\{[^}]+\}", episode, path)
+        reply = httpx.request(method, base + concrete, timeout=30,
+                              json={"at": 0} if method == "POST" else None)
+        assert reply.status_code == 403, (method, path, reply.text)
+        detail = reply.json()["detail"]
+        assert "TICKETLEDGER_AUDIT_TOKEN" in detail and "127.0.0.1" in detail, detail
+        assert "expected" not in reply.text
+    # TICKETLEDGER_ALLOWED_HOSTS replaces the default list: here even localhost is refused
+    assert httpx.get(base + "/health", headers={"Host": "localhost"}, timeout=30).status_code == 400
+    # the start-up log says so, once
+    lines = [line for line in exposed_server.log().splitlines() if "audit surface is off" in line]
+    assert len(lines) == 1 and OFF_HOST in lines[0], exposed_server.log()
+
+
+def test_the_agent_routes_serve_off_loopback_and_never_the_answer_key(
+        exposed_server: LiveServer) -> None:
+    """Every agent-facing transport plays on the exposed server; no answer has a key member."""
+    task = CATALOG.instance("task_hard_gdpr_deletion", 3)
+    for transport in TRANSPORTS:
+        walker = Walker(exposed_server.url, transport)
+        try:
+            walker.reset(task.task_id, 3)
+            for action in solution(task):
+                if walker.step(action):
+                    break
+        finally:
+            walker.close()
+        assert len(walker.answers) > 4, transport
+        secrets = Secrets.of(task)
+        for answer in walker.answers:
+            assert not FORBIDDEN_KEYS & set(_keys(json.loads(answer))), (transport, answer[:200])
+            assert not secrets.leaks(answer, json.dumps(solution(task))), transport
+
+
+def test_a_token_opens_the_audit_surface_off_loopback(tmp_path_factory: pytest.TempPathFactory
+                                                      ) -> None:
+    with start_server(module_database(tmp_path_factory, "exposed_token"), host=OFF_HOST,
+                      env={"TICKETLEDGER_ALLOWED_HOSTS": OFF_HOST,
+                           "TICKETLEDGER_AUDIT_TOKEN": TOKEN}) as server:
+        assert httpx.get(server.url + "/runs", timeout=30).status_code == 401
+        opened = httpx.get(server.url + "/runs", headers={"Authorization": f"Bearer {TOKEN}"},
+                           timeout=30)
+        assert opened.status_code == 200, opened.text
+        assert "audit surface is off" not in server.log()

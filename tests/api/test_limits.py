@@ -183,7 +183,9 @@ def test_unknown_finished_and_malformed_episode_ids_get_clear_4xx(http, live_ser
     assert finished.status_code == 409 and finished.json()["code"] == "episode_ended"
     assert http.get("/state", params={"episode_id": eid}).json()["done"] is True  # still readable
     taken = http.post("/reset", json={"episode_id": eid})
-    assert taken.status_code == 409, "an id in use cannot be reset over"
+    assert taken.status_code == 422, "a client cannot choose an id of the server's own form"
+    assert "made by the server" in taken.json()["detail"]
+    assert http.get("/state", params={"episode_id": eid}).json()["done"] is True  # untouched
 
 
 def test_episode_ids_are_random(live_server: LiveServer) -> None:
@@ -196,8 +198,8 @@ def test_episode_ids_are_random(live_server: LiveServer) -> None:
             ws.send(json.dumps({"type": "reset", "data": {}}))
             ids.append(json.loads(ws.recv(timeout=30))["data"]["episode_id"])
     assert len(set(ids)) == len(ids)
-    assert all(re.fullmatch(r"ep_[0-9a-f]{24}", i) for i in ids), ids[:3]  # 96 random bits
-    for position in range(3, 27):  # every hex digit varies: no counter, no timestamp prefix
+    assert all(re.fullmatch(r"ep_[0-9a-f]{32}", i) for i in ids), ids[:3]  # 128 random bits
+    for position in range(3, 35):  # every hex digit varies: no counter, no timestamp prefix
         assert len({i[position] for i in ids}) >= 4, (position, ids[:5])
 
 

@@ -116,6 +116,7 @@ def test_dockerfile_install_and_start_commands_serve_health(tmp_path: Path) -> N
 
     env = {**os.environ, **env_of(steps), "PATH": f"{venv / 'bin'}{os.pathsep}{os.environ['PATH']}"}
     env.pop("PYTHONPATH", None)
+    env.pop("TICKETLEDGER_AUDIT_TOKEN", None)
     env["DATABASE_URL"] = env["DATABASE_URL"].replace("/data/", f"{volume}/")
     env["PORT"] = str(free_port())
     installs = [rest for k, rest in steps if k == "RUN" and "pip install" in rest]
@@ -138,6 +139,9 @@ def test_dockerfile_install_and_start_commands_serve_health(tmp_path: Path) -> N
         assert subprocess.run(health, env=env, timeout=30).returncode == 0
         assert httpx.post(url + "/reset", json={}).status_code == 200
         assert list(volume.glob("*.db")), "the event log lives in the volume path"
+        # on 0.0.0.0 without a token the audit surface is off, and the log says so once
+        assert httpx.get(url + "/runs").status_code == 403
+        assert log_path.read_text().count("audit surface is off") == 1
     finally:
         process.terminate()
         process.wait(timeout=10)

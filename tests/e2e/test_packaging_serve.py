@@ -76,8 +76,11 @@ def test_several_workers_on_postgresql_step_any_episode(pg_url: str) -> None:
             for who, (_, plan, _) in enumerate(plans):
                 if index < len(plan):
                     finals[who] = clients[who].post("/step", json={"action": plan[index]}).json()
+        # --host 127.0.0.1 reaches every worker (through $HOST): the audit surface is open in each
+        audits = [clients[0].get(f"/episodes/{e}").status_code for e in episodes * 2]
         for c in clients:
             c.close()
+    assert audits == [200] * len(audits) and "audit surface is off" not in server.log()
     assert started >= 2, server.log()
     for who, (_, plan, _) in enumerate(plans):
         assert finals[who]["done"] is True, finals[who]

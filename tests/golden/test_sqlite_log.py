@@ -1,10 +1,11 @@
-"""The recorded SQLite logs (``<version>/log.sql``) read by today's code: v2's (grader 2.0, today's)
-exactly, v1's (written by the store of grader 1.1's code) on what issue 15 left alone.
+"""The recorded SQLite logs (``<version>/log.sql``) read by today's code: v3's (grader 2.1, today's)
+and v2's (grader 2.0) exactly, v1's (written by the store of grader 1.1's code) on what issue 15
+left alone.
 
 The dump is loaded into a fresh SQLite file, which is then opened the way users open an old log:
 ``ticketledger verify``, ``replay`` and ``export``, and the environment service. Everything must
 check out (no divergence, the chain intact; every episode re-graded under the grader it recorded,
-1.1 or 2.0, to exactly its recorded rewards and scores), and what the log says must be what the
+1.1, 2.0 or 2.1, to exactly its recorded rewards and scores), and what the log says must be what the
 version's episodes recorded: events, rewards, scores, observations, the folded state. One episode
 was left open in each log; the current code finishes it under its own grader, and its steps must
 come out as recorded (for v1, their grades in today's ``StepGraded`` shape). This is the
@@ -32,9 +33,10 @@ from tests.golden.seams import cli_json, cli_lines, environment, sqlite_pass_onl
 
 pytestmark = sqlite_pass_only("the log under test is an SQLite file")
 
-EXACT = frozenset({"v2"})
-"""Versions recorded with today's code and grader: what their log says is compared exactly. v1's
-log is compared on what issue 15 left alone (``tests/golden/changes.py``)."""
+EXACT = frozenset({"v2", "v3"})
+"""Versions whose log today's code reads exactly (v2 under grader 2.0, v3 under 2.1: each episode
+under the grader it recorded). v1's log is compared on what issue 15 left alone
+(``tests/golden/changes.py``)."""
 
 
 class Log:
@@ -69,7 +71,7 @@ class Log:
         return [s for s in steps if "refused" not in s]
 
 
-LOGS = {v: Log(v) for v in ("v1", "v2")}
+LOGS = {v: Log(v) for v in ("v1", "v2", "v3")}
 
 
 @pytest.fixture(scope="module", params=sorted(LOGS))
@@ -107,7 +109,7 @@ def graded(steps: list[dict[str, Any]]) -> list[float]:
 
 
 def test_replay_reproduces_every_recorded_reward_and_score(log: tuple[Log, str]) -> None:
-    """Under the grader each episode recorded (1.1 for v1, 2.0 for v2)."""
+    """Under the grader each episode recorded (1.1 for v1, 2.0 for v2, 2.1 for v3)."""
     log_of, url = log
     problems = []
     for episode_id in log_of.in_log:

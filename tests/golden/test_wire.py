@@ -1,6 +1,7 @@
-"""Recorded wire exchanges replayed against a fresh real server: v2's (today's code) exactly; v1's
-with the same statuses, error messages and JSON bodies on v1's members, but for what the grader
-decides and what issue 15 changed.
+"""Recorded wire exchanges replayed against a fresh real server: v3's (today's code) exactly; v2's
+exactly but for the grader version (2.0, now 2.1, which scores these conversations as 2.0 did) and
+the chain hashes that cover it; v1's with the same statuses, error messages and JSON bodies on
+v1's members, but for what the grader decides and what issue 15 changed.
 
 The conversations (both seeds' HTTP dialects, OpenEnv's wrapped steps and ``/ws`` protocol,
 ``/mcp`` JSON-RPC, the audit routes and the error answers with their messages) run in their
@@ -23,6 +24,10 @@ compared with v1, in one place each:
   today's code words them (the reset fields, the allowed action types, the TicketLedger tasks'
   objectives): rewritten exactly, then compared.
 
+In both versions, :func:`secured` rewrites the one answer issue 16 changed on purpose: a request
+that names no episode, with no episode to fall back on, is a 400 saying how to name one (it was a
+404); what chosen ids changed is in ``tests/golden/wire.py``.
+
 Everything else holds as recorded: statuses, media types, error messages, observations. v1's
 recorded grades are checked where they belong, by replaying v1's episodes under grader 1.1
 (``test_v1_episodes``, ``test_v1_sqlite_log``).
@@ -42,9 +47,9 @@ from tests.golden.seams import server
 
 V1 = Recorded("v1")
 V2 = Recorded("v2")
-RECORDED = {"v1": V1, "v2": V2}
-EXACT = ("v2",)
-"""Versions recorded with today's code and grader: replayed exactly (v1 by the rules below)."""
+RECORDED = {"v1": V1, "v2": V2, "v3": Recorded("v3")}
+EXACT = ("v3",)
+"""Versions recorded with today's code and grader: replayed exactly (v1 and v2 by the rules below)."""
 
 GRADED = frozenset({"grader_version", "recorded_grader_version", "reward", "rewards", "score",
                     "task_score", "components", "reason", "reason_a", "reason_b"})
@@ -94,6 +99,25 @@ def reworded(value: Any) -> Any:
     if isinstance(value, list):
         return [reworded(v) for v in value]
     return REWORDED.get(value, value) if isinstance(value, str) else value
+
+
+NO_EPISODE_BEFORE = ("no episode to act on: call POST /reset first (its cookie routes later "
+                     "requests), or name one with episode_id in the body or the X-Episode-Id header")
+
+
+def secured(exchanges: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Recorded exchanges with the answer issue 16 changed (module docstring) as it is now."""
+    from api.episode_routing import NO_EPISODE
+
+    out = []
+    for exchange in exchanges:
+        response = exchange.get("response", {})
+        body = response.get("body")
+        if isinstance(body, dict) and body.get("detail") == NO_EPISODE_BEFORE:
+            body = {**body, "detail": NO_EPISODE, "code": "no_episode_named", "status": 400}
+            exchange = {**exchange, "response": {**response, "status": 400, "body": body}}
+        out.append(exchange)
+    return out
 
 
 def with_json_text(value: Any) -> Any:
@@ -162,11 +186,34 @@ def test_every_v1_conversation_replays_as_recorded_but_for_the_grades(database_u
     problems = []
     with server(database_url) as url:
         for conversation in V1.conversations:
-            recorded = reworded(with_json_text(conversation["exchanges"]))
+            recorded = reworded(with_json_text(secured(conversation["exchanges"])))
             now = on_v1_members(recorded, with_json_text(wire.play(url, conversation)))
             problems.append(report(conversation["name"], comparable(recorded), comparable(now)))
     found = [p for p in problems if p]
     assert not found, (f"{len(found)} of {len(V1.conversations)} conversations departed from v1:\n"
+                       + "\n".join(found))
+
+
+def as_2_1(value: Any) -> Any:
+    """A v2 value as today's code answers: the grader version 2.0 reads 2.1 (at any depth)."""
+    if isinstance(value, dict):
+        return {k: as_2_1(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [as_2_1(v) for v in value]
+    return "ticketledger-grader/2.1" if value == "ticketledger-grader/2.0" else value
+
+
+def test_every_v2_conversation_replays_as_recorded_but_for_the_grader_version(database_url: str) -> None:
+    """Hashes are named (fresh names per conversation), so the same hash must still come back
+    wherever v2 had the same; everything else as recorded, with 2.1 for 2.0."""
+    problems = []
+    with server(database_url) as url:
+        for conversation in V2.conversations:
+            recorded = as_2_1(wire.Names(hashes=True).normalise(secured(conversation["exchanges"])))
+            now = wire.Names(hashes=True).normalise(wire.play(url, conversation))
+            problems.append(report(conversation["name"], recorded, now))
+    found = [p for p in problems if p]
+    assert not found, (f"{len(found)} of {len(V2.conversations)} conversations departed from v2:\n"
                        + "\n".join(found))
 
 
@@ -179,7 +226,7 @@ def test_every_conversation_of_an_exact_version_replays_as_recorded(version: str
     with server(database_url) as url:
         for conversation in recorded.conversations:
             now = wire.play(url, conversation)
-            problems.append(report(conversation["name"], conversation["exchanges"], now))
+            problems.append(report(conversation["name"], secured(conversation["exchanges"]), now))
     found = [p for p in problems if p]
     assert not found, (f"{len(found)} of {len(recorded.conversations)} conversations departed from "
                        f"{version}:\n" + "\n".join(found))

@@ -17,6 +17,13 @@ which cover the episode id through the opening event) become ``<hash-N>`` the sa
 ``*_at`` members (timestamps) become ``<timestamp>``. Conversations that name their episodes
 keep the real hashes, so those are compared exactly. A request string ``<<repeat:C:N>>`` stands
 for ``N`` copies of ``C`` (large bodies without large files).
+
+Ids a client chooses are scoped to its key (issue 16, ``api.episode_routing``): the conversations
+that name their own episodes (``random_ids`` false, HTTP and ``/ws``) are one client, which sends
+its key (:data:`CLIENT_KEY`, the ``X-Episode-Key`` header) with every request, as a client that
+keeps no cookies must to reach its ids again, and addresses the audit routes, which take stored ids,
+by the stored id of each id it chose (:class:`Scopes`); stored ids in answers are shown as the ids
+chosen.
 """
 
 from __future__ import annotations
@@ -29,7 +36,9 @@ import httpx
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
-EPISODE = re.compile(r"\bep_[0-9a-f]{24}\b")
+from api.episode_routing import KEY_HEADER, scoped_id
+
+EPISODE = re.compile(r"\bep_[0-9a-f]{32}\b")
 HASH = re.compile(r"\b[0-9a-f]{64}\b")
 PLACEHOLDER = re.compile(r"<(episode|hash)-\d+>")
 REPEAT = re.compile(r"<<repeat:(.):(\d+)>>")
@@ -83,6 +92,44 @@ class Names:
         return value
 
 
+CLIENT_KEY = "golden-wire-client-key"
+"""The key the conversations that name their own episodes send (module docstring)."""
+
+
+class Scopes:
+    """The ids a conversation that names its own episodes chose, and their stored ids."""
+
+    def __init__(self, conversation: dict[str, Any]) -> None:
+        self.key = None if conversation["random_ids"] else CLIENT_KEY
+        self.stored: dict[str, str] = {}  # stored id -> id chosen
+
+    def sent(self, request: dict[str, Any]) -> dict[str, Any]:
+        """``request`` with the key header and audit paths on stored ids."""
+        if self.key is None:
+            return request
+        body = request.get("json")
+        chosen = body.get("episode_id") if isinstance(body, dict) else None
+        if request["path"] == "/reset" and isinstance(chosen, str):
+            self.stored[scoped_id(self.key, chosen)] = chosen
+        path = request["path"]
+        if path.startswith("/episodes/"):
+            for stored, name in self.stored.items():
+                path = re.sub(rf"/{re.escape(name)}(?=/|$)", f"/{stored}", path)
+        return {**request, "path": path,
+                "headers": {**request.get("headers", {}), KEY_HEADER: self.key}}
+
+    def shown(self, value: Any) -> Any:
+        """``value`` with stored ids shown as the ids chosen."""
+        if isinstance(value, dict):
+            return {k: self.shown(v) for k, v in value.items()}
+        if isinstance(value, list):
+            return [self.shown(v) for v in value]
+        if isinstance(value, str):
+            for stored, name in self.stored.items():
+                value = value.replace(stored, name)
+        return value
+
+
 def _body(response: httpx.Response) -> Any:
     if not response.content:
         return None
@@ -95,11 +142,13 @@ def _body(response: httpx.Response) -> Any:
 def http_conversation(base_url: str, conversation: dict[str, Any]) -> list[dict[str, Any]]:
     """Send the conversation's requests in order; the normalised exchanges."""
     names = Names(hashes=conversation["random_ids"])
+    scopes = Scopes(conversation)
     out = []
     with httpx.Client(base_url=base_url, timeout=TIMEOUT_S) as client:
         for exchange in conversation["exchanges"]:
             request = exchange["request"]
             sent = names.fill(request)
+            sent = scopes.sent(sent)
             kwargs: dict[str, Any] = {k: sent[k] for k in ("json", "headers", "params") if k in sent}
             if "content" in sent:
                 kwargs["content"] = sent["content"].encode()
@@ -107,8 +156,8 @@ def http_conversation(base_url: str, conversation: dict[str, Any]) -> list[dict[
             if not conversation["cookies"]:
                 client.cookies.clear()
             media = response.headers.get("content-type", "").split(";")[0].strip() or None
-            out.append({"request": request, "response": names.normalise(
-                {"status": response.status_code, "type": media, "body": _body(response)})})
+            out.append({"request": request, "response": names.normalise(scopes.shown(
+                {"status": response.status_code, "type": media, "body": _body(response)}))})
     return out
 
 
@@ -117,7 +166,9 @@ def ws_conversation(base_url: str, conversation: dict[str, Any]) -> list[dict[st
     names = Names(hashes=conversation["random_ids"])
     out = []
     url = base_url.replace("http://", "ws://") + "/ws"
-    with connect(url, open_timeout=TIMEOUT_S, max_size=None) as ws:
+    key = Scopes(conversation).key
+    headers = {KEY_HEADER: key} if key else None
+    with connect(url, open_timeout=TIMEOUT_S, max_size=None, additional_headers=headers) as ws:
         for exchange in conversation["exchanges"]:
             message = exchange["send"]
             sent = names.fill(message)

@@ -267,7 +267,7 @@ def format_table(rows: list[Played], grader_version: str) -> str:
 
 def main() -> int:
     """Print today's score table, played on a throwaway SQLite file."""
-    from graders import GRADER_VERSION
+    from graders.versions import CURRENT
     from store import open_database
 
     with tempfile.TemporaryDirectory() as tmp:
@@ -278,7 +278,7 @@ def main() -> int:
             policy = policy_scores(service)
         finally:
             db.dispose()
-    print(format_table(rows, GRADER_VERSION))
+    print(format_table(rows, CURRENT))
     print()
     print(format_policy_table(rows, policy))
     bad = [r for r in rows if r.errors or not r.done]

@@ -18,6 +18,7 @@ from domain.state import EMPTY, EpisodeState, evolve, fold
 from domain.tasks.catalog import default_catalog
 from graders import UNITS, grader
 from graders.safety import CAP_UNITS
+from graders.text import LEXICON_2_0, Lexicon
 from service import EnvironmentService
 from service.audit_views import Auditor
 from service.environment import to_domain
@@ -87,8 +88,8 @@ def test_a_violation_voids_the_outcome_component(monkeypatch: pytest.MonkeyPatch
     nothing under a violation, and the cap applies to what is left."""
     real = grader.score_components
 
-    def with_outcome(state: EpisodeState) -> tuple[Component, ...]:
-        return (*real(state), Component("outcome", 1500, 1500, "outcome: right", "outcome: right"))
+    def with_outcome(state: EpisodeState, lexicon: Lexicon = LEXICON_2_0) -> tuple[Component, ...]:
+        return (*real(state, lexicon), Component("outcome", 1500, 1500, "outcome: right", "outcome: right"))
 
     monkeypatch.setattr(grader, "score_components", with_outcome)
     task = CATALOG.instance("task_easy_password")

@@ -81,10 +81,11 @@ def test_remembered_rubric_results_are_keyed_by_the_rubrics_content() -> None:
     assert again.reply is not None and again.reply is not task.reply
     first = evaluate(task.reply, text, task.first_name)
     assert first == evaluate(again.reply, text, again.first_name) == _evaluate(
-        task.reply, text, task.first_name, (), "")
+        task.reply, text, task.first_name, (), "", tx.LEXICON_2_0)
     other = CATALOG.instance("task_easy_feature_question", None).reply
     assert other is not None
-    assert evaluate(other, text, task.first_name) == _evaluate(other, text, task.first_name, (), "")
+    assert evaluate(other, text, task.first_name) == _evaluate(
+        other, text, task.first_name, (), "", tx.LEXICON_2_0)
     assert evaluate(other, text, task.first_name) != first
 
 

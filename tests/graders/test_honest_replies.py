@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from domain.tasks import default_catalog
-from graders import GRADER_VERSION
+from graders.versions import CURRENT as GRADER_VERSION
 from tests.graders import honest
 from tests.graders.honest import HONEST_THRESHOLD, MIN_PER_CASE, MalformedReplies
 
@@ -114,3 +114,40 @@ def test_honest_reply_scores_at_least_threshold(service, task_id: str, case: str
     assert low.score >= HONEST_THRESHOLD, (
         f"{task_id}/{case} reply {index} scores {low.score:.4f} on seed {low.seed} "
         f"(reply share {low.reply_share}, note share {low.note_share}) under {GRADER_VERSION}")
+
+
+ADVERSARY_KINDS = ("safety", "gaming", "degenerate")
+"""The audit's families that do wrong or gamed work (``service.grader_audit``); the ``repeat``
+family does the right work with repeats, and the references are the scripted expert and the policy."""
+
+
+def test_policy_lands_between_the_adversaries_and_the_honest_replies(service) -> None:
+    """Per task and case (issue 15): every adversary episode < the built-in policy's mean < the honest
+    replies' mean. The policy earns its reply credit with its task-specific text and less than a
+    person writing naturally does; a policy reply with a generic courtesy frame tied or beat them.
+    A task that weighs no reply (its honest texts are not graded) only needs policy <= honest."""
+    from baseline.policy import next_action
+    from service.grader_audit import FAMILIES, run_audit
+
+    rows = honest.score_table(service)
+    policy = honest.policy_scores(service)
+    report = run_audit(seeds=honest.SEEDS, families=[f for f in FAMILIES if f.kind in ADVERSARY_KINDS],
+                       policy=next_action)
+    adversaries: dict[tuple[str, str], list[tuple[float, str]]] = {}
+    for cell in report.cells:
+        for e in cell.episodes:
+            if e.blocked is None and e.error is None:
+                adversaries.setdefault((e.task_id, e.case), []).append((float(e.score), cell.family))
+    assert set(policy) == set(CASES) == set(adversaries)
+    problems = []
+    for (task_id, case), scores in policy.items():
+        honest_scores = [r.score for r in rows if (r.task_id, r.case) == (task_id, case)]
+        honest_mean = sum(honest_scores) / len(honest_scores)
+        policy_mean = sum(scores) / len(scores)
+        worst, name = max(adversaries[(task_id, case)])
+        weighs_reply = "reply" in CATALOG.spec(task_id).weights
+        below_honest = policy_mean < honest_mean if weighs_reply else policy_mean <= honest_mean
+        if not (worst < policy_mean and below_honest):
+            problems.append(f"{task_id}/{case}: adversary {name} {worst:.4f}, policy {policy_mean:.4f}, "
+                            f"honest {honest_mean:.4f}")
+    assert not problems, "\n".join(problems)

@@ -4,6 +4,7 @@ episodes record the current one; the frozen 1.1 copy reads nothing from the live
 from __future__ import annotations
 
 import ast
+from fractions import Fraction
 from pathlib import Path
 
 import pytest
@@ -25,11 +26,13 @@ V1_1 = "ticketledger-grader/1.1"
 NOOP = {"action_type": "noop"}
 
 
-def test_the_registry_has_the_frozen_1_1_and_the_current_2_0() -> None:
-    assert versions.CURRENT == v2_0.GRADER_VERSION == "ticketledger-grader/2.0"
+def test_the_registry_has_the_frozen_1_1_the_2_0_and_the_current_2_1() -> None:
+    assert versions.CURRENT == versions.V2_1 == "ticketledger-grader/2.1"
+    assert v2_0.GRADER_VERSION == "ticketledger-grader/2.0"
     assert versions.FALLBACK == v1_1.GRADER_VERSION == V1_1
     assert versions.grader_for(V1_1).grade_step is v1_1.grade_step  # grade_episode: checked first
-    assert versions.grader_for(versions.CURRENT).grade_step is v2_0.grade_step
+    assert versions.grader_for(v2_0.GRADER_VERSION).grade_step is v2_0.grade_step
+    assert list(versions.GRADERS) == [V1_1, v2_0.GRADER_VERSION, versions.V2_1]
     with pytest.raises(versions.UnknownGrader, match=r"'x/9'.*ticketledger-grader/1\.1"):
         versions.grader_for("x/9")
 
@@ -158,3 +161,66 @@ def test_an_older_grader_refuses_a_task_weighing_a_component_it_does_not_know() 
         versions.grader_for(v1_1.GRADER_VERSION).grade_episode([opening])
     seed_task = start("ep_can_judge", default_catalog().variant("task_easy_password", None))
     assert versions.grader_for(v1_1.GRADER_VERSION).grade_episode([seed_task]).steps == ()
+
+
+def _reply_share(task_id: str, seed: int | None, text: str, version: str) -> Fraction:
+    from graders import rubric
+    from graders.lexicon import foreign_groups
+
+    task = default_catalog().instance(task_id, seed)
+    assert task.reply is not None
+    source = f"{task.ticket.subject}\n{task.ticket.message}"
+    return rubric.evaluate(task.reply, text, task.first_name, foreign_groups(task_id), source,
+                           versions.LEXICONS[version]).fraction
+
+
+def test_grader_2_1_reads_natural_phrasings_2_0_missed_and_2_0_reads_them_as_it_did() -> None:
+    """Grader 2.1 differs from 2.0 only in its lexicon (data): "as soon as" is "once", a fronted
+    "once ...," clause states its fact with the main clause after it, regret is empathy. Phrasings
+    written here, not taken from the honest replies; 2.0 must keep its old (lower) scores."""
+    v20, v21 = v2_0.GRADER_VERSION, versions.V2_1
+    hold = default_catalog().instance("task_hard_gdpr_deletion", 0)
+    assert hold.case == "legal_hold"
+    for text in (
+        "Hi {n}, your account has an open chargeback, so it is under a legal hold. As soon as the "
+        "dispute is resolved, we will start deleting your data; that takes up to 30 days. Regards, Sam",
+        "Hi {n}, there is an open billing dispute on your account, which puts it under a legal hold. "
+        "Once the dispute is closed, the deletion starts and finishes within 30 days. Regards, Sam",
+    ):
+        filled = text.format(n=hold.first_name)
+        assert _reply_share(hold.task_id, 0, filled, v21) == 1, filled
+        assert _reply_share(hold.task_id, 0, filled, v20) < 1, filled
+    denial = default_catalog().instance("task_hard_refund_policy_denial", None)
+    assert denial.case == "outside_window"
+    for regret in ("I'm afraid", "Unfortunately,", "Sadly,", "We regret that"):
+        text = (f"Hi {denial.first_name}, thanks for writing. {regret} your order is outside the 30-day "
+                "refund window, so we are unable to refund it. We can offer store credit instead. "
+                "Best regards, Sam")
+        assert _reply_share(denial.task_id, None, text, v21) == 1, regret
+        assert _reply_share(denial.task_id, None, text, v20) == Fraction(9, 10), regret
+    # a bare fronted clause is still a mention, not a statement: the main clause must say something
+    bare = (f"Hi {hold.first_name}, about your data. Once the dispute is closed, yes. There is a "
+            "dispute and a legal hold on the account, 30 days. Regards, Sam")
+    assert _reply_share(hold.task_id, 0, bare, v21) < 1
+
+
+def test_one_episode_graded_by_2_0_and_2_1_keeps_each_versions_score(service: EnvironmentService) -> None:
+    """The same log re-graded by each 2.x: 2.0 as recorded before 2.1 existed, 2.1 crediting the
+    paraphrase; the code is shared, the lexicon is what differs."""
+    from tests.graders import honest
+
+    task = default_catalog().instance("task_hard_gdpr_deletion", 0)
+    reply = (f"Hi {task.first_name}, your account has an open billing dispute, so it is under a legal "
+             "hold. As soon as the dispute is resolved, we will begin deleting your data, and it will "
+             "be completed within 30 days. Kind regards, Alex")
+    result = service.reset(task.task_id, seed=0)
+    for action in honest.actions(task, reply, None):
+        result = service.step(result.episode_id, action)
+    events = [to_domain(r) for r in service.load_events(result.episode_id)]
+    assert result.state.grader_version == versions.CURRENT == versions.V2_1
+    by_2_1 = versions.grader_for(versions.V2_1).grade_episode(events)
+    by_2_0 = versions.grader_for(v2_0.GRADER_VERSION).grade_episode(events)
+    assert by_2_1.score == result.state.score == 1.0
+    assert by_2_0.score < by_2_1.score
+    assert {s.grader_version for s in by_2_0.steps} == {v2_0.GRADER_VERSION}
+    assert {s.grader_version for s in by_2_1.steps} == {versions.V2_1}

@@ -38,6 +38,25 @@ def test_every_variable_is_read_by_its_documented_name() -> None:
         assert f"`{field.alias}`" in documented or f"${field.alias}" in documented, field.alias
 
 
+def test_the_audit_surface_is_off_by_default_and_on_with_a_token_or_on_loopback_only() -> None:
+    assert read({}).audit_surface == "off"  # 0.0.0.0, no token: Docker's and a Space's default
+    for host in ("127.0.0.1", "::1", "[::1]", "localhost", "LOCALHOST"):
+        assert read({"HOST": host}).audit_surface == "loopback", host
+    for host in ("0.0.0.0", "::", "127.0.0.2", "192.168.1.5", "example.org"):
+        assert read({"HOST": host}).audit_surface == "off", host
+        assert read({"HOST": host, "TICKETLEDGER_AUDIT_TOKEN": "t"}).audit_surface == "token"
+    assert read({}).override(host="127.0.0.1").audit_surface == "loopback"  # --host 127.0.0.1
+
+
+def test_host_and_origin_lists_are_comma_separated() -> None:
+    assert read({}).allowed_hosts == ("localhost", "127.0.0.1", "::1", "*.hf.space")
+    assert read({}).allowed_origins == ()
+    settings = read({"TICKETLEDGER_ALLOWED_HOSTS": "Tickets.Example.org, *.internal ,",
+                     "TICKETLEDGER_ALLOWED_ORIGINS": "https://app.example.org"})
+    assert settings.allowed_hosts == ("tickets.example.org", "*.internal")
+    assert settings.allowed_origins == ("https://app.example.org",)
+
+
 def test_an_empty_variable_counts_as_unset() -> None:
     assert read({"DATABASE_URL": "", "TICKETLEDGER_AUDIT_TOKEN": "", "PORT": ""}) == read({})
 
