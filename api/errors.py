@@ -16,6 +16,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from api.protocol import decode_error
 from domain.actions import InvalidAction
 from domain.tasks import UnknownTask
 from service.errors import ServiceError
@@ -56,6 +57,11 @@ async def _http(_request: Request, exc: Exception) -> JSONResponse:
         detail = "no such route; GET /docs lists the routes"
     elif exc.status_code == 405:
         detail = "method not allowed on this route; GET /docs lists the routes and their methods"
+    elif exc.status_code == 400 and isinstance(exc.__cause__, (ValueError, RecursionError)):
+        # FastAPI's own body reading (the audit routes' bodies) failed past its JSON decoder: too
+        # deep, or a number too long for Python. A malformed body is 422 on every route.
+        return JSONResponse(error_body(422, decode_error(exc.__cause__, "request body"),
+                                       "invalid_request"), status_code=422)
     code = getattr(exc, "code", None) or HTTP_CODES.get(exc.status_code, "http_error")
     return JSONResponse(error_body(exc.status_code, detail, code), status_code=exc.status_code,
                         headers=getattr(exc, "headers", None))

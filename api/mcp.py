@@ -6,7 +6,9 @@ action's fields plus an optional ``episode_id``; episodes are routed like statef
 (``api.episode_routing``). Every answer is HTTP 200 with a JSON-RPC body (``POST /mcp {}`` gets an
 ``Invalid Request`` error object), except notifications, which get 202 and no body. A tool that
 fails on its input (an invalid action, an ended episode) answers a result with ``isError: true``
-and the message, as MCP asks; protocol mistakes answer JSON-RPC errors.
+and the message, as MCP asks; protocol mistakes answer JSON-RPC errors. A body is read by the
+parser of every other transport (``api.protocol.read_json``); a batch holds at most
+:data:`MAX_BATCH` requests, and a longer one is refused whole, before any of it runs.
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ from api.deps import Env, Environment
 from api.episode_routing import Opening
 from api.errors import describe
 from api.models import ResetBody, inline_refs
-from api.protocol import openenv_answer, reset_answer, reset_body, syntax_error
+from api.protocol import openenv_answer, read_json, reset_answer, reset_body
 from domain.actions import action_json_schema
 from service.errors import BadRequest
 
@@ -30,6 +32,12 @@ PROTOCOL_VERSIONS = ("2025-06-18", "2025-03-26", "2024-11-05")
 PARSE_ERROR, INVALID_REQUEST, METHOD_NOT_FOUND, INVALID_PARAMS, INTERNAL_ERROR = (
     -32700, -32600, -32601, -32602, -32603)
 JSON = "application/json"
+MAX_BATCH = 32
+"""Requests in one JSON-RPC batch. A batch runs in one HTTP request, one call after another: an
+agent needs one call per step, and a 64 KiB batch of resets would otherwise open hundreds of
+episodes while holding up every other client of the worker."""
+ID_MIN, ID_MAX = -(2**63), 2**63 - 1
+"""A numeric request id is a 64-bit integer, like every other number the API takes."""
 log = logging.getLogger("ticketledger.mcp")
 
 EPISODE_ARG = {"type": "string", "description": "Episode to act on (default: the X-Episode-Id "
@@ -96,6 +104,9 @@ class McpCall:
             return _error(None, INVALID_REQUEST, "Invalid Request: a JSON-RPC request is an object "
                           'such as {"jsonrpc": "2.0", "id": 1, "method": "tools/list"}')
         request_id = message.get("id")
+        if not _valid_id(request_id):
+            return _error(None, INVALID_REQUEST, "Invalid Request: \"id\" must be a string, an "
+                          f"integer from {ID_MIN} to {ID_MAX}, or null")
         if message.get("jsonrpc") != "2.0" or not isinstance(message.get("method"), str):
             return _error(request_id, INVALID_REQUEST, "Invalid Request: needs \"jsonrpc\": \"2.0\" "
                           "and a \"method\" (initialize, tools/list, tools/call, ping)")
@@ -128,7 +139,7 @@ class McpCall:
             return {"tools": TOOLS}
         if method == "tools/call":
             return await self._call(params)
-        raise RpcError(METHOD_NOT_FOUND, f"Method not found: {method!r}; supported: initialize, "
+        raise RpcError(METHOD_NOT_FOUND, f"Method not found: {method[:80]!r}; supported: initialize, "
                        "ping, tools/list, tools/call")
 
     async def _call(self, params: dict[str, Any]) -> dict[str, Any]:
@@ -136,8 +147,11 @@ class McpCall:
         args = params.get("arguments") or {}
         if not isinstance(args, dict):
             raise RpcError(INVALID_PARAMS, "Invalid params: arguments must be an object")
-        if not isinstance(name, str) or name not in TOOL_NAMES:
-            raise RpcError(INVALID_PARAMS, f"Unknown tool {name!r}; tools/list names the tools")
+        if not isinstance(name, str):
+            raise RpcError(INVALID_PARAMS, "Invalid params: name must be a string, the name of a "
+                           "tool; tools/list names the tools")
+        if name not in TOOL_NAMES:
+            raise RpcError(INVALID_PARAMS, f"Unknown tool {name[:80]!r}; tools/list names the tools")
         try:
             payload = await self._run(name, dict(args))
         except Exception as exc:
@@ -170,21 +184,33 @@ class McpCall:
         return openenv_answer(result).model_dump(mode="json")
 
 
+def _valid_id(request_id: Any) -> bool:
+    """JSON-RPC's id: a string, a number (here an integer in 64 bits) or null."""
+    if isinstance(request_id, bool):
+        return False
+    return (request_id is None or isinstance(request_id, str)
+            or (isinstance(request_id, int) and ID_MIN <= request_id <= ID_MAX))
+
+
 def _error(request_id: Any, code: int, message: str) -> dict[str, Any]:
-    return {"jsonrpc": "2.0", "id": request_id if isinstance(request_id, (str, int)) else None,
+    return {"jsonrpc": "2.0", "id": request_id if _valid_id(request_id) else None,
             "error": {"code": code, "message": message}}
 
 
 async def mcp_endpoint(request: Request, env: Env) -> Response:
     raw = await request.body()
     try:
-        body = json.loads(raw) if raw.strip() else None
-    except (ValueError, RecursionError):  # ValueError: json.JSONDecodeError, UnicodeDecodeError
-        return _json(_error(None, PARSE_ERROR, f"Parse error: {syntax_error(raw, 'JSON-RPC request')}"))
+        body = read_json(raw, "JSON-RPC request") if raw.strip() else None
+    except BadRequest as exc:
+        return _json(_error(None, PARSE_ERROR, f"Parse error: {exc}"))
     call = McpCall(request, env)
     if isinstance(body, list):
         if not body:
             reply: Any = _error(None, INVALID_REQUEST, "Invalid Request: empty batch")
+        elif len(body) > MAX_BATCH:
+            reply = _error(None, INVALID_REQUEST, f"Invalid Request: a batch holds at most "
+                           f"{MAX_BATCH} requests, this one {len(body)}; none was run. Send "
+                           "the rest in further batches")
         else:
             answers = [await call.answer(m) for m in body]
             reply = [a for a in answers if a is not None] or None

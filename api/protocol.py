@@ -9,10 +9,11 @@ sentences): what is wrong and what to send instead. Answers are the response mod
 from __future__ import annotations
 
 import json
+import sys
 from typing import Any
 
 from pydantic import TypeAdapter, ValidationError
-from pydantic_core import ErrorDetails
+from pydantic_core import ErrorDetails, from_json
 
 from api.models import (
     BareStep,
@@ -26,16 +27,16 @@ from api.models import (
     StepResponse,
     WrappedStep,
 )
+from domain.ids import id_rule, is_id
 from domain.observation import PublicAccount
 from domain.rewards import REWARD_MODES
 from graders import to_float
 from service import EnvironmentService, StepResult
-from service.environment import EPISODE_ID
 from service.errors import BadRequest
 from service.replay import public_fields
 
 RESET_EXAMPLE = '{"task_id": "task_easy_password", "seed": 7}'
-RUN_ID_RULE = "run_id must be 1-64 characters of letters, digits, '_', '-', '.', ':'"
+RUN_ID_RULE = id_rule("run_id")
 RESET_BODY: TypeAdapter[ResetBody | None] = TypeAdapter(ResetBody | None)
 STEP_BODY: TypeAdapter[WrappedStep | BareStep | None] = TypeAdapter(StepBody | None)
 
@@ -62,9 +63,9 @@ def reset_body(data: Any) -> ResetBody:
 
 
 def _run_id_checked(body: ResetBody) -> ResetBody:
-    """A run id follows the rule of episode ids (the service checks those itself)."""
-    if body.run_id is not None and not EPISODE_ID.match(body.run_id):
-        raise BadRequest(RUN_ID_RULE)
+    """A run id follows the rule of episode ids (``domain.ids``; the service checks those)."""
+    if body.run_id is not None and not is_id(body.run_id):
+        raise BadRequest(id_rule("run_id", body.run_id))
     return body
 
 
@@ -151,22 +152,47 @@ def _generic(error: ErrorDetails) -> BadRequest:
 def _not_json(raw: bytes, what: str, error: ErrorDetails) -> BadRequest:
     """pydantic's parser also refuses what the standard library reads: nesting over its depth
     limit, lone surrogates. Those are said in pydantic's words."""
-    return BadRequest(syntax_error(raw, what)
-                      or f"the {what} cannot be read: {error['msg'].removeprefix('Invalid JSON: ')}")
+    return BadRequest(unreadable(raw, what, error["msg"].removeprefix("Invalid JSON: ")))
 
 
-def syntax_error(raw: bytes, what: str) -> str | None:
+def unreadable(raw: bytes | str, what: str, reason: str) -> str:
+    """Why pydantic's parser refused ``raw`` (``reason``), said as the API says it."""
+    if "recursion limit exceeded" in reason:
+        return f"the {what} is nested too deeply to read"
+    return syntax_error(raw, what) or f"the {what} cannot be read: {reason}"
+
+
+def syntax_error(raw: bytes | str, what: str) -> str | None:
     """What makes ``raw`` unreadable as JSON, in the standard library's words (the API's wording
     since v1), or ``None`` when the standard library reads it."""
     try:
         json.loads(raw)
-    except UnicodeDecodeError:
-        return f"the {what} must be UTF-8 encoded JSON"
-    except json.JSONDecodeError as exc:
-        return f"the {what} is not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}"
-    except RecursionError:
-        return f"the {what} is nested too deeply to read"
+    except (ValueError, RecursionError) as exc:
+        return decode_error(exc, what)
     return None
+
+
+def decode_error(exc: ValueError | RecursionError, what: str) -> str:
+    """Why the standard library could not read a JSON text, said for the client to fix."""
+    if isinstance(exc, UnicodeDecodeError):
+        return f"the {what} must be UTF-8 encoded JSON"
+    if isinstance(exc, json.JSONDecodeError):
+        return f"the {what} is not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}"
+    if isinstance(exc, RecursionError):
+        return f"the {what} is nested too deeply to read"
+    # Python refuses to convert an integer string this long (CVE-2020-10735)
+    return (f"the {what} holds a number of more than {sys.get_int_max_str_digits()} digits; "
+            "numbers here are 64-bit integers or decimals")
+
+
+def read_json(raw: bytes | str, what: str) -> Any:
+    """A ``/ws`` message or ``/mcp`` body, read by the parser that reads HTTP bodies (pydantic's):
+    the same nesting depth, number range and Unicode rules on every transport, and never a
+    ``RecursionError``. A mistake is a ``BadRequest`` in the words of :func:`syntax_error`."""
+    try:
+        return from_json(raw, allow_inf_nan=False)
+    except ValueError as exc:
+        raise BadRequest(unreadable(raw, what, str(exc))) from None
 
 
 # ---------------------------------------------------------------------------------- responses

@@ -19,7 +19,7 @@ from fastapi.responses import JSONResponse, PlainTextResponse, StreamingResponse
 from pydantic import BaseModel, ConfigDict, Field
 
 from api.deps import Env, require_audit_token
-from service.audit_views import MAX_PAGE, Auditor
+from service.audit_views import MAX_PAGE, Auditor, check_filter
 from service.errors import ServiceError
 from store.queries import EpisodeFilter
 
@@ -144,7 +144,8 @@ def verify(a: Auditor = Depends(auditor), run: str | None = Run, task: str | Non
 def heads(a: Auditor = Depends(auditor), run: str | None = Run, task: str | None = Task) -> StreamingResponse:
     from service.verify import current_heads, format_heads
 
-    lines = format_heads(current_heads(a, EpisodeFilter(task_id=task, run_id=run)))
+    where = check_filter(EpisodeFilter(task_id=task, run_id=run))  # before the answer starts
+    lines = format_heads(current_heads(a, where))
     return StreamingResponse(lines, media_type="text/plain; charset=utf-8")
 
 

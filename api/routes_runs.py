@@ -45,6 +45,14 @@ class NewRun(BaseModel):
                                    "keeping with it; no secrets (they are shown to auditors)")
     _finite = field_validator("config")(_storable)
 
+    @field_validator("agent")
+    @classmethod
+    def _text(cls, value: str) -> str:
+        """The agent is stored as text, and PostgreSQL text cannot hold NUL."""
+        if "\x00" in value:
+            raise ValueError("agent must be text without NUL characters (a model or policy name)")
+        return value
+
 
 class RunCreated(BaseModel):
     run_id: str

@@ -20,7 +20,8 @@ import secrets
 
 from starlette.requests import HTTPConnection
 
-from service.errors import RunForbidden
+from domain.ids import id_rule, is_id
+from service.errors import BadRequest, RunForbidden
 from service.settings import Settings
 from store.runs import RunStore
 
@@ -51,6 +52,8 @@ def check_filing(runs: RunStore, settings: Settings, connection: HTTPConnection 
     is refused like a stranger."""
     if run_id is None:
         return
+    if not is_id(run_id):  # before any query: PostgreSQL cannot even compare some (NUL)
+        raise BadRequest(id_rule("run_id", run_id))
     if connection is not None and audit_token_presented(connection, settings):
         return
     secret = connection.headers.get(RUN_SECRET_HEADER) if connection is not None else None

@@ -31,7 +31,7 @@ from api.episode_routing import Target, client_key, new_key
 from api.episode_routing import target as target_of
 from api.errors import describe
 from api.models import PublicState
-from api.protocol import openenv_answer, reset_answer, reset_body, step_body
+from api.protocol import openenv_answer, read_json, reset_answer, reset_body, step_body
 from domain.actions import InvalidAction
 from domain.tasks import UnknownTask
 from service.errors import BadRequest
@@ -107,17 +107,15 @@ class Session:
             raise SessionError("VALIDATION_ERROR", f"message is {len(text)} characters; the limit is "
                                f"{self.max_bytes} (TICKETLEDGER_MAX_BODY_BYTES)")
         try:
-            message = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise SessionError("INVALID_JSON", f"Invalid JSON: {exc}") from None
-        except RecursionError:
-            raise SessionError("INVALID_JSON", "Invalid JSON: nested too deeply to read") from None
+            message = read_json(text, "message")
+        except BadRequest as exc:
+            raise SessionError("INVALID_JSON", _decode_error(text) or f"Invalid JSON: {exc}") from None
         if not isinstance(message, dict):
             raise SessionError("VALIDATION_ERROR", 'a message must be a JSON object such as '
                                '{"type": "reset", "data": {}}')
         kind = message.get("type")
         if kind not in MESSAGE_TYPES:
-            raise SessionError("UNKNOWN_TYPE", f"Unknown message type: {kind!r}; use one of "
+            raise SessionError("UNKNOWN_TYPE", f"Unknown message type: {_short(kind)}; use one of "
                                f"{', '.join(MESSAGE_TYPES)}")
         if kind == "close":
             return "", True
@@ -146,6 +144,24 @@ class Session:
         result = await self.env.step(target, step.action)
         self.target = Target(result.state.episode_id, (result.episode_id,))  # the one that exists
         return frame("observation", openenv_answer(result)), False
+
+
+def _decode_error(text: str) -> str | None:
+    """The standard library's words for a syntax error (the protocol's wording since v1), or
+    ``None`` when the mistake is another (too deep, a number too long: ``read_json`` says it)."""
+    try:
+        json.loads(text)
+    except json.JSONDecodeError as exc:
+        return f"Invalid JSON: {exc}"
+    except (ValueError, RecursionError):
+        return None
+    return None
+
+
+def _short(value: Any) -> str:
+    """``repr(value)`` cut to a readable length (a message must not echo a whole frame)."""
+    text = repr(value)
+    return text if len(text) <= 80 else text[:77] + "..."
 
 
 def _details(body: dict[str, Any]) -> dict[str, Any]:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
+from domain.ids import id_rule, is_id
 from domain.state import fold
 from domain.tasks.catalog import Catalog, default_catalog
 from domain.tasks.spec import TaskInstance
@@ -24,6 +25,8 @@ from store.regrades import RegradeStore
 from store.runs import RunStore
 
 MAX_PAGE = 500
+SEQ_MAX = 2**31 - 1
+"""The largest sequence number the log can store (``events.seq`` is an INTEGER column)."""
 
 
 class RunNotFound(ServiceError):
@@ -56,7 +59,32 @@ def check_limit(limit: int, maximum: int = MAX_PAGE) -> int:
     return limit
 
 
+def _sequence_cursor(cursor: str) -> int:
+    """An events page's cursor: a sequence number, as digits, that the log can hold (past it,
+    SQLite and PostgreSQL refuse to compare the column with the number)."""
+    digits = cursor.isascii() and cursor.isdigit() and len(cursor) <= len(str(SEQ_MAX))
+    if not digits or int(cursor) > SEQ_MAX:
+        raise BadRequest(f"cursor must be the next_cursor of a previous page (a sequence number "
+                         f"from 0 to {SEQ_MAX})")
+    return int(cursor)
+
+
+def check_run_id(run_id: str) -> str:
+    """A run id as a route or command names it: the id rule (``domain.ids``)."""
+    if not is_id(run_id):
+        raise BadRequest(id_rule("run_id", run_id))
+    return run_id
+
+
 def check_filter(where: EpisodeFilter) -> EpisodeFilter:
+    """Filters as the audit routes, the viewer and the CLI take them: ids that follow the id rule
+    (anything else matches no episode, and some of it, NUL for one, PostgreSQL cannot even
+    compare), scores from 0 to 1, a known status, plain model text."""
+    for name, value in (("task", where.task_id), ("run", where.run_id)):
+        if value is not None and not is_id(value):
+            raise BadRequest(id_rule(name, value))
+    if where.model is not None and "\x00" in where.model:
+        raise BadRequest("model must be text without NUL characters (a part of the run's agent name)")
     for name in ("min_score", "max_score"):
         value = getattr(where, name)
         if value is not None and not 0.0 <= value <= 1.0:
@@ -127,12 +155,7 @@ class Auditor:
     def events(self, episode_id: str, limit: int = 100, cursor: str | None = None) -> dict[str, Any]:
         """A page of raw events; the cursor is the last sequence number seen."""
         self.row(episode_id)
-        try:
-            after = int(cursor) if cursor else 0
-        except ValueError:
-            after = -1
-        if after < 0:
-            raise BadRequest("cursor must be the next_cursor of a previous page (a sequence number)")
+        after = _sequence_cursor(cursor) if cursor else 0
         rows = self.queries.event_page(episode_id, after, check_limit(limit) + 1)
         more = len(rows) > limit
         rows = rows[:limit]
@@ -177,6 +200,7 @@ class Auditor:
 
     def run(self, run_id: str, limit: int = MAX_PAGE) -> dict[str, Any]:
         """One run with its per-task score table (computed from its episodes) and first episodes."""
+        check_run_id(run_id)
         try:
             run = self.runs.get(run_id)
         except NotFound:

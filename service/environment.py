@@ -10,7 +10,6 @@ race too is refused (409). Reads (``state``, ``head``) check the stored head fir
 
 from __future__ import annotations
 
-import re
 import secrets
 import threading
 from collections import OrderedDict
@@ -22,6 +21,7 @@ from typing import Any, NamedTuple
 from domain import events as ev
 from domain.actions import ActionPlan, InvalidAction, parse_action
 from domain.decide import EpisodeFinished, decide, start
+from domain.ids import ID, id_rule, is_id
 from domain.observation import Observation, observe
 from domain.rewards import DEFAULT_REWARD_MODE, UnknownRewardMode, check_reward_mode
 from domain.state import EMPTY, EpisodeState, evolve, fold
@@ -32,7 +32,8 @@ from service.errors import BadRequest, EpisodeBusy, EpisodeEnded, EpisodeNotFoun
 from store import Conflict, Database, NotFound, open_database
 from store.eventstore import Append, Create, EventStore, Projection, RecordedEvent
 
-EPISODE_ID = re.compile(r"^[A-Za-z0-9_.:-]{1,64}$")
+EPISODE_ID = ID
+"""The id rule of ``domain.ids`` under its old name here (a whole-string match)."""
 CACHE_SIZE = 4096
 SEED_MIN, SEED_MAX = -(2**63), 2**63 - 1
 """The episode index stores the seed as a signed 64-bit integer (BIGINT)."""
@@ -44,8 +45,9 @@ def new_episode_id() -> str:
 
 
 def check_episode_id(episode_id: str) -> str:
-    if not isinstance(episode_id, str) or not EPISODE_ID.match(episode_id):
-        raise BadRequest("episode_id must be 1-64 characters of letters, digits, '_', '-', '.', ':'")
+    """A client-chosen episode id (reset, fork, the audit routes) follows ``domain.ids``."""
+    if not is_id(episode_id):
+        raise BadRequest(id_rule("episode_id", episode_id))
     return episode_id
 
 
@@ -232,8 +234,7 @@ class EnvironmentService:
         """
         out: list[StepResult | Exception | _Decided] = []
         claimed: list[str] = []
-        heads = self.store.heads([eid for eid, _ in steps if isinstance(eid, str)
-                                  and EPISODE_ID.match(eid)])
+        heads = self.store.heads([eid for eid, _ in steps if is_id(eid)])
         try:
             to_decide: list[tuple[int, str, ActionPlan, _Cached]] = []
             for episode_id, action in steps:
@@ -397,7 +398,7 @@ class EnvironmentService:
     def _current(self, episode_id: str, known: tuple[int, str] | None = None) -> _Cached:
         """The episode's state at the stored head, folding only events not yet seen here.
         ``known``: the stored head, already read by the caller (``_UNKNOWN``: no such episode)."""
-        if not isinstance(episode_id, str) or not EPISODE_ID.match(episode_id):
+        if not is_id(episode_id):
             raise EpisodeNotFound(f"malformed episode id {str(episode_id)[:80]!r}")
         try:
             if known is _UNKNOWN:

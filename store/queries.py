@@ -70,8 +70,10 @@ def decode_cursor(cursor: str) -> tuple[dt.datetime, str]:
     """The (created_at, episode_id) a cursor stands for; :class:`BadCursor` if it is not one of ours."""
     try:
         padded = cursor + "=" * (-len(cursor) % 4)
-        created, episode_id = json.loads(base64.urlsafe_b64decode(padded.encode()))
-        return dt.datetime.fromisoformat(created), str(episode_id)
+        created, key = json.loads(base64.urlsafe_b64decode(padded.encode()))
+        if not isinstance(key, str) or "\x00" in key:  # ours hold an id; PostgreSQL text has no NUL
+            raise ValueError(f"{key!r} is not an id")
+        return dt.datetime.fromisoformat(created), key
     except (ValueError, TypeError) as exc:
         raise BadCursor(f"cursor {cursor[:40]!r} is not valid: pass back the next_cursor of a "
                         "previous page unchanged") from exc

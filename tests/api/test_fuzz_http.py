@@ -4,6 +4,8 @@ Every operation the server documents gets schema-valid and schema-violating requ
 derandomized run: the same examples every time). No answer may be a 5xx, the server stays
 healthy, and a bystander episode's events are byte-for-byte what they were before the run.
 Audit routes are fuzzed with the token set and sent, so the generator reaches past the guard.
+The inputs that once made 5xx (deep nesting, long numbers, ids with a newline, forged cursors) are
+also probed by name in the fast tier: ``tests/api/test_hostile_input.py``.
 """
 
 from __future__ import annotations

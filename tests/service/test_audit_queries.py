@@ -79,6 +79,9 @@ def test_filters(service, populated) -> None:  # type: ignore[no-untyped-def]
     ({"where": EpisodeFilter(min_score=2)}, "min_score"),
     ({"where": EpisodeFilter(min_score=0.9, max_score=0.1)}, "swap"),
     ({"where": EpisodeFilter(status="closed")}, "status"),
+    ({"where": EpisodeFilter(run_id="run_b\n")}, "run must be 1-64 characters"),
+    ({"where": EpisodeFilter(task_id="")}, "task must be 1-64 characters"),
+    ({"where": EpisodeFilter(model="gpt\x00")}, "without NUL"),
 ])
 def test_bad_parameters_are_refused_clearly(service: EnvironmentService, kwargs, message) -> None:  # type: ignore[no-untyped-def]
     args = {"where": EpisodeFilter(), "limit": 10, "cursor": None, **kwargs}
@@ -99,6 +102,9 @@ def test_events_pages_and_unknown_ids(service: EnvironmentService) -> None:
     assert seqs == [r.seq for r in service.store.load(episode_id)]
     with pytest.raises(BadRequest):
         auditor.events(episode_id, 4, "-3")
+    for cursor in (str(2**31), str(2**63), "9" * 5000, "1_0", "\u0661"):  # the CLI has no length cap
+        with pytest.raises(BadRequest, match="a sequence number from 0 to 2147483647"):
+            auditor.events(episode_id, 4, cursor)
     with pytest.raises(EpisodeNotFound):
         auditor.summary("ep_does_not_exist")
     with pytest.raises(BadRequest):
