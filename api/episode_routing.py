@@ -7,7 +7,9 @@ A request reaches only an episode it names (docs/security.md):
 2. naming none, the *anonymous* episode: the one opened by the latest reset that itself named no
    episode and carried no cookie and no key (``curl -X POST /reset -d '{}'``, the SupportOps
    seed's scripts, which keep no cookies). A later such reset takes the slot over; an episode
-   opened with a cookie, a key or an id is never reached this way;
+   opened with a cookie, a key or an id is never reached this way, and neither is one whose
+   client has since named it (sent back its cookie or its id): that client keeps cookies or ids,
+   so the episode is claimed and leaves the slot;
 3. otherwise a 400 saying how to name one (``GET /state`` answers OpenEnv's empty state instead).
 
 Server-made ids (``ep_`` + 32 hex digits, 128 random bits) are stored as they are: unguessable;
@@ -116,6 +118,10 @@ class EpisodeRouter:
         """The episode this request acts on (module docstring); :class:`NoEpisodeNamed` if none."""
         name = explicit or connection.headers.get(HEADER) or connection.cookies.get(COOKIE)
         if name:
+            if name == self.anonymous:
+                # Its client names it (kept the cookie, or sends the id): it is that client's from
+                # now on, and bare requests no longer reach it.
+                self.anonymous = None
             return target(name, client_key(connection))
         if self.anonymous is None:
             raise NoEpisodeNamed(NO_EPISODE)

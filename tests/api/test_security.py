@@ -245,3 +245,17 @@ def test_only_allowed_host_headers_are_served(live_server: LiveServer) -> None:
     for host in (f"127.0.0.1:{port}", f"localhost:{port}", "localhost", f"[::1]:{port}",
                  "someone-tickets.hf.space", f"10.1.2.3:{port}", "[fd00::1]"):
         assert _get_bare(live_server, "/health", headers={"Host": host}).status_code == 200, host
+
+
+def test_a_cookie_keeping_clients_first_episode_leaves_the_anonymous_slot_once_it_names_it(
+        own_server: LiveServer) -> None:
+    """A fresh httpx client's first reset carries no cookie, so it is the anonymous episode; its
+    next request sends the cookie back and claims it: a bare request no longer reaches it."""
+    with httpx.Client(base_url=own_server.url, timeout=30) as owner:
+        mine = owner.post("/reset", json={}).json()["observation"]["episode_id"]
+        assert httpx.get(own_server.url + "/state", timeout=30).json()["episode_id"] == mine
+        assert owner.get("/state").json()["episode_id"] == mine  # the cookie names it: claimed
+        bare = _post_bare(own_server, "/step", {"action_type": "close_ticket"})
+        assert bare.status_code == 400 and bare.json()["code"] == "no_episode_named", bare.text
+        assert httpx.get(own_server.url + "/state", timeout=30).json().get("episode_id") != mine
+        assert owner.get("/state").json()["step_count"] == 0  # nothing was done to it
