@@ -5,7 +5,7 @@ them. Written against TRL's ``environment_factory`` (TRL 1.x, the v1.17 document
 OpenEnv guide). Start the environment first, with enough sessions for a generation batch:
 
     ticketledger serve --port 8001          # TICKETLEDGER_MAX_SESSIONS defaults to 256
-    pip install "trl>=1.13" datasets
+    pip install trl datasets
     python examples/train_grpo.py --env-base-url http://127.0.0.1:8001
 
 Without ``--env-base-url`` the episodes run in the training process on ``DATABASE_URL`` (the
