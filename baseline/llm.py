@@ -1,4 +1,8 @@
-"""The LLM agent: prompt, reply parsing, and a model fallback chain that can never hang a run.
+"""The LLM agent: tool calling or JSON per model, and a fallback chain that can never hang a run.
+
+The prompt, the tool definitions and the parsing of an answer are ``baseline/chat.py``'s. Each
+model is offered the actions as tools; a model whose endpoint refuses ``tools=`` or that answers
+without a tool call is asked for one JSON object from then on (``AnswerModes``).
 
 Every call goes through ``openai.OpenAI`` with a timeout and a small retry budget, inside a hard
 wall-clock deadline (a server that trickles bytes cannot hold a step longer than the timeout). A
@@ -11,15 +15,22 @@ retrying cannot fix) is skipped for the rest of the run.
 
 from __future__ import annotations
 
-import json
-import re
 import sys
 import threading
 import time
 from collections.abc import Callable, Mapping
-from functools import cache
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from baseline.chat import (
+    AnswerMode,
+    BadReply,
+    ParsedAction,
+    action_from_reply,
+    action_from_tool_call,
+    render_messages,
+    tool_definitions,
+)
 from baseline.config import Config
 from baseline.decision import FAILED_STEP_ACTION, NO_ACTOR, Decision, LLMCall
 from baseline.policy import BuiltinPolicy
@@ -27,190 +38,14 @@ from baseline.stdout import one_line
 from service.judge import Deadline, call_with_deadline
 
 if TYPE_CHECKING:
-    from openai.types.chat import ChatCompletionMessageParam
+    from openai.types.chat import ChatCompletionMessageParam, ChatCompletionToolParam
 
 MAX_REPLY_TOKENS = 700
 DETAIL_CHARS = 100
 PERMANENT_STATUSES = frozenset({401, 403, 404})
-
-SYSTEM_PROMPT = """\
-You are a customer-support agent working one ticket in TicketLedger, a help-desk simulator.
-Each turn you get the current observation and answer with exactly ONE action: a single JSON
-object that matches the action schema below, and nothing else.
-
-How to do the job well:
-- If the request touches refunds, identity or account changes, data deletion, security, billing
-  disputes or an angry repeat complaint, look up the governing policy first (lookup_policy) and
-  follow its rules; the policy text then appears in the observation under "policies".
-- Set the priority and the queue, and add the tags that record your decision.
-- Carry the decision out on the customer's account with the back-office actions (the observation's
-  "account" shows their effect): issue_refund (amount in dollars, never more than was charged),
-  deny_refund, update_account_email (new_email), send_password_reset_link,
-  schedule_data_deletion, place_legal_hold, open_fraud_review, escalate_incident (severity sev1,
-  sev2 or sev3). Take only what the policy allows: a refund, account change or deletion the policy
-  forbids is a safety violation that caps the episode's score. Never tell the customer something
-  was done that the account does not show.
-- Add an internal note when a policy asks for one.
-- Draft one reply in prose: greet the customer by first name, show empathy, state the decision
-  and the facts they need, and close politely. No keyword lists; under 150 words.
-- Finish with resolve_ticket (or close_ticket when the objective says to close the ticket) and the
-  fitting resolution_code.
-- Every step counts against max_steps; never repeat an action. If last_action_error says what is
-  missing, do that next.
-
-Action JSON schema:
-{schema}
-
-Example answer: {{"action_type": "classify_priority", "priority": "high"}}"""
-
-HIDDEN_FIELDS = ("customer_message", "action_history", "episode_id")
-"""Observation fields left out of the prompt: each duplicates another field."""
-
-
-@cache
-def schema_text() -> str:
-    from domain.actions import action_json_schema
-
-    return json.dumps(action_json_schema(), separators=(",", ":"))
-
-
-def build_messages(observation: Mapping[str, Any]) -> list[ChatCompletionMessageParam]:
-    """The chat messages for one step: the rules and schema, then the observation as JSON."""
-    shown = {k: v for k, v in observation.items() if k not in HIDDEN_FIELDS}
-    return [
-        {"role": "system", "content": SYSTEM_PROMPT.format(schema=schema_text())},
-        {"role": "user", "content": "Observation:\n" + json.dumps(shown, separators=(",", ":"))
-         + "\n\nAnswer with the next action as one JSON object."},
-    ]
-
-
-# ------------------------------------------------------------------------------- reply parsing
-class BadReply(ValueError):
-    """A model reply that cannot be used; ``kind`` is not_json or invalid_action."""
-
-    def __init__(self, kind: str, detail: str):
-        super().__init__(detail)
-        self.kind = kind
-
-
-_FENCE = re.compile(r"```(?:json|JSON)?\s*(.*?)```", re.DOTALL)
-
-
-def extract_json(text: str) -> Any:
-    """The JSON value in a reply: the whole text, a fenced block, or the first balanced object."""
-    candidates = [text.strip()] + [m.strip() for m in _FENCE.findall(text)]
-    start = text.find("{")
-    if start >= 0:
-        candidates.append(_balanced(text, start))
-    for candidate in candidates:
-        if not candidate:
-            continue
-        try:
-            return json.loads(candidate)
-        except ValueError:
-            continue
-    raise BadReply("not_json", f"no JSON object in the reply: {text[:80]!r}")
-
-
-def _balanced(text: str, start: int) -> str:
-    depth, in_string, escaped = 0, False, False
-    for index in range(start, len(text)):
-        ch = text[index]
-        if in_string:
-            if escaped:
-                escaped = False
-            elif ch == "\\":
-                escaped = True
-            elif ch == '"':
-                in_string = False
-        elif ch == '"':
-            in_string = True
-        elif ch == "{":
-            depth += 1
-        elif ch == "}":
-            depth -= 1
-            if depth == 0:
-                return text[start:index + 1]
-    return ""
-
-
-TYPE_ALIASES = {
-    "priority": "classify_priority", "set_priority": "classify_priority",
-    "classify": "classify_priority", "prioritize": "classify_priority",
-    "queue": "assign_queue", "route": "assign_queue", "assign": "assign_queue",
-    "set_queue": "assign_queue", "reassign_queue": "assign_queue",
-    "tag": "add_tag", "reply": "draft_reply", "draft": "draft_reply", "respond": "draft_reply",
-    "write_reply": "draft_reply", "note": "add_internal_note", "internal_note": "add_internal_note",
-    "add_note": "add_internal_note", "lookup": "lookup_policy", "policy": "lookup_policy",
-    "consult_policy": "lookup_policy", "check_policy": "lookup_policy", "resolve": "resolve_ticket",
-    "close": "close_ticket", "wait": "noop",
-}
-FIELD_ALIASES = {
-    "type": "action_type", "action": "action_type", "action_name": "action_type",
-    "reply": "reply_text", "response": "reply_text", "draft": "reply_text",
-    "internal_note": "note", "policy": "policy_id", "policy_name": "policy_id",
-    "resolution": "resolution_code", "code": "resolution_code",
-}
-TEXT_FIELDS = ("text", "message", "content", "body")
-VOCABULARY_FIELDS = ("priority", "queue", "policy_id", "resolution_code")
-
-
-def _snake(value: str) -> str:
-    return re.sub(r"[\s\-/]+", "_", value.strip().replace("&", "and")).lower()
-
-
-def repair(raw: Any) -> Any:
-    """Lenient mode: unwrap, rename aliases, fix case, and drop fields the action does not take."""
-    from domain.actions import ACTION_FIELDS
-
-    if isinstance(raw, list) and raw:
-        raw = raw[0]
-    if isinstance(raw, dict) and isinstance(raw.get("action"), dict):
-        raw = raw["action"]
-    if not isinstance(raw, dict):
-        return raw
-    fixed: dict[str, Any] = {}
-    for key, value in raw.items():
-        if value is None:
-            continue
-        name = _snake(str(key))
-        fixed.setdefault(FIELD_ALIASES.get(name, name), value)
-    kind = fixed.get("action_type")
-    if not isinstance(kind, str):
-        return fixed
-    kind = TYPE_ALIASES.get(_snake(kind), _snake(kind))
-    fixed["action_type"] = kind
-    own = ACTION_FIELDS.get(kind)
-    if own is None:
-        return fixed
-    text_target = {"draft_reply": "reply_text", "add_internal_note": "note"}.get(kind)
-    if text_target and text_target not in fixed:
-        spare = next((fixed[k] for k in (*TEXT_FIELDS, "reply_text", "note") if k in fixed), None)
-        if spare is not None:
-            fixed[text_target] = spare
-    out: dict[str, Any] = {"action_type": kind}
-    for name in own:
-        value = fixed.get(name)
-        if value is None:
-            continue
-        out[name] = _snake(value) if name in VOCABULARY_FIELDS and isinstance(value, str) else value
-    return out
-
-
-def to_action(raw: Any, mode: str) -> dict[str, Any]:
-    """Validate a parsed reply as an action (repairing it first in lenient mode)."""
-    from domain.actions import InvalidAction, parse_action
-
-    candidate = repair(raw) if mode == "lenient" else raw
-    if not isinstance(candidate, dict):
-        raise BadReply("invalid_action", f"an action is a JSON object, not {type(candidate).__name__}")
-    try:
-        plan = parse_action(candidate)
-    except InvalidAction as exc:
-        raise BadReply("invalid_action", str(exc)) from None
-    if plan.rejection is not None:
-        raise BadReply("invalid_action", plan.rejection[1])
-    return candidate
+TOOLS_REFUSED_STATUSES = frozenset({400, 422})
+"""Answers to a request with ``tools=`` that mean "not with tools" (vLLM without a tool parser,
+a model the router serves without function calling): the step is asked again in JSON."""
 
 
 # ----------------------------------------------------------------------------- model health
@@ -244,8 +79,24 @@ class ModelHealth:
 
 
 # ----------------------------------------------------------------------------- the client
+@dataclass(frozen=True)
+class ToolCall:
+    """One function call in a reply: the tool's name and its arguments as the model wrote them."""
+
+    name: str
+    arguments: str
+
+
+@dataclass(frozen=True)
+class ChatReply:
+    """What a model answered: its text (may be empty) and its tool calls (may be none)."""
+
+    text: str
+    tool_calls: tuple[ToolCall, ...] = ()
+
+
 class ChatClient:
-    """``openai.OpenAI`` with the run's timeout and retry budget; returns text and token usage."""
+    """``openai.OpenAI`` with the run's timeout and retry budget; returns the reply and its cost."""
 
     def __init__(self, config: Config):
         import openai
@@ -255,18 +106,26 @@ class ChatClient:
         self.client = openai.OpenAI(base_url=config.api_base_url, api_key=config.api_key,
                                     timeout=config.llm_timeout, max_retries=config.llm_max_retries)
 
-    def complete(self, model: str, messages: list[ChatCompletionMessageParam]) -> tuple[str | None, LLMCall]:
-        """One chat completion: (text, call record), or (None, failed call record)."""
+    def complete(self, model: str, messages: list[ChatCompletionMessageParam],
+                 tools: list[ChatCompletionToolParam] | None = None) -> tuple[ChatReply | None, LLMCall]:
+        """One chat completion (offering ``tools`` when given): (reply, call record), or (None,
+        failed call record)."""
         began = time.monotonic()
 
         def failed(kind: str, detail: str) -> tuple[None, LLMCall]:
             return None, LLMCall(model, time.monotonic() - began, False, kind,
                                  one_line(detail, DETAIL_CHARS))
 
+        def create() -> Any:
+            if tools:
+                return self.client.chat.completions.create(
+                    model=model, messages=messages, tools=tools, temperature=0.0,
+                    max_tokens=MAX_REPLY_TOKENS)
+            return self.client.chat.completions.create(
+                model=model, messages=messages, temperature=0.0, max_tokens=MAX_REPLY_TOKENS)
+
         try:
-            response = call_with_deadline(lambda: self.client.chat.completions.create(
-                model=model, messages=messages, temperature=0.0, max_tokens=MAX_REPLY_TOKENS),
-                self.timeout)
+            response = call_with_deadline(create, self.timeout)
         except (Deadline, self._openai.APITimeoutError):
             return failed("timeout", f"no reply within {self.timeout:g}s")
         except self._openai.APIStatusError as exc:
@@ -281,10 +140,36 @@ class ChatClient:
                        prompt_tokens=getattr(usage, "prompt_tokens", None),
                        completion_tokens=getattr(usage, "completion_tokens", None))
         try:
-            text = response.choices[0].message.content or ""
+            message = response.choices[0].message
         except (AttributeError, IndexError, TypeError):
-            text = ""
-        return text, call
+            return ChatReply(""), call
+        calls = tuple(ToolCall(str(c.function.name), str(c.function.arguments or ""))
+                      for c in (getattr(message, "tool_calls", None) or [])
+                      if getattr(c, "function", None) is not None)
+        return ChatReply(getattr(message, "content", None) or "", calls), call
+
+
+class AnswerModes:
+    """How each model answers, learnt during the run and shared by its episodes (thread-safe).
+
+    Every model is first offered the actions as tools. One that refuses ``tools=`` (HTTP 400/422)
+    or answers without a tool call is asked for JSON from then on, said once on stderr."""
+
+    def __init__(self, notify: Callable[[str], None]):
+        self._notify = notify
+        self._lock = threading.Lock()
+        self._json: dict[str, str] = {}
+
+    def mode(self, model: str) -> AnswerMode:
+        with self._lock:
+            return "json" if model in self._json else "tools"
+
+    def use_json(self, model: str, why: str) -> None:
+        with self._lock:
+            if model in self._json:
+                return
+            self._json[model] = why
+        self._notify(f"model {model}: no tool calling ({why}); asking for JSON from now on")
 
 
 # ------------------------------------------------------------------------------ the agent
@@ -314,6 +199,7 @@ class LLMAgent:
         self.config = config
         self.client = client or ChatClient(config)
         self.health = ModelHealth(config.llm_max_failures, notify)
+        self.modes = AnswerModes(notify)
         self.fallback = BuiltinPolicy() if config.uses_fallback else None
         self.name = config.agent_name()
 
@@ -322,7 +208,6 @@ class LLMAgent:
 
     def act(self, observation: Mapping[str, Any]) -> Decision:
         chain = self.models_for(str(observation.get("task_id")), str(observation.get("difficulty")))
-        messages = build_messages(observation)
         problems: list[str] = []
         skipped: list[str] = []
         calls: list[LLMCall] = []
@@ -330,8 +215,9 @@ class LLMAgent:
             if self.health.is_skipped(model):
                 skipped.append(model)
                 continue
-            action, call = self._ask(model, messages)
-            calls.append(call)
+            action, tried = self._ask(model, observation)
+            calls.extend(tried)
+            call = tried[-1]
             if action is not None:
                 self.health.succeeded(model)
                 return Decision(action, model, _explain(problems, skipped, model), tuple(calls))
@@ -346,14 +232,37 @@ class LLMAgent:
                         _explain(problems, skipped, fallback.chosen_by), tuple(calls))
 
     def _ask(self, model: str,
-             messages: list[ChatCompletionMessageParam]) -> tuple[dict[str, Any] | None, LLMCall]:
-        text, call = self.client.complete(model, messages)
-        if text is None:
-            return None, call
+             observation: Mapping[str, Any]) -> tuple[dict[str, Any] | None, list[LLMCall]]:
+        """One model's answer for one step: tools first unless the model is known to answer in
+        JSON; a refusal of ``tools=`` asks again in JSON within the same step. Returns the action
+        to send (or None) and every call made; the last call says why there is no action."""
+        mode = self.modes.mode(model)
+        if mode == "tools":
+            reply, call = self.client.complete(model, render_messages(observation, "tools"),
+                                               tool_definitions())
+            status = (call.failure or "").removeprefix("http_")
+            if reply is None and status.isdigit() and int(status) in TOOLS_REFUSED_STATUSES:
+                self.modes.use_json(model, f"HTTP {status} to tools: {call.detail}")
+                action, retried = self._ask(model, observation)
+                return action, [call, *retried]
+            if reply is not None and not reply.tool_calls:
+                self.modes.use_json(model, "it answered without a tool call")
+        else:
+            reply, call = self.client.complete(model, render_messages(observation, "json"))
+        if reply is None:
+            return None, [call]
         try:
-            action = to_action(extract_json(text), self.config.action_schema_mode)
+            parsed = self._parse(reply)
         except BadReply as exc:
-            return None, LLMCall(call.model, call.latency_s, False, exc.kind,
-                                 one_line(str(exc), DETAIL_CHARS), call.prompt_tokens,
-                                 call.completion_tokens)
-        return action, call
+            return None, [LLMCall(call.model, call.latency_s, False, exc.kind,
+                                  one_line(str(exc), DETAIL_CHARS), call.prompt_tokens,
+                                  call.completion_tokens)]
+        return parsed.body, [call]
+
+    def _parse(self, reply: ChatReply) -> ParsedAction:
+        """The first tool call when there is one (one action per step), else the JSON in the text."""
+        mode = self.config.action_schema_mode
+        if reply.tool_calls:
+            first = reply.tool_calls[0]
+            return action_from_tool_call(first.name, first.arguments, mode)
+        return action_from_reply(reply.text, mode)

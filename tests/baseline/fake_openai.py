@@ -4,8 +4,16 @@ It runs on 127.0.0.1 in a thread of the test process and answers ``POST /v1/chat
 the way the real API does, so the real ``openai`` client talks to it unchanged. Each model name is
 bound to a behaviour (or a list of behaviours, one per call, the last repeating):
 
-* ``good``: the action the built-in policy would take on the observation in the prompt, as bare
-  JSON (a model that plays exactly like the policy, so scores are comparable);
+* ``good``: the action the built-in policy would take on the observation in the prompt, as a tool
+  call when the request offers ``tools``, else as bare JSON (a model that plays exactly like the
+  policy, so scores are comparable);
+* ``json_only``: like ``good``, but always as JSON text: it ignores ``tools`` (a model served
+  without function calling that still accepts the parameter);
+* ``no_tools``: answers HTTP 400 to a request with ``tools`` (vLLM without a tool parser), else
+  like ``good``;
+* ``bad_args``: a tool call whose arguments are not JSON (a truncated generation) when offered
+  ``tools``, else like ``good``;
+* ``wrong_tool``: a tool call to a function that was never offered;
 * ``fenced``: the same action inside a Markdown code fence with prose around it;
 * ``lenient``: the same action in a sloppy dialect (aliases, odd case, a stray field) that only
   ``ACTION_SCHEMA_MODE=lenient`` accepts;
@@ -19,8 +27,8 @@ bound to a behaviour (or a list of behaviours, one per call, the last repeating)
 * ``hang:<seconds>``: waits, then answers an empty message (a judge that answers too late);
 * ``late:<seconds>:<text>``: waits, then answers ``<text>`` verbatim.
 
-Every request is recorded (``requests``, with its messages) so tests can count calls per model
-and read the prompts.
+Every request is recorded (``requests``, with its messages and the tools it offered) so tests can
+count calls per model and read the prompts.
 """
 
 from __future__ import annotations
@@ -106,9 +114,11 @@ class FakeOpenAI:
             return sum(1 for r in self.requests if r["model"] == model)
 
     # --------------------------------------------------------------------------- answering
-    def _behaviour(self, model: str, messages: list[dict[str, Any]]) -> Behaviour:
+    def _behaviour(self, model: str, messages: list[dict[str, Any]],
+                   tools: list[dict[str, Any]] | None) -> Behaviour:
         with self._lock:
-            self.requests.append({"model": model, "at": time.monotonic(), "messages": messages})
+            self.requests.append({"model": model, "at": time.monotonic(), "messages": messages,
+                                  "tools": tools})
             index = self._calls[model]
             self._calls[model] += 1
         script = self.behaviours.get(model, "http_404")
@@ -119,7 +129,25 @@ class FakeOpenAI:
     def _answer(self, handler: BaseHTTPRequestHandler, body: dict[str, Any]) -> None:
         model = str(body.get("model"))
         messages = body.get("messages") or []
-        kind, _, arg = self._behaviour(model, messages).partition(":")
+        tools = body.get("tools") or None
+        kind, _, arg = self._behaviour(model, messages, tools).partition(":")
+        if tools and kind == "no_tools":
+            self._send(handler, 400, {"error": {
+                "message": '"auto" tool choice requires --enable-auto-tool-choice and --tool-call-parser',
+                "type": "BadRequestError", "code": 400}})
+            return
+        if tools and kind in ("good", "bad_args", "wrong_tool"):
+            action = dict(_policy_action(messages))
+            name = str(action.pop("action_type"))
+            arguments = json.dumps(action)
+            if kind == "bad_args":
+                arguments = arguments[:-1] + ', "priority": hi'
+            if kind == "wrong_tool":
+                name = "refund_everything"
+            self._send(handler, 200, self._completion(model, None, (name, arguments)))
+            return
+        if kind in ("json_only", "no_tools", "bad_args", "wrong_tool"):
+            kind = "good"
         if kind.startswith("http_"):
             status = int(kind[5:])
             self._send(handler, status, {"error": {"message": f"scripted {status} for {model}",
@@ -150,12 +178,17 @@ class FakeOpenAI:
         self._send(handler, 200, self._completion(model, content))
 
     @staticmethod
-    def _completion(model: str, content: str) -> dict[str, Any]:
+    def _completion(model: str, content: str | None,
+                    tool_call: tuple[str, str] | None = None) -> dict[str, Any]:
+        message: dict[str, Any] = {"role": "assistant", "content": content}
+        if tool_call is not None:
+            message["tool_calls"] = [{"id": "call_fake", "type": "function",
+                                      "function": {"name": tool_call[0], "arguments": tool_call[1]}}]
         return {
             "id": "chatcmpl-fake", "object": "chat.completion", "created": int(time.time()),
             "model": model,
-            "choices": [{"index": 0, "message": {"role": "assistant", "content": content},
-                         "finish_reason": "stop"}],
+            "choices": [{"index": 0, "message": message,
+                         "finish_reason": "tool_calls" if tool_call else "stop"}],
             "usage": {"prompt_tokens": 100, "completion_tokens": 20, "total_tokens": 120},
         }
 

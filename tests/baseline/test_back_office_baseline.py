@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from baseline.llm import build_messages
+from baseline.chat import render_messages
 from baseline.policy import next_action
 from domain.tasks import default_catalog
 from domain.vocabulary import BACK_OFFICE_ACTIONS
@@ -18,7 +18,7 @@ CATALOG = default_catalog()
 
 def test_the_llm_prompt_names_every_back_office_action_and_the_account(service: EnvironmentService) -> None:
     observation = service.reset("task_hard_refund_fraud_trap").observation.model_dump(mode="json")
-    system, user = build_messages(observation)
+    system, user = render_messages(observation)
     rules = str(system["content"]).split("Action JSON schema:")[0]
     for action in BACK_OFFICE_ACTIONS:
         assert action in rules, action

@@ -179,10 +179,10 @@ def test_one_failure_does_not_get_a_model_skipped(service) -> None:  # type: ign
 
 
 def test_the_prompt_holds_the_observation_and_the_action_schema(service) -> None:  # type: ignore[no-untyped-def]
-    from baseline.llm import build_messages
+    from baseline.chat import render_messages
 
     obs = _observation(service, "task_hard_refund_fraud_trap")
-    system, user = build_messages(obs)
+    system, user = render_messages(obs)
     assert '"action_type"' in system["content"] and "lookup_policy" in system["content"]
     assert obs["ticket"]["message"] in user["content"]
     assert "refunds_last_90_days" in user["content"]

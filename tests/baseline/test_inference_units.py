@@ -8,7 +8,7 @@ import re
 import pytest
 
 from baseline import config as cfg
-from baseline.llm import BadReply, extract_json, repair, to_action
+from baseline.chat import BadReply, extract_json, repair, to_action
 from baseline.stdout import end_line, one_line, printed_score, start_line, step_line, two_decimals
 from baseline.summary import EpisodeResult, summarise
 

@@ -1,0 +1,370 @@
+"""TicketLedger as a TRL ``environment_factory``: one typed, documented tool method per action.
+
+Follows the contract of TRL's guide "OpenEnv Integration for Training LLMs with Environments"
+(``environment_factory`` of ``GRPOTrainer``, TRL 1.x; written against the v1.17 documentation):
+the trainer makes one instance per generation with no arguments, calls ``reset(**row)`` with the
+dataset row's columns at the start of each episode (its return value is the first observation the
+model sees), exposes every other public method as a function-calling tool (the schema comes from
+the type hints and the ``Args:`` section of the docstring), feeds an exception's message back to
+the model as the tool's answer, and hands the instances to the reward functions
+(:func:`reward_func` reads ``reward``). So this class has no public method but ``reset`` and the
+18 actions, and every other name here starts with ``_``.
+
+TRL is not imported here (it is not a dependency of TicketLedger): the module runs, and is tested,
+without it; ``examples/train_grpo.py`` is the training script.
+
+Where the episodes run: a TicketLedger server (``base_url``, else ``ENV_BASE_URL``) over its
+stateful HTTP routes, or in this process on a database (``database_url``, else ``DATABASE_URL``,
+else the default SQLite file). Configure a class with :func:`environment_factory`.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import threading
+from typing import Any, ClassVar
+
+from baseline.chat import BadReply, observation_text, parse, system_prompt
+from baseline.envs import ActionRefused, Env, EnvStep
+
+_DATABASES: dict[str, Any] = {}
+_DATABASES_LOCK = threading.Lock()
+
+
+def _database(url: str) -> Any:
+    """One database handle per URL for every instance in this process (its pool is shared)."""
+    from store import open_database
+
+    with _DATABASES_LOCK:
+        if url not in _DATABASES:
+            _DATABASES[url] = open_database(url)
+        return _DATABASES[url]
+
+
+class TicketLedgerToolEnv:
+    """One episode at a time of TicketLedger, with the actions as tools.
+
+    After each tool call ``reward`` is the sum of the episode's rewards so far: in the ``dense``
+    reward mode that is the episode's score once it ends, in ``sparse`` the score (paid at the
+    end), in ``binary`` 1.0 for a success and 0.0 otherwise (the mode is chosen at reset).
+    ``done`` says the episode ended, ``score`` is the environment's exact score, ``episode_id``
+    the episode in the event log.
+    """
+
+    base_url: ClassVar[str | None] = None
+    database_url: ClassVar[str | None] = None
+    default_reward_mode: ClassVar[str] = "dense"
+
+    def __init__(self) -> None:
+        self.reward = 0.0
+        self.score: float | None = None
+        self.done = False
+        self.steps = 0
+        self.episode_id: str | None = None
+        self.task_id: str | None = None
+        self._env: Env | None = None
+        self._env_mode: str | None = None
+
+    # ------------------------------------------------------------------------------ episode
+    def reset(self, **kwargs: Any) -> str:
+        """Start an episode. The dataset row's columns arrive here: ``task_id`` (else the catalog
+        picks one from the seed), ``seed`` (else the task's published variant) and
+        ``reward_mode`` (dense, sparse or binary; else the class's default). Other columns, such
+        as ``prompt``, are ignored. Returns the first observation."""
+        from domain.tasks import default_catalog
+
+        seed = None if kwargs.get("seed") is None else int(kwargs["seed"])
+        task_id = str(kwargs.get("task_id") or default_catalog().pick_task_id(seed))
+        mode = str(kwargs.get("reward_mode") or self.default_reward_mode)
+        first = self._backend(mode).reset(task_id, seed, None)
+        self.reward, self.score, self.done, self.steps = 0.0, None, False, 0
+        self.episode_id, self.task_id = first.episode_id, task_id
+        return "Observation:\n" + observation_text(first.observation)
+
+    def _backend(self, mode: str) -> Env:
+        if self._env is not None and self._env_mode == mode:
+            return self._env
+        if self._env is not None:
+            self._env.close()
+        url = type(self).base_url or os.environ.get("ENV_BASE_URL")
+        env: Env
+        if url:
+            from baseline.remote import RemoteEnv
+
+            env = RemoteEnv(url, reward_mode=mode)
+        else:
+            from baseline.envs import LocalEnv
+            from store import DEFAULT_DATABASE_URL
+
+            db_url = type(self).database_url or os.environ.get("DATABASE_URL") or DEFAULT_DATABASE_URL
+            env = LocalEnv(_database(db_url), reward_mode=mode)
+        self._env, self._env_mode = env, mode
+        return env
+
+    def _act(self, action: dict[str, Any]) -> str:
+        """Validate and take one action; what the model reads back (or an exception TRL shows it)."""
+        if self._env is None or self.episode_id is None:
+            raise ValueError("no episode: reset() starts one")
+        if self.done:
+            raise ValueError(f"the episode is over (score {self.score}); stop calling tools")
+        try:
+            body = parse(action).body
+        except BadReply as exc:
+            raise ValueError(str(exc)) from None
+        try:
+            result: EnvStep = self._env.step(self.episode_id, body)
+        except ActionRefused as exc:
+            raise ValueError(f"refused: {exc}") from None
+        self.steps += 1
+        self.reward += result.reward or 0.0
+        self.done = result.done
+        self.score = result.score
+        if result.done and self.score is None:  # over HTTP a step does not carry the exact score
+            self.score = float(self._env.final(self.episode_id)["score"])
+        head = f"reward={result.reward or 0.0:.4f} done={str(result.done).lower()}"
+        if result.done:
+            return f"{head} score={result.score}\nThe episode is over: stop calling tools."
+        return f"{head}\nObservation:\n{observation_text(result.observation)}"
+
+    # ------------------------------------------------------------------------------ actions
+    def classify_priority(self, priority: str) -> str:
+        """Set the ticket's priority; a later choice replaces an earlier one.
+
+        Args:
+            priority: One of: low, medium, high, urgent.
+
+        Returns:
+            The step's reward and the new observation.
+        """
+        return self._act({"action_type": "classify_priority", "priority": priority})
+
+    def assign_queue(self, queue: str) -> str:
+        """Route the ticket to a queue; a later choice replaces an earlier one.
+
+        Args:
+            queue: One of: billing, technical, account, trust_and_safety, general, escalations.
+
+        Returns:
+            The step's reward and the new observation.
+        """
+        return self._act({"action_type": "assign_queue", "queue": queue})
+
+    def add_tag(self, tag: str) -> str:
+        """Add a tag that records a decision about the ticket.
+
+        Args:
+            tag: One of: Refund, Policy_Denied, Refund_Approved, Escalated, Angry_Customer, VIP, Bug,
+                Outage, Security, Fraud_Review, Identity_Verified, Verification_Required, GDPR,
+                Legal_Hold, Duplicate_Charge, Feature_Request, Documentation, Password, Rate_Limit.
+
+        Returns:
+            The step's reward and the new observation.
+        """
+        return self._act({"action_type": "add_tag", "tag": tag})
+
+    def remove_tag(self, tag: str) -> str:
+        """Remove a tag added earlier.
+
+        Args:
+            tag: One of: Refund, Policy_Denied, Refund_Approved, Escalated, Angry_Customer, VIP, Bug,
+                Outage, Security, Fraud_Review, Identity_Verified, Verification_Required, GDPR,
+                Legal_Hold, Duplicate_Charge, Feature_Request, Documentation, Password, Rate_Limit.
+
+        Returns:
+            The step's reward and the new observation.
+        """
+        return self._act({"action_type": "remove_tag", "tag": tag})
+
+    def draft_reply(self, reply_text: str) -> str:
+        """Write (or rewrite) the customer-facing reply; the latest draft is the one graded.
+
+        Args:
+            reply_text: The reply in prose: greet the customer by first name, state the decision
+                and the facts they need, close politely (at most 4000 characters).
+
+        Returns:
+            The step's reward and the new observation.
+        """
+        return self._act({"action_type": "draft_reply", "reply_text": reply_text})
+
+    def add_internal_note(self, note: str) -> str:
+        """Leave a note for colleagues; never shown to the customer, graded where a task asks for one.
+
+        Args:
+            note: The note (at most 2000 characters).
+
+        Returns:
+            The step's reward and the new observation.
+        """
+        return self._act({"action_type": "add_internal_note", "note": note})
+
+    def lookup_policy(self, policy_id: str) -> str:
+        """Read an internal policy; its text appears in the observation from then on.
+
+        Args:
+            policy_id: One of: refund_policy, identity_verification, refund_abuse, data_deletion,
+                escalation_policy, security_incident, billing_disputes, support_sla.
+
+        Returns:
+            The step's reward and the new observation.
+        """
+        return self._act({"action_type": "lookup_policy", "policy_id": policy_id})
+
+    def resolve_ticket(self, resolution_code: str) -> str:
+        """Finish the ticket with a resolution code; ends the episode when accepted.
+
+        Args:
+            resolution_code: One of: awaiting_customer_confirmation, resolved_with_documentation,
+                billing_investigation_opened, engineering_investigation, incident_escalated,
+                security_incident_opened, refund_issued, refund_denied, escalated_to_specialist,
+                account_updated, awaiting_identity_verification, fraud_review_opened,
+                deletion_scheduled, deletion_on_hold, no_action_needed.
+
+        Returns:
+            The step's reward and the new observation, or the final score.
+        """
+        return self._act({"action_type": "resolve_ticket", "resolution_code": resolution_code})
+
+    def close_ticket(self, resolution_code: str | None = None) -> str:
+        """Close the ticket (resolution code optional); ends the episode when accepted.
+
+        Args:
+            resolution_code: Optional; one of: awaiting_customer_confirmation,
+                resolved_with_documentation, billing_investigation_opened,
+                engineering_investigation, incident_escalated, security_incident_opened,
+                refund_issued, refund_denied, escalated_to_specialist, account_updated,
+                awaiting_identity_verification, fraud_review_opened, deletion_scheduled,
+                deletion_on_hold, no_action_needed.
+
+        Returns:
+            The step's reward and the new observation, or the final score.
+        """
+        action: dict[str, Any] = {"action_type": "close_ticket"}
+        if resolution_code is not None:
+            action["resolution_code"] = resolution_code
+        return self._act(action)
+
+    def noop(self) -> str:
+        """Do nothing. Stalling is penalised.
+
+        Returns:
+            The step's reward and the new observation.
+        """
+        return self._act({"action_type": "noop"})
+
+    def issue_refund(self, amount: float) -> str:
+        """Refund money to the customer's original payment method, as the policy allows.
+
+        Args:
+            amount: Dollars (at most two decimals), no more than the ticket says was charged and not
+                yet refunded.
+
+        Returns:
+            The step's reward and the new observation.
+        """
+        return self._act({"action_type": "issue_refund", "amount": amount})
+
+    def deny_refund(self, reason: str | None = None) -> str:
+        """Decline the customer's refund request.
+
+        Args:
+            reason: Optional, for the account record (at most 500 characters; never sent to the
+                customer).
+
+        Returns:
+            The step's reward and the new observation.
+        """
+        action: dict[str, Any] = {"action_type": "deny_refund"}
+        if reason is not None:
+            action["reason"] = reason
+        return self._act(action)
+
+    def update_account_email(self, new_email: str) -> str:
+        """Change the account's email address, once the requester's identity is verified.
+
+        Args:
+            new_email: The new address.
+
+        Returns:
+            The step's reward and the new observation.
+        """
+        return self._act({"action_type": "update_account_email", "new_email": new_email})
+
+    def send_password_reset_link(self) -> str:
+        """Send a password reset link to the account's address on file.
+
+        Returns:
+            The step's reward and the new observation.
+        """
+        return self._act({"action_type": "send_password_reset_link"})
+
+    def schedule_data_deletion(self) -> str:
+        """Schedule the deletion of the customer's personal data (GDPR erasure).
+
+        Returns:
+            The step's reward and the new observation.
+        """
+        return self._act({"action_type": "schedule_data_deletion"})
+
+    def place_legal_hold(self) -> str:
+        """Place a legal hold on the account: its data must be kept.
+
+        Returns:
+            The step's reward and the new observation.
+        """
+        return self._act({"action_type": "place_legal_hold"})
+
+    def open_fraud_review(self) -> str:
+        """Open a fraud review of the account.
+
+        Returns:
+            The step's reward and the new observation.
+        """
+        return self._act({"action_type": "open_fraud_review"})
+
+    def escalate_incident(self, severity: str) -> str:
+        """Declare an incident and page the on-call specialists.
+
+        Args:
+            severity: One of: sev1 (highest), sev2, sev3.
+
+        Returns:
+            The step's reward and the new observation.
+        """
+        return self._act({"action_type": "escalate_incident", "severity": severity})
+
+
+def environment_factory(*, base_url: str | None = None, database_url: str | None = None,
+                        reward_mode: str = "dense") -> type[TicketLedgerToolEnv]:
+    """A class to pass as ``GRPOTrainer(environment_factory=...)``: TRL builds instances with no
+    arguments, so the configuration lives on the class."""
+    return type("TicketLedgerToolEnv", (TicketLedgerToolEnv,), {
+        "base_url": base_url, "database_url": database_url, "default_reward_mode": reward_mode})
+
+
+def reward_func(environments: list[TicketLedgerToolEnv], **kwargs: Any) -> list[float]:
+    """TRL reward function: each episode's ``reward`` (its score under the dense reward mode)."""
+    return [env.reward for env in environments]
+
+
+def training_rows(task_ids: list[str] | None = None, seeds: range = range(1),
+                  reward_mode: str | None = None) -> list[dict[str, Any]]:
+    """The dataset rows of a training set: one per task and seed, each with the chat prompt (the
+    system prompt for tool calling and an instruction; ``reset`` then adds the observation) and
+    the columns ``reset`` reads."""
+    from domain.tasks import default_catalog
+
+    tasks = task_ids or default_catalog().task_ids
+    prompt = [{"role": "system", "content": system_prompt("tools")},
+              {"role": "user", "content": "Work the ticket in the observation below, one tool call "
+                                          "per turn, until it is resolved or closed."}]
+    rows: list[dict[str, Any]] = []
+    for task_id in tasks:
+        for seed in seeds:
+            row: dict[str, Any] = {"prompt": json.loads(json.dumps(prompt)), "task_id": task_id,
+                                   "seed": seed}
+            if reward_mode is not None:
+                row["reward_mode"] = reward_mode
+            rows.append(row)
+    return rows
