@@ -9,7 +9,8 @@ are scoped to its ``X-Episode-Key`` handshake header or cookie, else to the sess
 ``{"type": "state", "data": {...}}``, or ``{"type": "error", "data": {"message", "code"}}`` with
 OpenEnv's codes. A bad message gets an error and the session carries on; only the idle timeout,
 ``close`` or a disconnect end it. Sessions are capped per server process
-(``TICKETLEDGER_MAX_SESSIONS``); past the cap a connection gets ``CAPACITY_REACHED`` and is closed.
+(``TICKETLEDGER_MAX_SESSIONS``); past the cap a connection gets ``CAPACITY_REACHED`` and is closed
+(1013) after the client's first message, so a client that sends before it reads still reads why.
 """
 
 from __future__ import annotations
@@ -39,6 +40,8 @@ from service.errors import BadRequest
 log = logging.getLogger("ticketledger.ws")
 
 TRY_AGAIN_LATER = 1013  # WebSocket close code: server overloaded
+REFUSAL_GRACE_S = 2.0
+"""How long a refused connection waits for the client's first message before the close."""
 MESSAGE_TYPES = ("reset", "step", "state", "close")
 
 
@@ -167,15 +170,26 @@ async def _receive_text(websocket: WebSocket, idle_s: float) -> str | None:
         return "\x00invalid utf-8"  # fails json.loads -> INVALID_JSON, the session carries on
 
 
+async def _refuse(websocket: WebSocket, sessions: Sessions) -> None:
+    """Say ``CAPACITY_REACHED``, then close with 1013 once the client has sent its first message
+    (or after :data:`REFUSAL_GRACE_S`). A client connects, sends its reset, then reads: closing at
+    once made that send fail on the close, and the client never read why (issue 17)."""
+    await websocket.send_text(error_frame(
+        "CAPACITY_REACHED", f"server at capacity: {sessions.active} of {sessions.limit} sessions "
+        "in use (TICKETLEDGER_MAX_SESSIONS); retry later",
+        active_sessions=sessions.active, max_sessions=sessions.limit))
+    with contextlib.suppress(Exception):  # timeout, disconnect: close (or find closed) below
+        async with asyncio.timeout(REFUSAL_GRACE_S):
+            await websocket.receive()
+    with contextlib.suppress(Exception):
+        await websocket.close(code=TRY_AGAIN_LATER)
+
+
 async def session_endpoint(websocket: WebSocket, env: Env) -> None:
     sessions: Sessions = websocket.app.state.ws_sessions
     await websocket.accept()
     if not sessions.acquire():
-        await websocket.send_text(error_frame(
-            "CAPACITY_REACHED", f"server at capacity: {sessions.active} of {sessions.limit} sessions "
-            "in use (TICKETLEDGER_MAX_SESSIONS); retry later",
-            active_sessions=sessions.active, max_sessions=sessions.limit))
-        await websocket.close(code=TRY_AGAIN_LATER)
+        await _refuse(websocket, sessions)
         return
     try:
         key = client_key(websocket) or new_key()
