@@ -3,11 +3,13 @@
 ``initialize``, ``ping``, ``tools/list`` and ``tools/call``. The tools are ``reset``, ``state`` and
 one tool per action type (``classify_priority``, ``assign_queue``, ...), whose arguments are the
 action's fields plus an optional ``episode_id``; episodes are routed like stateful HTTP
-(``api.episode_routing``). Every answer is HTTP 200 with a JSON-RPC body (``POST /mcp {}`` gets an
-``Invalid Request`` error object), except notifications, which get 202 and no body. A tool that
-fails on its input (an invalid action, an ended episode) answers a result with ``isError: true``
-and the message, as MCP asks; protocol mistakes answer JSON-RPC errors. A body is read by the
-parser of every other transport (``api.protocol.read_json``); a batch holds at most
+(``api.episode_routing``). OpenEnv's production-mode sessions: ``openenv/session/create`` answers a
+``session_id``, which ``tools/call`` params and ``/ws?session_id=`` name to share one episode stream
+(``api.sessions``); ``openenv/session/close`` ends it. Every answer is HTTP 200 with a JSON-RPC body
+(``POST /mcp {}`` gets an ``Invalid Request`` error object), except notifications, which get 202 and
+no body. A tool that fails on its input (an invalid action, an ended episode) answers a result with
+``isError: true`` and the message, as MCP asks; protocol mistakes answer JSON-RPC errors. A body is
+read by the parser of every other transport (``api.protocol.read_json``); a batch holds at most
 :data:`MAX_BATCH` requests, and a longer one is refused whole, before any of it runs.
 """
 
@@ -19,12 +21,15 @@ from dataclasses import replace
 from typing import Any
 
 from fastapi import FastAPI, Request, Response
+from starlette.requests import HTTPConnection
 
 from api.deps import Env, Environment
-from api.episode_routing import Opening
+from api.episode_routing import NoEpisodeNamed, Opening, Target
+from api.episode_routing import target as target_of
 from api.errors import describe
 from api.models import ResetBody, inline_refs
 from api.protocol import openenv_answer, read_json, reset_answer, reset_body
+from api.sessions import Registry, SessionsFull, Shared
 from domain.actions import action_json_schema
 from service.errors import BadRequest
 
@@ -88,6 +93,52 @@ TOOLS = all_tools()
 TOOL_NAMES = frozenset(tool["name"] for tool in TOOLS)
 
 
+NO_SESSION_EPISODE = ("this session has no episode yet: call the reset tool first (or name one "
+                      "with episode_id)")
+
+
+def tool_result(payload: dict[str, Any]) -> dict[str, Any]:
+    """A successful ``tools/call`` result: the payload as text and as structured content."""
+    return {"content": [{"type": "text", "text": json.dumps(payload)}],
+            "structuredContent": payload, "isError": False}
+
+
+def tool_failure(exc: Exception) -> dict[str, Any]:
+    """A ``tools/call`` result for a tool that failed on its input (MCP's ``isError``); a fault
+    of ours (500) is raised again for the caller to answer as one."""
+    status, body = describe(exc)
+    if status == 500:
+        raise exc
+    return {"content": [{"type": "text", "text": body["detail"]}], "structuredContent": body,
+            "isError": True}
+
+
+async def session_tool(env: Environment, connection: HTTPConnection, shared: Shared, name: str,
+                       args: dict[str, Any]) -> dict[str, Any]:
+    """Run tool ``name`` in a shared session (``api.sessions``), over ``/mcp`` or ``/ws``: a reset
+    opens the session's episode under its key, the other tools act on it (or on an
+    ``episode_id`` they name, routed under the same key)."""
+    if name == "reset":
+        body = reset_body(args)
+        result = await env.reset(body, env.episodes.opening(connection, body.episode_id, shared.key),
+                                 connection)
+        shared.target = Target(result.state.episode_id, (result.episode_id,))
+        return reset_answer(result).model_dump(mode="json")
+    explicit = args.pop("episode_id", None)
+    if explicit is not None and not isinstance(explicit, str):
+        raise BadRequest("episode_id must be a string")
+    target = target_of(explicit, shared.key) if explicit else shared.target
+    if target is None:
+        raise NoEpisodeNamed(NO_SESSION_EPISODE)
+    if name == "state":
+        if args:
+            raise BadRequest(f"unknown argument {sorted(args)[0]!r}; state takes: episode_id")
+        return (await env.state(target)).model_dump(mode="json")
+    result = await env.step(target, {"action_type": name, **args})
+    shared.target = Target(result.state.episode_id, (result.episode_id,))
+    return openenv_answer(result).model_dump(mode="json")
+
+
 class McpCall:
     """One HTTP request's worth of JSON-RPC calls (remembers a reset, to set the cookie)."""
 
@@ -97,6 +148,7 @@ class McpCall:
         self.started: tuple[Opening, str, str] | None = None
         self.key: str | None = None  # a key made for this request's resets, shared by a batch
         self.minted = False
+        self.sessions: Registry = request.app.state.mcp_sessions
 
     async def answer(self, message: Any) -> dict[str, Any] | None:
         """The response object, or ``None`` for a notification."""
@@ -139,6 +191,14 @@ class McpCall:
             return {"tools": TOOLS}
         if method == "tools/call":
             return await self._call(params)
+        if method == "openenv/session/create":
+            try:
+                return {"session_id": self.sessions.create()}
+            except SessionsFull as exc:
+                raise RpcError(INTERNAL_ERROR, str(exc)) from None
+        if method == "openenv/session/close":
+            return {"session_id": params.get("session_id"),
+                    "closed": self.sessions.close(params.get("session_id"))}
         raise RpcError(METHOD_NOT_FOUND, f"Method not found: {method[:80]!r}; supported: initialize, "
                        "ping, tools/list, tools/call")
 
@@ -152,16 +212,20 @@ class McpCall:
                            "tool; tools/list names the tools")
         if name not in TOOL_NAMES:
             raise RpcError(INVALID_PARAMS, f"Unknown tool {name[:80]!r}; tools/list names the tools")
+        shared = None
+        if "session_id" in params:
+            shared = self.sessions.get(params["session_id"])
+            if shared is None:
+                raise RpcError(INVALID_PARAMS, "Invalid params: unknown session_id; "
+                               "openenv/session/create makes one")
         try:
-            payload = await self._run(name, dict(args))
+            if shared is not None:
+                payload = await session_tool(self.env, self.request, shared, name, dict(args))
+            else:
+                payload = await self._run(name, dict(args))
         except Exception as exc:
-            status, body = describe(exc)
-            if status == 500:
-                raise
-            return {"content": [{"type": "text", "text": body["detail"]}], "structuredContent": body,
-                    "isError": True}
-        return {"content": [{"type": "text", "text": json.dumps(payload)}],
-                "structuredContent": payload, "isError": False}
+            return tool_failure(exc)
+        return tool_result(payload)
 
     async def _run(self, name: str, args: dict[str, Any]) -> dict[str, Any]:
         if name == "reset":

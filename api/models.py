@@ -129,6 +129,8 @@ class PublicState(BaseModel):
     max_steps: int | None = None
     status: str | None = None
     done: bool = False
+    terminated: bool = False
+    truncated: bool = False
     end_reason: str | None = None
     score: float = 0.0
     rewards: list[float] = Field(default_factory=list)
@@ -153,6 +155,12 @@ class ResetResponse(BaseModel):
     reward: float | None = None
     done: bool
     episode_id: str
+    terminated: bool = Field(default=False, description="The ticket reached an end state "
+                             "(resolved or closed): Gymnasium's terminated")
+    truncated: bool = Field(default=False, description="A limit (max_steps) cut the episode short: "
+                            "Gymnasium's truncated; done == terminated or truncated")
+    end_reason: str | None = Field(default=None, description="Why the episode ended: resolved, "
+                                   "closed or max_steps; null while it goes on")
 
 
 class StepResponse(BaseModel):
@@ -161,6 +169,12 @@ class StepResponse(BaseModel):
     observation: Observation
     reward: float | None
     done: bool
+    terminated: bool = Field(default=False, description="The ticket reached an end state "
+                             "(resolved or closed): Gymnasium's terminated")
+    truncated: bool = Field(default=False, description="A limit (max_steps) cut the episode short: "
+                            "Gymnasium's truncated; done == terminated or truncated")
+    end_reason: str | None = Field(default=None, description="Why the episode ended: resolved, "
+                                   "closed or max_steps; null while it goes on")
     episode_id: str
     head_hash: str
 
@@ -190,4 +204,10 @@ class SeedStepResponse(BaseModel):
     observation: Observation
     reward: SeedReward
     done: bool
+    terminated: bool = Field(default=False, description="The ticket reached an end state "
+                             "(resolved or closed): Gymnasium's terminated")
+    truncated: bool = Field(default=False, description="A limit (max_steps) cut the episode short: "
+                            "Gymnasium's truncated; done == terminated or truncated")
+    end_reason: str | None = Field(default=None, description="Why the episode ended: resolved, "
+                                   "closed or max_steps; null while it goes on")
     info: SeedInfo

@@ -30,6 +30,7 @@ from api.models import (
 from domain.ids import id_rule, is_id
 from domain.observation import PublicAccount
 from domain.rewards import REWARD_MODES
+from domain.state import EpisodeState
 from graders import to_float
 from service import EnvironmentService, StepResult
 from service.errors import BadRequest
@@ -198,14 +199,23 @@ def read_json(raw: bytes | str, what: str) -> Any:
 # ---------------------------------------------------------------------------------- responses
 # Answers name the episode as its client does: ``state.episode_id``, from the opening event (for a
 # client-chosen id, the id chosen; ``result.episode_id`` is the stored, scoped one).
+# Every answer says how the episode ended as Gymnasium does, from the state (``EpisodeState``'s
+# ``terminated`` and ``truncated`` read the one mapping of end reasons, in ``domain.events``).
+def ending(state: EpisodeState) -> dict[str, Any]:
+    """``terminated``, ``truncated`` and ``end_reason`` of an answer about ``state``."""
+    return {"terminated": state.terminated, "truncated": state.truncated,
+            "end_reason": state.end_reason}
+
+
 def reset_answer(result: StepResult) -> ResetResponse:
     return ResetResponse(observation=result.observation, done=result.done,
-                         episode_id=result.state.episode_id)
+                         episode_id=result.state.episode_id, **ending(result.state))
 
 
 def openenv_answer(result: StepResult) -> StepResponse:
     return StepResponse(observation=result.observation, reward=result.reward, done=result.done,
-                        episode_id=result.state.episode_id, head_hash=result.head_hash)
+                        episode_id=result.state.episode_id, head_hash=result.head_hash,
+                        **ending(result.state))
 
 
 def seed_answer(result: StepResult) -> SeedStepResponse:
@@ -217,7 +227,7 @@ def seed_answer(result: StepResult) -> SeedStepResponse:
         reward=SeedReward(score=result.reward if result.reward is not None else grade.reward,
                           components={c.name: to_float(c.earned) for c in grade.components},
                           reason=grade.public_reason()),
-        done=result.done,
+        done=result.done, **ending(state),
         info=SeedInfo(task_score=state.score, episode_id=state.episode_id,
                       step_count=state.step_count, max_steps=result.observation.max_steps,
                       last_action_error=result.observation.last_action_error,
@@ -240,7 +250,7 @@ def public_state(service: EnvironmentService, episode_id: str) -> PublicState:
     return PublicState(
         episode_id=state.episode_id, step_count=state.step_count, task_id=task.task_id,
         title=task.title, difficulty=task.difficulty.value, max_steps=task.max_steps,
-        status=fields["status"], done=fields["done"], end_reason=state.end_reason,
+        status=fields["status"], done=fields["done"], **ending(state),
         score=fields["score"], rewards=list(state.rewards), priority=fields["priority"],
         queue=fields["queue"], tags=fields["tags"], reply_draft=fields["reply_draft"],
         internal_notes=fields["internal_notes"], policies_viewed=fields["policies_viewed"],

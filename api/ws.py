@@ -4,13 +4,18 @@ Client: ``{"type": "reset", "data": {task_id?, seed?, episode_id?, run_id?}}``, 
 "data": {<action>}}`` (the action may carry ``episode_id`` to go on with a recorded episode, e.g. a
 fork, or one this session's key opened; the session follows it from then on; ids a session chooses
 are scoped to its ``X-Episode-Key`` handshake header or cookie, else to the session itself:
-``api.episode_routing``), ``{"type": "state"}``, ``{"type": "close"}``. Server:
-``{"type": "observation", "data": {"observation", "reward", "done", "episode_id", ...}}``,
-``{"type": "state", "data": {...}}``, or ``{"type": "error", "data": {"message", "code"}}`` with
-OpenEnv's codes. A bad message gets an error and the session carries on; only the idle timeout,
-``close`` or a disconnect end it. Sessions are capped per server process
-(``TICKETLEDGER_MAX_SESSIONS``); past the cap a connection gets ``CAPACITY_REACHED`` and is closed.
-"""
+``api.episode_routing``), ``{"type": "state"}``, ``{"type": "close"}``. Server: ``{"type":
+"observation", "data": {"observation", "reward", "done", "episode_id", ...}}``, ``{"type": "state",
+"data": {...}}``, or ``{"type": "error", "data": {"message", "code"}}`` with OpenEnv's codes. A bad
+message gets an error and the session carries on; only the idle timeout, ``close`` or a disconnect
+end it. OpenEnv's ``MCPToolClient`` connects to ``/ws?session_id=<id>`` (an id from
+``openenv/session/create`` over ``/mcp``: ``api.sessions``) to share that session's episode with its
+HTTP tool calls, and sends tools as steps: ``{"type": "step", "data": {"type": "call_tool",
+"tool_name", "arguments"}}`` (answered with an observation holding ``tool_name``, ``result``, the
+MCP tool result, and ``error``) or ``{"type": "list_tools"}``. Sessions are capped per server
+process (``TICKETLEDGER_MAX_SESSIONS``); past the cap a connection gets ``CAPACITY_REACHED`` and is
+closed (1013) after the client's first message, so a client that sends before it reads still reads
+why."""
 
 from __future__ import annotations
 
@@ -30,8 +35,10 @@ from api.deps import Env, Environment
 from api.episode_routing import Target, client_key, new_key
 from api.episode_routing import target as target_of
 from api.errors import describe
+from api.mcp import TOOL_NAMES, TOOLS, session_tool, tool_failure, tool_result
 from api.models import PublicState
 from api.protocol import openenv_answer, read_json, reset_answer, reset_body, step_body
+from api.sessions import Registry, Shared
 from domain.actions import InvalidAction
 from domain.tasks import UnknownTask
 from service.errors import BadRequest
@@ -39,6 +46,9 @@ from service.errors import BadRequest
 log = logging.getLogger("ticketledger.ws")
 
 TRY_AGAIN_LATER = 1013  # WebSocket close code: server overloaded
+POLICY_VIOLATION = 1008  # WebSocket close code: a session id that is not the caller's to use
+REFUSAL_GRACE_S = 2.0
+"""How long a refused connection waits for the client's first message before the close."""
 MESSAGE_TYPES = ("reset", "step", "state", "close")
 
 
@@ -80,12 +90,23 @@ def error_frame(code: str, message: str, **extra: Any) -> str:
 class Session:
     """One connection's episode."""
 
-    def __init__(self, env: Environment, connection: HTTPConnection, key: str):
+    def __init__(self, env: Environment, connection: HTTPConnection, shared: Shared):
         self.env = env
         self.connection = connection  # the handshake: its headers may carry a run secret
         self.max_bytes = env.settings.max_body_bytes
-        self.key = key  # scopes the ids this session chooses (api.episode_routing)
-        self.target: Target | None = None
+        self.shared = shared  # the episode stream; its key scopes the ids this session chooses
+
+    @property
+    def key(self) -> str:
+        return self.shared.key
+
+    @property
+    def target(self) -> Target | None:
+        return self.shared.target
+
+    @target.setter
+    def target(self, value: Target) -> None:
+        self.shared.target = value
 
     async def handle(self, text: str) -> tuple[str, bool]:
         """The reply to one message, and whether the session ends."""
@@ -134,6 +155,8 @@ class Session:
                                           self.connection)
             self.target = Target(result.state.episode_id, (result.episode_id,))
             return frame("observation", reset_answer(result)), False
+        if data.get("type") in ("call_tool", "list_tools"):
+            return frame_data("observation", await self._tool(data)), False
         step = step_body(data)
         # named: go on with an episode of this key, or a recorded one (a fork)
         target = target_of(step.episode_id, self.key) if step.episode_id else self.target
@@ -144,6 +167,37 @@ class Session:
         result = await self.env.step(target, step.action)
         self.target = Target(result.state.episode_id, (result.episode_id,))  # the one that exists
         return frame("observation", openenv_answer(result)), False
+
+
+    async def _tool(self, data: dict[str, Any]) -> dict[str, Any]:
+        """OpenEnv's MCP actions as a step: ``list_tools``, or ``call_tool`` of one of ``/mcp``'s
+        tools on this session's episode, answered as OpenEnv's ``CallToolObservation``."""
+        if data["type"] == "list_tools":
+            return {"observation": {"tools": TOOLS}, "reward": None, "done": False}
+        unknown = sorted(set(data) - {"type", "tool_name", "arguments"})
+        if unknown:
+            raise BadRequest(f"unknown field {unknown[0]!r}; call_tool takes: tool_name, arguments")
+        name, args = data.get("tool_name"), data.get("arguments") or {}
+        if not isinstance(name, str) or name not in TOOL_NAMES:
+            raise BadRequest(f"unknown tool {name!r}; list_tools names the tools")
+        if not isinstance(args, dict):
+            raise BadRequest("'arguments' of call_tool must be a JSON object")
+        try:
+            payload = await session_tool(self.env, self.connection, self.shared, name, dict(args))
+        except Exception as exc:
+            result = tool_failure(exc)
+            return {"observation": {"tool_name": name, "result": result, "error": {
+                "error_type": "execution_error", "message": result["content"][0]["text"]}},
+                "reward": None, "done": False}
+        answer: dict[str, Any] = {k: payload[k] for k in ("reward", "done", "terminated", "truncated",
+                                           "end_reason", "episode_id", "head_hash")
+                  if k in payload}
+        return {"observation": {"tool_name": name, "result": tool_result(payload), "error": None},
+                "reward": None, "done": False, **answer}
+
+
+def frame_data(kind: str, data: dict[str, Any]) -> str:
+    return json.dumps({"type": kind, "data": data})
 
 
 def _decode_error(text: str) -> str | None:
@@ -183,21 +237,37 @@ async def _receive_text(websocket: WebSocket, idle_s: float) -> str | None:
         return "\x00invalid utf-8"  # fails json.loads -> INVALID_JSON, the session carries on
 
 
+async def _refuse(websocket: WebSocket, sessions: Sessions) -> None:
+    """Say ``CAPACITY_REACHED``, then close with 1013 once the client has sent its first message
+    (or after :data:`REFUSAL_GRACE_S`). A client connects, sends its reset, then reads: closing at
+    once made that send fail on the close, and the client never read why (issue 17)."""
+    await websocket.send_text(error_frame(
+        "CAPACITY_REACHED", f"server at capacity: {sessions.active} of {sessions.limit} sessions "
+        "in use (TICKETLEDGER_MAX_SESSIONS); retry later",
+        active_sessions=sessions.active, max_sessions=sessions.limit))
+    with contextlib.suppress(Exception):  # timeout, disconnect: close (or find closed) below
+        async with asyncio.timeout(REFUSAL_GRACE_S):
+            await websocket.receive()
+    with contextlib.suppress(Exception):
+        await websocket.close(code=TRY_AGAIN_LATER)
+
+
 async def session_endpoint(websocket: WebSocket, env: Env) -> None:
     sessions: Sessions = websocket.app.state.ws_sessions
     await websocket.accept()
     if not sessions.acquire():
-        await websocket.send_text(error_frame(
-            "CAPACITY_REACHED", f"server at capacity: {sessions.active} of {sessions.limit} sessions "
-            "in use (TICKETLEDGER_MAX_SESSIONS); retry later",
-            active_sessions=sessions.active, max_sessions=sessions.limit))
-        await websocket.close(code=TRY_AGAIN_LATER)
+        await _refuse(websocket, sessions)
         return
-    try:
-        key = client_key(websocket) or new_key()
-    except BadRequest:
-        key = new_key()  # a malformed X-Episode-Key: this session's ids are its own
-    session = Session(env, websocket, key)
+    shared = _shared(websocket)
+    if shared is None:
+        sessions.release()
+        await websocket.send_text(error_frame(
+            "SESSION_ERROR", "unknown session_id, or a connection already uses it: "
+            "openenv/session/create over POST /mcp makes one"))
+        await websocket.close(code=POLICY_VIOLATION)
+        return
+    shared.attached = True
+    session = Session(env, websocket, shared)
     idle = float(env.settings.session_idle_timeout_s)
     try:
         while True:
@@ -221,10 +291,28 @@ async def session_endpoint(websocket: WebSocket, env: Env) -> None:
         log.exception("WebSocket session failed")
     finally:
         sessions.release()
+        shared.attached = False
     with contextlib.suppress(Exception):
         await websocket.close()
 
 
+def _shared(websocket: WebSocket) -> Shared | None:
+    """The connection's episode stream: the production MCP session its ``session_id`` names
+    (None if unknown or already in use), else a private one under the handshake's key."""
+    session_id = websocket.query_params.get("session_id")
+    if session_id is not None:
+        registry: Registry = websocket.app.state.mcp_sessions
+        named = registry.get(session_id)
+        return named if named is not None and not named.attached else None
+    try:
+        key = client_key(websocket) or new_key()
+    except BadRequest:
+        key = new_key()  # a malformed X-Episode-Key: this session's ids are its own
+    return Shared(key)
+
+
 def install(app: FastAPI) -> None:
-    app.state.ws_sessions = Sessions(app.state.environment.settings.max_sessions)
+    limit = app.state.environment.settings.max_sessions
+    app.state.ws_sessions = Sessions(limit)
+    app.state.mcp_sessions = Registry(4 * limit)  # a session waits for its /ws a while
     app.add_api_websocket_route("/ws", session_endpoint)

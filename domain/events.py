@@ -450,9 +450,17 @@ class ActionHadNoEffect:
         return cls(data["reason"])
 
 
+END_STATES = frozenset({"resolved", "closed"})
+"""End reasons that are end states of the task (Gymnasium's ``terminated``)."""
+LIMITS = frozenset({"max_steps"})
+"""End reasons that are a limit cutting the episode short (Gymnasium's ``truncated``)."""
+
+
 @dataclass(frozen=True, slots=True)
 class EpisodeEnded:
-    """The episode is over: ``resolved``, ``closed`` or ``max_steps``."""
+    """The episode is over: ``resolved``, ``closed`` (end states: :data:`END_STATES`) or
+    ``max_steps`` (a limit: :data:`LIMITS`); every reason is in exactly one of the two, so
+    ``done == terminated or truncated`` on every transport."""
 
     type: ClassVar[str] = "EpisodeEnded"
     version: ClassVar[int] = 1

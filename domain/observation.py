@@ -14,7 +14,16 @@ from pydantic import BaseModel, ConfigDict, Field
 from domain.actions import action_json
 from domain.state import AccountState, EpisodeState, StepRecord
 from domain.tasks.catalog import Catalog
-from domain.vocabulary import ActionType, PolicyId
+from domain.vocabulary import (
+    BACK_OFFICE_ACTIONS,
+    ActionType,
+    PolicyId,
+    Priority,
+    Queue,
+    ResolutionCode,
+    Severity,
+    Tag,
+)
 
 
 class PublicTicket(BaseModel):
@@ -55,6 +64,31 @@ class PublicAccount(BaseModel):
                    incident_severity=account.incident_severity)
 
 
+class AllowedValues(BaseModel):
+    """The values each enumerated action field accepts, keyed by the field's name, so an agent
+    (or a model prompted with the observation) need not learn them from refusals. Frozen tuples:
+    one instance is shared by every observation."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    action_type: tuple[str, ...] = Field(description="Every action type")
+    back_office_actions: tuple[str, ...] = Field(description="The action types that act on the "
+                                                 "customer's account rather than on the ticket")
+    priority: tuple[str, ...]
+    queue: tuple[str, ...]
+    tag: tuple[str, ...]
+    resolution_code: tuple[str, ...]
+    policy_id: tuple[str, ...]
+    severity: tuple[str, ...] = Field(description="Of escalate_incident")
+
+
+ALLOWED = AllowedValues(
+    action_type=tuple(ActionType.allowed()), back_office_actions=BACK_OFFICE_ACTIONS,
+    priority=tuple(Priority.allowed()), queue=tuple(Queue.allowed()), tag=tuple(Tag.allowed()),
+    resolution_code=tuple(ResolutionCode.allowed()), policy_id=tuple(PolicyId.allowed()),
+    severity=tuple(Severity.allowed()))
+
+
 class Observation(BaseModel):
     """The agent's view after reset or a step (fields of both seeds, plus a few of ours)."""
 
@@ -78,6 +112,8 @@ class Observation(BaseModel):
     available_policies: list[str]
     available_actions: list[str] = Field(description="Every action type, the back-office ones "
                                          "(refunds, account changes, deletion, incidents) included")
+    allowed: AllowedValues = Field(description="The values each enumerated action field "
+                                   "accepts, keyed by the field's name")
     account: PublicAccount
     policies: dict[str, str] = Field(description="Texts of the policies looked up so far")
     history: list[str]
@@ -141,6 +177,7 @@ def observe(state: EpisodeState, catalog: Catalog, reward: float | None = None) 
         resolution_code=state.resolution_code,
         available_policies=list(_POLICY_IDS),
         available_actions=list(_ACTION_TYPES),
+        allowed=ALLOWED,
         account=PublicAccount.of(state.account),
         policies={p: catalog.policy_text(PolicyId(p)) for p, _ in state.policies_viewed},
         history=[_history_line(r) for r in state.steps],

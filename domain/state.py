@@ -16,6 +16,8 @@ from pydantic import BaseModel, ConfigDict
 
 from domain.actions import Action
 from domain.events import (
+    END_STATES,
+    LIMITS,
     AccountEmailUpdated,
     ActionHadNoEffect,
     ActionReceived,
@@ -174,6 +176,16 @@ class EpisodeState(BaseModel):
     @property
     def last_step(self) -> StepRecord | None:
         return self.steps[-1] if self.steps else None
+
+    @property
+    def terminated(self) -> bool:
+        """Gymnasium's ``terminated``: the ticket reached an end state (resolved or closed)."""
+        return self.end_reason in END_STATES
+
+    @property
+    def truncated(self) -> bool:
+        """Gymnasium's ``truncated``: a limit (the step budget) cut the episode short."""
+        return self.end_reason in LIMITS
 
     def viewed(self, policy_id: str) -> bool:
         return any(p == policy_id for p, _ in self.policies_viewed)

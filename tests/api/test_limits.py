@@ -222,6 +222,7 @@ def test_sessions_up_to_the_cap_and_one_more_is_refused(small_server: LiveServer
             ws.send(json.dumps({"type": "reset", "data": {}}))
             assert json.loads(ws.recv(timeout=30))["type"] == "observation"
         with _ws(small_server) as d:
+            d.send(json.dumps({"type": "reset", "data": {}}))  # the close follows it at once
             refused = json.loads(d.recv(timeout=30))
             assert refused["data"]["code"] == "CAPACITY_REACHED"
             assert refused["data"]["max_sessions"] == 3

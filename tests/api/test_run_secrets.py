@@ -132,8 +132,8 @@ def test_reset_under_a_run_needs_its_secret_and_nothing_is_written_otherwise(
     assert http.post("/reset", json=asked, headers=AUDIT).status_code == 200
     assert _filed(database_url, run_id) == 2
     plain = http.post("/reset", json={"task_id": "task_easy_password"})  # no run: as before
-    assert plain.status_code == 200 and set(plain.json()) == {"observation", "reward", "done",
-                                                              "episode_id"}
+    assert plain.status_code == 200 and set(plain.json()) == {
+        "observation", "reward", "done", "terminated", "truncated", "end_reason", "episode_id"}
 
 
 def test_the_probe_cannot_move_a_recorded_runs_mean(http: httpx.Client, baseline_run: str,

@@ -5,7 +5,9 @@ keys and values) is searched for the answer key: resolution codes, expected tags
 phrases, case names and private variable names. A needle only counts as leaked when the agent could
 not have known it: it is not in the ticket or the task's public description, and the agent did not
 send it itself (its own reply, tags and codes come back in the observation, as they should). Policy
-texts are agent knowledge once looked up; they must not name a resolution code.
+texts are agent knowledge once looked up; they must not name a resolution code. The observation's
+``allowed`` vocabularies (issue 17) list every value and are the same for every task: they are
+checked to be that constant and left out of the search.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from domain.observation import Observation, PublicAccount
+from domain.observation import ALLOWED, Observation, PublicAccount
 from domain.tasks import TaskInstance, default_catalog
 from domain.vocabulary import ActionType, ResolutionCode, Tag
 from service.scripted import solution
@@ -71,6 +73,10 @@ def _needles(task_id: str, task: TaskInstance) -> set[str]:
 
 
 def _leaks(observation: dict[str, Any], needles: set[str], agent_said: str) -> list[str]:
+    """The needles in ``observation`` but its ``allowed`` member: the vocabulary of every
+    enumerated field (every resolution code and tag among them), checked here to be the one
+    constant every observation of every task carries, so it tells nothing of a case."""
+    assert observation.pop("allowed") == ALLOWED.model_dump(mode="json")
     policies = observation.pop("policies")
     text = "\n".join(_strings(observation)).lower() + "\n" + "\n".join(policies).lower()
     return sorted(n for n in needles if n in text and n not in agent_said)

@@ -74,3 +74,25 @@ def v1_folded(state: dict[str, Any], recorded: dict[str, Any], *, logged: bool) 
                     if k in recorded["state"] and (logged or k != "score")}
     out["expected"] = {k: v for k, v in state["expected"].items() if k in recorded["expected"]}
     return out
+
+
+# ------------------------------------------------------------------------------- issue 17
+ADDED_BY_ISSUE_17 = frozenset({"terminated", "truncated", "end_reason", "allowed", "AllowedValues"})
+"""Members issue 17 added to what the wire shows (Gymnasium's ``terminated`` and ``truncated``
+with ``end_reason`` beside ``done`` in every step answer and state; the observation's ``allowed``
+values of each enumerated field, and its schema ``AllowedValues``). Answers recorded before issue
+17 did not have them; every other member is compared as recorded."""
+
+
+def before_issue_17(recorded: Any, now: Any, key: str = "") -> Any:
+    """Today's ``now`` without the members of :data:`ADDED_BY_ISSUE_17` that ``recorded`` (made
+    before issue 17) lacks, at any depth, and without those names in a JSON schema's ``required``
+    list. Dicts and lists are walked beside ``recorded``; nothing else is left out."""
+    if isinstance(recorded, dict) and isinstance(now, dict):
+        return {k: before_issue_17(recorded[k], v, k) if k in recorded else v
+                for k, v in now.items() if k in recorded or k not in ADDED_BY_ISSUE_17}
+    if isinstance(recorded, list) and isinstance(now, list):
+        if key == "required":
+            return [i for i in now if i in recorded or i not in ADDED_BY_ISSUE_17]
+        return [before_issue_17(r, n) for r, n in zip(recorded, now, strict=False)] + now[len(recorded):]
+    return now

@@ -11,12 +11,12 @@ was left open in each log; the current code finishes it under its own grader, an
 come out as recorded (for v1, their grades in today's ``StepGraded`` shape). This is the
 proof that logs written before a codec, chain or schema change keep reading after it.
 
-For v1, issue 15's deliberate changes are named in ``tests/golden/changes.py``: observations are compared
-on v1's members (``account`` and ``available_actions`` are new), and today's code shows the
-current SLA-1 and BD-2 policy texts (it does not log the text a lookup showed) so those two texts
-are left out; the folded state's new members must fold to no back-office actions and no
-violations for a v1 episode.
-"""
+Logs recorded before issue 17 (v1, v2) are compared without the observation members it added
+(``changes.before_issue_17``). For v1, issue 15's deliberate changes are named in
+``tests/golden/changes.py``: observations are compared on v1's members (``account`` and
+``available_actions`` are new), and today's code shows the current SLA-1 and BD-2 policy texts (it
+does not log the text a lookup showed) so those two texts are left out; the folded state's new
+members must fold to no back-office actions and no violations for a v1 episode."""
 
 from __future__ import annotations
 
@@ -27,12 +27,15 @@ from typing import Any
 import pytest
 
 from tests.golden import episodes
-from tests.golden.changes import ADDED_TO_OBSERVATIONS, v1_folded, v1_members
+from tests.golden.changes import ADDED_TO_OBSERVATIONS, before_issue_17, v1_folded, v1_members
 from tests.golden.reference import Recorded, report
 from tests.golden.seams import cli_json, cli_lines, environment, sqlite_pass_only
 
 pytestmark = sqlite_pass_only("the log under test is an SQLite file")
 
+BEFORE_ISSUE_17 = frozenset({"v1", "v2"})
+"""Versions recorded before issue 17 added members to observations (``changes.before_issue_17``):
+today's observations are compared without those."""
 EXACT = frozenset({"v2", "v3"})
 """Versions whose log today's code reads exactly (v2 under grader 2.0, v3 under 2.1: each episode
 under the grader it recorded). v1's log is compared on what issue 15 left alone
@@ -46,6 +49,7 @@ class Log:
         self.version = version
         self.recorded = Recorded(version)
         self.exact = version in EXACT
+        self.before_17 = version in BEFORE_ISSUE_17
         self.in_log: list[str] = self.recorded.meta["in_log"]
         self.open: dict[str, int] = self.recorded.meta["open_in_log"]
         self.grader = self.recorded.meta["grader_version"]
@@ -160,7 +164,8 @@ def test_export_shows_the_recorded_observations_actions_and_rewards(log: tuple[L
         now = {**{k: line[k] for k in recorded if k != "steps"},
                "steps": [{**{k: s[k] for k in ("step", "action", "reward", "score", "done")},
                           "observation": shown(s["observation"])} for s in line["steps"]]}
-        problems.append(report(line["episode_id"], recorded, now))
+        problems.append(report(line["episode_id"], recorded,
+                               before_issue_17(recorded, now) if log_of.before_17 else now))
     found = [p for p in problems if p]
     assert not found, "\n".join(found)
 
@@ -217,13 +222,14 @@ def continue_open_episodes(log_of: Log, url: str) -> list[str]:
             played = {**record, "steps": record["steps"][:prefix] + steps}
             final = episodes.final(env, episode_id, played)
             if log_of.exact:
-                problem = report(episode_id, {"steps": record["steps"][prefix:],
-                                              "final": record["final"]},
-                                 {"steps": steps, "final": final})
+                expected: dict[str, Any] = {"steps": record["steps"][prefix:], "final": record["final"]}
+                now: dict[str, Any] = {"steps": steps, "final": final}
             else:
-                problem = report(episode_id, as_v1_saw(record["steps"][prefix:], record["final"]),
-                                 as_v1_saw(steps, {**final, "state": v1_folded(
-                                     final["state"], record["final"]["state"], logged=True)}))
+                expected = as_v1_saw(record["steps"][prefix:], record["final"])
+                now = as_v1_saw(steps, {**final, "state": v1_folded(
+                    final["state"], record["final"]["state"], logged=True)})
+            problem = report(episode_id, expected,
+                             before_issue_17(expected, now) if log_of.before_17 else now)
             if problem:
                 problems.append(problem)
     return problems
