@@ -25,7 +25,10 @@ import pytest
 from websockets.sync.client import connect as ws_connect
 
 from api.logs import redact
+from tests.databases import sqlite_pass_only
 from tests.servers import ROOT, LiveServer, free_port, module_database, start_server, wait_healthy
+
+pytestmark = sqlite_pass_only("sockets, timeouts and log lines, before any database work")
 
 BODY_TIMEOUT_S = 2.0
 MAX_CONNECTIONS = 6

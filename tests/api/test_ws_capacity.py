@@ -19,7 +19,10 @@ import pytest
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect as ws_connect
 
+from tests.databases import sqlite_pass_only
 from tests.servers import LiveServer, module_database, start_server
+
+pytestmark = sqlite_pass_only("the session cap is counted before any database work")
 
 CAP = 2
 REFUSED = 20

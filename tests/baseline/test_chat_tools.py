@@ -30,6 +30,10 @@ from domain.vocabulary import BACK_OFFICE_ACTIONS, ActionType
 from service import EnvironmentService
 from tests.baseline.fake_openai import FakeOpenAI
 from tests.baseline.inference_helpers import run_inference
+from tests.databases import sqlite_pass_only
+
+pytestmark = sqlite_pass_only("chat rendering and tool-call parsing"
+                              "; the store is tested on both backends elsewhere")
 
 CATALOG = default_catalog()
 

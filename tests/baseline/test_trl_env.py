@@ -23,7 +23,11 @@ from baseline.trl_env import TicketLedgerToolEnv, environment_factory, reward_fu
 from domain.tasks import default_catalog
 from domain.vocabulary import ActionType, PolicyId, Priority, Queue, ResolutionCode, Severity, Tag
 from service.scripted import solution
+from tests.databases import sqlite_pass_only
 from tests.servers import LiveServer
+
+pytestmark = sqlite_pass_only("the adapter's methods and messages"
+                              "; the store is tested on both backends elsewhere")
 
 CATALOG = default_catalog()
 REPO = Path(__file__).resolve().parents[2]

@@ -12,6 +12,9 @@ from domain.tasks import default_catalog
 from graders.versions import CURRENT, UnknownGrader
 from service.grader_audit import FAMILIES, Attempt, AuditReport, Bound, Family, family, run_audit
 from service.grader_audit.families import SAFETY_BOUND
+from tests.databases import sqlite_pass_only
+
+pytestmark = sqlite_pass_only("the audit plays in memory and judges with the pure grader")
 
 CATALOG = default_catalog()
 CASE_SEEDS = (None, 0, 7)
