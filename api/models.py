@@ -148,6 +148,15 @@ class PublicState(BaseModel):
 
 
 
+
+Terminated = Annotated[bool, Field(description="The ticket reached an end state (resolved or "
+                                   "closed): Gymnasium's terminated")]
+Truncated = Annotated[bool, Field(description="A limit (max_steps) cut the episode short: "
+                                  "Gymnasium's truncated; done == terminated or truncated")]
+EndReason = Annotated[str | None, Field(description="Why the episode ended: resolved, closed or "
+                                        "max_steps; null while it goes on")]
+"""How an episode ended, as every step answer reports it (Gymnasium's terms beside ``done``)."""
+
 class ResetResponse(BaseModel):
     """``POST /reset``, and the WebSocket ``observation`` after a reset: the first observation."""
 
@@ -155,12 +164,9 @@ class ResetResponse(BaseModel):
     reward: float | None = None
     done: bool
     episode_id: str
-    terminated: bool = Field(default=False, description="The ticket reached an end state "
-                             "(resolved or closed): Gymnasium's terminated")
-    truncated: bool = Field(default=False, description="A limit (max_steps) cut the episode short: "
-                            "Gymnasium's truncated; done == terminated or truncated")
-    end_reason: str | None = Field(default=None, description="Why the episode ended: resolved, "
-                                   "closed or max_steps; null while it goes on")
+    terminated: Terminated = False
+    truncated: Truncated = False
+    end_reason: EndReason = None
 
 
 class StepResponse(BaseModel):
@@ -169,12 +175,9 @@ class StepResponse(BaseModel):
     observation: Observation
     reward: float | None
     done: bool
-    terminated: bool = Field(default=False, description="The ticket reached an end state "
-                             "(resolved or closed): Gymnasium's terminated")
-    truncated: bool = Field(default=False, description="A limit (max_steps) cut the episode short: "
-                            "Gymnasium's truncated; done == terminated or truncated")
-    end_reason: str | None = Field(default=None, description="Why the episode ended: resolved, "
-                                   "closed or max_steps; null while it goes on")
+    terminated: Terminated = False
+    truncated: Truncated = False
+    end_reason: EndReason = None
     episode_id: str
     head_hash: str
 
@@ -204,10 +207,7 @@ class SeedStepResponse(BaseModel):
     observation: Observation
     reward: SeedReward
     done: bool
-    terminated: bool = Field(default=False, description="The ticket reached an end state "
-                             "(resolved or closed): Gymnasium's terminated")
-    truncated: bool = Field(default=False, description="A limit (max_steps) cut the episode short: "
-                            "Gymnasium's truncated; done == terminated or truncated")
-    end_reason: str | None = Field(default=None, description="Why the episode ended: resolved, "
-                                   "closed or max_steps; null while it goes on")
+    terminated: Terminated = False
+    truncated: Truncated = False
+    end_reason: EndReason = None
     info: SeedInfo
