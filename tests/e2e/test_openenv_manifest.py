@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import shlex
 import subprocess
 import sys
 import tomllib
@@ -14,6 +15,7 @@ from importlib import metadata, resources
 from pathlib import Path
 
 import yaml
+from packaging.requirements import Requirement
 
 from domain.tasks import default_catalog
 from tests.databases import sqlite_pass_only
@@ -114,6 +116,15 @@ def test_the_distribution_is_named_for_openenv_discovery_and_ships_the_manifest(
     assert installed.version == project["project"]["version"]
     manifest = yaml.safe_load(resources.files("ticketledger").joinpath("openenv.yaml").read_text())
     assert manifest["name"] == "ticketledger"
+
+
+def test_training_doc_installs_the_runtime_dependencies_but_openenv_core_next_to_openenv_010() -> None:
+    text = (ROOT / "docs" / "training.md").read_text()
+    command = text.split("pip install openenv==0.10.0", 1)[1].split("\n  pip install --no-deps .")[0]
+    listed = [Requirement(r) for r in shlex.split(command.replace("\\\n", " "))]
+    wanted = [Requirement(r) for r in tomllib.loads((ROOT / "pyproject.toml").read_text())
+              ["project"]["dependencies"]]
+    assert sorted(map(str, listed)) == sorted(str(r) for r in wanted if r.name != "openenv-core")
 
 
 @sqlite_pass_only("it checks imports, not a database")
