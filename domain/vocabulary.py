@@ -79,6 +79,9 @@ class Tag(Vocabulary):
     DOCUMENTATION = "Documentation"
     PASSWORD = "Password"
     RATE_LIMIT = "Rate_Limit"
+    # added with the task families (issue 18)
+    SHIPPING = "Shipping"
+    PLAN_CHANGE = "Plan_Change"
 
 
 class ResolutionCode(Vocabulary):
@@ -165,3 +168,14 @@ class PolicyId(Vocabulary):
     SECURITY_INCIDENT = "security_incident"
     BILLING_DISPUTES = "billing_disputes"
     SUPPORT_SLA = "support_sla"
+    # the task families' policies (issue 18): one per family situation, each stating every case
+    REFUND_REQUESTS = "refund_requests"
+    ACCOUNT_ACCESS = "account_access"
+    CHARGE_DISPUTES = "charge_disputes"
+    EMAIL_CHANGES = "email_changes"
+    DATA_REQUESTS = "data_requests"
+    INCIDENT_RESPONSE = "incident_response"
+    SECURITY_REPORTS = "security_reports"
+    SHIPPING_CLAIMS = "shipping_claims"
+    PLAN_CHANGES = "plan_changes"
+    COMPLAINTS = "complaints"

@@ -29,10 +29,12 @@ from packaging.requirements import Requirement
 from domain.tasks import default_catalog
 from service.scripted import solution
 from tests.build_context import copy_context
+from tests.databases import sqlite_pass_only
 from tests.servers import ROOT, module_database, start_server
 
 # The module's first test also pays for the virtual environment (downloads included).
-pytestmark = [pytest.mark.slow, pytest.mark.timeout(1200)]
+pytestmark = [pytest.mark.slow, pytest.mark.timeout(1200),
+              sqlite_pass_only("the client speaks the wire protocol, the same over either backend")]
 
 TASK, SEED = "task_easy_password", 7
 PLAY = '''
