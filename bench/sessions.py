@@ -48,10 +48,11 @@ SIZES = (64, 256)
 worker (``TICKETLEDGER_MAX_SESSIONS``)."""
 BACKENDS = (("sqlite", 1), ("postgres", 2), ("postgres", 4))
 """(backend, workers): the default single worker on SQLite; PostgreSQL for more than one worker."""
-FULL = ws.Shape(sessions=256, rounds=3, fast_steps=24, slow_steps=16)
+FULL = ws.Shape(sessions=256, rounds=3, fast_steps=24, slow_steps=12)
 """Per row: 3 rounds of each way. A back-to-back round has about 256 x 24 = 6,144 steps whatever
-the session count (:func:`shape_for`), a few seconds; a thinking round 16 steps a session, about
-10 s (16 x 0.5 s plus the resets), so its p99 is over 1,024 (64 sessions) or 4,096 latencies."""
+the session count (:func:`shape_for`), a few seconds on an idle 2-core machine; a thinking round
+at least 12 steps a session (whole episodes: 12-19), about 9 s, so its p99 is over about 900 (64
+sessions) or 3,600 latencies. Six rows: about 5 minutes on an idle 2-core machine."""
 QUICK = ws.Shape(sessions=8, rounds=1, fast_steps=8, slow_steps=3)
 
 

@@ -85,6 +85,23 @@ def test_sessions_table_covers_every_configuration_without_errors(tmp_path: Path
     assert not list((tmp_path / "work").glob("**/*.db")), "the bench left databases behind"
 
 
+@pytest.mark.slow
+@sqlite_pass_only("the bench picks its own databases")
+def test_sessions_table_counts_refused_sessions_and_fails(tmp_path: Path) -> None:
+    """A server that refuses half the sessions (a cap of 4, 8 sessions) is reported: the errors
+    column counts each refused session of both phases (4 in the first; 4 or, while the server
+    still releases the first phase's sessions, a few more in the second), the reason is logged,
+    the exit status is 1."""
+    done = subprocess.run([sys.executable, "-m", "bench.sessions", "--quick", "--sessions", "8",
+                           "--workers", "0", "--out", str(tmp_path / "results"), "--workdir",
+                           str(tmp_path / "work")], cwd=ROOT, capture_output=True, text=True,
+                          timeout=300, env={**os.environ, "TICKETLEDGER_MAX_SESSIONS": "4"})
+    assert done.returncode == 1, done.stderr[-3000:]
+    rows = [line for line in done.stdout.splitlines() if line.startswith("| SQLite")]
+    assert len(rows) == 1 and 8 <= int(rows[0].rstrip(" |").rsplit("|", 1)[1]) <= 12, rows
+    assert "CAPACITY_REACHED" in done.stderr and " error(s): every session must" in done.stderr
+
+
 def test_sessions_table_rows_are_the_medians_of_each_configuration() -> None:
     """The per-worker table reads each row's figures by its configuration's key: medians over the
     rounds, the throughput's spread, both ways' errors summed; a configuration not measured (PostgreSQL
