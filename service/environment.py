@@ -88,6 +88,33 @@ _PENDING: Any = object()
 """Placeholder in a batch's results for an item whose write is still to come."""
 
 
+def settle(before: EpisodeState, step_events: Sequence[ev.Event], after: EpisodeState
+           ) -> tuple[EpisodeState, StepGradeView, tuple[ev.Event, ...]]:
+    """Grade a decided step (``before`` -> ``step_events`` -> ``after``) and fold its grade in:
+    the state after the step, its grade and every event the step records. The one place a step
+    is graded, for the service and for play in memory (:func:`step_in_memory`)."""
+    grade = grader_of(before).grade_step(before, list(step_events), after)
+    graded = grade.to_event()
+    return evolve(after, graded), grade, (*step_events, graded)
+
+
+def open_in_memory(catalog: Catalog, task_id: str, seed: int | None,
+                   episode_id: str = "ep_in_memory") -> EpisodeState:
+    """The opening state of an episode that is never stored (offline verification): the same
+    opening event a reset records, folded, with the deterministic judge and dense rewards."""
+    first = start(episode_id, catalog.variant(task_id, seed), grader_version=CURRENT)
+    return evolve(EMPTY, first)
+
+
+def step_in_memory(state: EpisodeState, action: Any) -> tuple[EpisodeState, StepGradeView]:
+    """One step of an episode that is never stored: parsed, decided, folded and graded exactly as
+    :meth:`EnvironmentService.step` does (without an LLM judge); the state after it and its grade.
+    Raises InvalidAction and EpisodeFinished as deciding does."""
+    step_events = decide(state, parse_action(action))
+    after, grade, _ = settle(state, step_events, fold(step_events, state))
+    return after, grade
+
+
 @dataclass(frozen=True)
 class StepResult:
     """What reset and step return. ``grade`` is None after reset. ``reward`` is in the episode's
@@ -298,11 +325,8 @@ class EnvironmentService:
         if judged is not None:
             step_events = [*step_events, judged]
             after = evolve(after, judged)
-        grade = grader_of(cached.state).grade_step(cached.state, step_events, after)
-        graded = grade.to_event()
-        after = evolve(after, graded)
+        after, grade, events = settle(cached.state, step_events, after)
         projection = Projection("ended" if after.done else "open", after.step_count, after.score)
-        events = (*step_events, graded)
         return _Decided(after, grade, Append(episode_id, cached.seq, cached.head, events, projection))
 
     def _judged(self, after: EpisodeState, verdicts: dict[str, ev.ReplyJudged]) -> ev.ReplyJudged | None:
