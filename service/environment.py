@@ -98,6 +98,23 @@ def settle(before: EpisodeState, step_events: Sequence[ev.Event], after: Episode
     return evolve(after, graded), grade, (*step_events, graded)
 
 
+def resolve_split(catalog: Catalog, split: str | None, index: int | None,
+                  task_id: str | None = None, seed: int | None = None) -> tuple[str, int]:
+    """The ``(task_id, seed)`` of instance ``index`` of ``split`` (the committed manifest); a
+    BadRequest says the valid splits or index range, or that task_id and seed do not go with it."""
+    if task_id is not None or seed is not None:
+        raise BadRequest("split and index choose the task and seed; send either split and index or "
+                         "task_id and seed, not both")
+    if split is None or index is None:
+        raise BadRequest("split and index go together: name a split (train, dev or test) and an "
+                         "index in it, from 0")
+    try:
+        ref = catalog.split_instance(split, index)
+    except ValueError as exc:
+        raise BadRequest(str(exc)) from None
+    return ref.task_id, ref.seed
+
+
 def open_in_memory(catalog: Catalog, task_id: str, seed: int | None,
                    episode_id: str = "ep_in_memory") -> EpisodeState:
     """The opening state of an episode that is never stored (offline verification): the same
@@ -152,12 +169,17 @@ class EnvironmentService:
     # ------------------------------------------------------------------ reset
     def reset(self, task_id: str | None = None, seed: int | None = None,
               episode_id: str | None = None, *, run_id: str | None = None,
-              reward_mode: str = DEFAULT_REWARD_MODE, public_id: str | None = None) -> StepResult:
+              reward_mode: str = DEFAULT_REWARD_MODE, public_id: str | None = None,
+              split: str | None = None, index: int | None = None) -> StepResult:
         """Start a new episode. Without ``task_id`` the task is picked from ``seed``.
+        ``split`` and ``index``: instance ``index`` of a frozen split of the task families
+        (train, dev, test; :func:`resolve_split`), instead of ``task_id`` and ``seed``.
         ``reward_mode`` (``domain.rewards``): dense (default), sparse or binary. ``public_id``:
         the id the client knows the episode by when it is stored under another
         (``api.episode_routing``: a client-chosen id, scoped); the opening event, and so the
         state and every observation, carry it."""
+        if split is not None or index is not None:
+            task_id, seed = resolve_split(self.catalog, split, index, task_id, seed)
         opening = self._open(task_id, seed, episode_id, run_id, reward_mode, public_id)
         c = opening.create
         recorded: list[RecordedEvent] | Conflict

@@ -39,7 +39,8 @@ def act(observation: Mapping[str, Any]) -> dict[str, Any]:
     choice = decision(observation)
     back: list[tuple[bool, dict[str, Any]]] = []
     if choice == "incident":
-        priority, queue, tags, code = "urgent", "trust_and_safety", ["Password", "Security"], "security_incident_opened"
+        priority, queue, code = "urgent", "trust_and_safety", "security_incident_opened"
+        tags = ["Password", "Security"]
         back = [(account.get("incident_severity") == "sev2",
                  {"action_type": "escalate_incident", "severity": "sev2"}),
                 (link_sent, link)]
@@ -63,8 +64,10 @@ def act(observation: Mapping[str, Any]) -> dict[str, Any]:
                  "us from the address on file and we will help you right away."
                  f"{aside}\n\nBest regards,\nAccount Support")
     plan: list[tuple[bool, dict[str, Any]]] = [
-        (POLICY in (observation.get("policies") or {}), {"action_type": "lookup_policy", "policy_id": POLICY}),
-        (bool(observation.get("current_priority")), {"action_type": "classify_priority", "priority": priority}),
+        (POLICY in (observation.get("policies") or {}),
+         {"action_type": "lookup_policy", "policy_id": POLICY}),
+        (bool(observation.get("current_priority")),
+         {"action_type": "classify_priority", "priority": priority}),
         (bool(observation.get("current_queue")), {"action_type": "assign_queue", "queue": queue}),
         *[(tag in (observation.get("tags") or []), {"action_type": "add_tag", "tag": tag}) for tag in tags],
         *back,

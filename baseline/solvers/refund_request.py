@@ -91,8 +91,10 @@ def act(observation: Mapping[str, Any]) -> dict[str, Any]:
                  "for it. I would be glad to offer you store credit instead."
                  f"{aside}\n\nBest regards,\nSupport")
     plan: list[tuple[bool, dict[str, Any]]] = [
-        (POLICY in (observation.get("policies") or {}), {"action_type": "lookup_policy", "policy_id": POLICY}),
-        (bool(observation.get("current_priority")), {"action_type": "classify_priority", "priority": "medium"}),
+        (POLICY in (observation.get("policies") or {}),
+         {"action_type": "lookup_policy", "policy_id": POLICY}),
+        (bool(observation.get("current_priority")),
+         {"action_type": "classify_priority", "priority": "medium"}),
         (bool(observation.get("current_queue")), {"action_type": "assign_queue", "queue": queue}),
         (tag in (observation.get("tags") or []), {"action_type": "add_tag", "tag": tag}),
         *back,

@@ -79,8 +79,8 @@ def build_manifest(catalog: Catalog, families_dir: Path = FAMILIES_DIR,
     if problems:
         raise ManifestError("; ".join(problems))
     groups: dict[tuple[str, str], list[str]] = defaultdict(list)
-    for iid, family, _, _, case, _ in refs:
-        groups[(family, case)].append(iid)
+    for iid, family, _, _, case_name, _ in refs:
+        groups[(family, case_name)].append(iid)
     split_of: dict[str, str] = {}
     for ids in groups.values():  # stratified: each (family, case) group splits 60/20/20
         ranked = sorted(ids, key=_rank)

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -83,6 +83,8 @@ class Manifest:
     families: dict[str, FamilyEntry]
     instances: tuple[InstanceRef, ...]
     split_digests: dict[str, str]
+    _splits: dict[str, tuple[InstanceRef, ...]] = field(init=False, repr=False, compare=False)
+    _by_id: dict[str, InstanceRef] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         by_split: dict[str, list[InstanceRef]] = {s: [] for s in SPLITS}
@@ -92,7 +94,7 @@ class Manifest:
         object.__setattr__(self, "_by_id", {r.id: r for r in self.instances})
 
     def split(self, name: str) -> tuple[InstanceRef, ...]:
-        splits: dict[str, tuple[InstanceRef, ...]] = getattr(self, "_splits")
+        splits: dict[str, tuple[InstanceRef, ...]] = self._splits
         if name not in splits:
             raise ValueError(f"unknown split {name!r}; one of {', '.join(SPLITS)}")
         return splits[name]
@@ -105,7 +107,7 @@ class Manifest:
         return refs[index]
 
     def instance(self, instance_id_: str) -> InstanceRef:
-        by_id: dict[str, InstanceRef] = getattr(self, "_by_id")
+        by_id: dict[str, InstanceRef] = self._by_id
         if instance_id_ not in by_id:
             raise ValueError(f"unknown instance {instance_id_!r}; ids look like "
                              f"{self.instances[0].id if self.instances else 'refund_request-0042'}")

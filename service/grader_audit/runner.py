@@ -23,8 +23,8 @@ import tempfile
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
-from functools import partial
 from fractions import Fraction
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -230,7 +230,7 @@ def _play_in_memory(catalog: Catalog, jobs: Sequence[_Job], progress: Callable[[
         step = 0
         while not state.done:
             if job.attempt.agent is not None:
-                if state.max_steps <= step:
+                if task.max_steps <= step:
                     break
                 action = job.attempt.agent(observe(state, catalog).model_dump(mode="json"))
             elif step < len(job.attempt.actions):
