@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from pathlib import Path
 
@@ -33,6 +34,8 @@ def register_tasks(p: argparse.ArgumentParser) -> None:
                         "case) instead of all")
     v.add_argument("--family", default=None, metavar="FAMILY", help="verify one family only")
     v.add_argument("--no-audit", action="store_true", help="skip the grader audit's adversaries")
+    v.add_argument("--workers", type=int, default=os.cpu_count() or 1, metavar="N",
+                   help="families verified side by side in N processes (default: the CPU count)")
     v.add_argument("--json", action="store_true")
     v.set_defaults(func=cmd_verify)
 
@@ -117,7 +120,8 @@ def cmd_verify(args: argparse.Namespace) -> int:
               file=sys.stderr)
         return 2
     try:
-        report = verify(catalog, per_family=args.sample, family=args.family, audit=not args.no_audit)
+        report = verify(catalog, per_family=args.sample, family=args.family,
+                        audit=not args.no_audit, workers=max(1, args.workers))
     except ValueError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

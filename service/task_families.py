@@ -27,9 +27,10 @@ from domain.observation import observe
 from domain.tasks.catalog import Catalog
 from domain.tasks.manifest import InstanceRef
 from domain.tasks.spec import TaskInstance
+from graders.versions import CURRENT
 from service.environment import open_in_memory, step_in_memory
 from service.grader_audit.families import FAMILIES, Family
-from service.grader_audit.report import AuditReport
+from service.grader_audit.report import AuditReport, Cell
 from service.grader_audit.runner import run_audit
 
 SOLVER_BOUND = 0.95
@@ -149,43 +150,78 @@ def check_instance(catalog: Catalog, ref: InstanceRef, agent: Agent) -> Instance
     return InstanceCheck(ref, score, steps, not missed, digest_ok, problem, actions)
 
 
+def _verify_family(catalog: Catalog, refs: Sequence[InstanceRef], per_family: int | None,
+                   audit: bool, families: Sequence[Family], agent: Agent,
+                   audit_size: int) -> tuple[list[InstanceCheck], tuple[Cell, ...], int, int]:
+    """One family's share of :func:`verify`: its instance checks, and its audit's cells, episodes
+    and audited instances."""
+    checks = [check_instance(catalog, ref, agent) for ref in sample(refs, per_family)]
+    if not audit or not checks:
+        return checks, (), 0, 0
+    actions = {(c.ref.task_id, c.ref.seed): c.actions for c in checks}
+    audited = [r for r in sample(refs, audit_size) if (r.task_id, r.seed) in actions]
+
+    def solved(task: TaskInstance) -> list[dict[str, Any]]:
+        return list(actions[(task.task_id, int(task.seed or 0))])
+
+    found = run_audit(seeds=[r.seed for r in audited], task_ids=[refs[0].task_id],
+                      families=families, catalog=catalog, in_memory=True, scripted=solved)
+    return checks, found.cells, found.episodes_played, len(audited)
+
+
+_FORKED: dict[str, Any] = {}
+"""What a forked worker of :func:`verify` reads (set before the workers fork, so nothing of it,
+solvers and adversary families included, has to be pickled)."""
+
+
+def _forked_family(name: str) -> tuple[list[InstanceCheck], tuple[Cell, ...], int, int]:
+    w = _FORKED
+    return _verify_family(w["catalog"], w["refs"][name], w["per_family"], w["audit"],
+                          w["families"], w["agent_of"](name), w["audit_size"])
+
+
 def verify(catalog: Catalog, *, per_family: int | None = None, family: str | None = None,
            audit: bool = True, families: Sequence[Family] = FAMILIES,
-           solvers: Callable[[str], Agent] | None = None) -> VerifyReport:
+           solvers: Callable[[str], Agent] | None = None, workers: int = 1,
+           audit_sample: int | None = None) -> VerifyReport:
     """Verify the manifest's instances (``per_family``: a sample of that many per family;
-    ``family``: one family only) and, with ``audit``, play the adversaries on a sample."""
+    ``family``: one family only) and, with ``audit``, play the adversaries on a sample.
+    ``workers``: families verified side by side in that many forked processes (the grading is
+    CPU-bound; the result is the same in any number). ``audit_sample``: instances per family the
+    adversaries play on (default :data:`AUDIT_PER_CASE` per case)."""
     from baseline.solvers import solver_for  # the solvers ship with the baseline
 
     began = time.perf_counter()
     manifest = catalog._manifest()
-    refs = list(manifest.family_instances(family) if family else manifest.instances)
+    chosen = manifest.family_instances(family) if family else manifest.instances
+    by_family: dict[str, list[InstanceRef]] = {}
+    for ref in chosen:
+        by_family.setdefault(ref.family, []).append(ref)
     agent_of = solvers or solver_for
+    audit_size = audit_sample or AUDIT_PER_CASE * max(len(f.cases) for f in manifest.families.values())
+    names = list(by_family)
+    if workers > 1 and len(names) > 1:
+        import multiprocessing
+        from concurrent.futures import ProcessPoolExecutor
+
+        _FORKED.update(catalog=catalog, refs=by_family, per_family=per_family, audit=audit,
+                       families=families, agent_of=agent_of, audit_size=audit_size)
+        try:
+            with ProcessPoolExecutor(min(workers, len(names)),
+                                     mp_context=multiprocessing.get_context("fork")) as pool:
+                parts = list(pool.map(_forked_family, names))
+        finally:
+            _FORKED.clear()
+    else:
+        parts = [_verify_family(catalog, by_family[n], per_family, audit, families, agent_of(n),
+                                audit_size) for n in names]
     report = VerifyReport()
-    agents: dict[str, Agent] = {}
-    for ref in sample(refs, per_family):
-        agent = agents.setdefault(ref.family, agent_of(ref.family))
-        report.instances.append(check_instance(catalog, ref, agent))
+    for checks, _, _, _ in parts:
+        report.instances += checks
     if audit:
-        actions = {(c.ref.task_id, c.ref.seed): c.actions for c in report.instances}
-        audited = sample(refs, AUDIT_PER_CASE * max(len(f.cases) for f in manifest.families.values()))
-        audited = [r for r in audited if (r.task_id, r.seed) in actions]
-        # one audit per seed set: the runner plays task_ids x seeds, so group seeds per task
-        by_task: dict[str, list[int]] = {}
-        for r in audited:
-            by_task.setdefault(r.task_id, []).append(r.seed)
-        reports = []
-        for task_id, seeds in by_task.items():
-            def solved(task: TaskInstance) -> list[dict[str, Any]]:
-                return list(actions[(task.task_id, int(task.seed or 0))])
-            reports.append(run_audit(seeds=seeds, task_ids=[task_id], families=families,
-                                     catalog=catalog, in_memory=True, scripted=solved))
-        report.audited_instances = len(audited)
-        if reports:
-            first = reports[0]
-            report.audit = AuditReport(first.grader_version, first.seeds,
-                                       tuple(t for r in reports for t in r.tasks), first.families,
-                                       tuple(c for r in reports for c in r.cells),
-                                       sum(r.episodes_played for r in reports),
-                                       sum(r.seconds for r in reports))
+        report.audit = AuditReport(CURRENT, (), tuple(manifest.families[n].task_id for n in names),
+                                   tuple(families), tuple(c for p in parts for c in p[1]),
+                                   sum(p[2] for p in parts), time.perf_counter() - began)
+        report.audited_instances = sum(p[3] for p in parts)
     report.seconds = time.perf_counter() - began
     return report
