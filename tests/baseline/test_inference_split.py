@@ -49,3 +49,30 @@ def test_trl_reset_by_split_and_index(tmp_path: Path) -> None:
     assert CATALOG.instance(ref.task_id, ref.seed).ticket.subject in first
     with pytest.raises(BadRequest, match="from 0 to"):
         env.reset(split="train", index=10**6)
+
+
+def _docs_table() -> dict[str, dict[str, str]]:
+    text = (Path(__file__).resolve().parents[2] / "docs" / "tasks.md").read_text(encoding="utf-8")
+    section = text.split("## The built-in policy on the families", 1)[1]
+    rows = [line for line in section.splitlines() if line.startswith("| `")]
+    return {row.split("|")[1].strip().strip("`"): dict(zip(("train", "dev", "test"),
+            (c.strip() for c in row.split("|")[2:5]), strict=True)) for row in rows}
+
+
+@pytest.mark.slow
+def test_the_docs_table_of_the_test_split_is_what_inference_prints(tmp_path: Path) -> None:
+    import re
+    from collections import defaultdict
+
+    run = run_inference({"DATABASE_URL": f"sqlite:///{tmp_path / 'table.db'}"}, "--agent", "policy",
+                        "--split", "test", cwd=tmp_path, timeout=600)
+    assert run.returncode == 0, run.stderr
+    scores: dict[str, list[float]] = defaultdict(list)
+    for task_id, score in re.findall(r"# (task_family_\w+) seed=\d+ score=([\d.]+)", run.stderr):
+        scores[task_id.removeprefix("task_family_")].append(float(score))
+    table = _docs_table()
+    assert set(table) == set(scores) == {t.removeprefix("task_family_") for t in CATALOG.family_ids}
+    for family, values in scores.items():
+        mean = sum(values) / len(values)
+        wins = sum(v >= 0.8 for v in values)
+        assert table[family]["test"] == f"{mean:.4f} ({wins}/{len(values)})", family
