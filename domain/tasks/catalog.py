@@ -102,7 +102,7 @@ class Catalog:
             return self._specs[task_id]
         except KeyError:
             raise UnknownTask(
-                f"unknown task_id {task_id!r}; known tasks: {', '.join(self._specs)}"
+                f"unknown task_id {task_id!r}; known tasks: {', '.join(self._classic)}"
             ) from None
 
     def specs(self) -> list[TaskSpec]:

@@ -75,3 +75,24 @@ def test_ws_and_mcp_reset_by_split(live_server: LiveServer) -> None:
     content = answer["result"]["structuredContent"] if "structuredContent" in answer["result"] else \
         json.loads(answer["result"]["content"][0]["text"])
     assert _played(live_server, content["episode_id"]) == (ref.task_id, ref.seed)
+
+
+def test_the_task_list_is_the_classic_tasks_unless_a_split_or_family_is_asked_for(
+        live_server: LiveServer) -> None:
+    with httpx.Client(base_url=live_server.url, timeout=30) as http:
+        classic = http.get("/tasks").json()
+        test = http.get("/tasks", params={"split": "test"}).json()
+        dev_refunds = http.get("/tasks", params={"split": "dev", "family": "refund_request"}).json()
+        family = http.get("/tasks", params={"family": "task_family_account_access"}).json()
+        bad = http.get("/tasks", params={"split": "holdout"})
+    assert [t["task_id"] for t in classic["tasks"]] == CATALOG.task_ids
+    assert [(i["index"], i["instance_id"]) for i in test["instances"]] == \
+        [(k, r.id) for k, r in enumerate(CATALOG.split("test"))]
+    manifest = CATALOG.manifest
+    assert manifest is not None and test["digest"] == manifest.split_digests["test"]
+    assert dev_refunds["instances"] and all(i["task_id"] == "task_family_refund_request"
+                                            and CATALOG.split("dev")[i["index"]].id == i["instance_id"]
+                                            for i in dev_refunds["instances"])
+    assert len(family["instances"]) == manifest.instances_per_family
+    assert "case" not in family["instances"][0]  # the case is the answer: not on an agent route
+    assert bad.status_code == 422 and "train, dev, test" in bad.json()["detail"]

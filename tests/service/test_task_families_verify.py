@@ -17,8 +17,10 @@ from service.errors import BadRequest
 from service.grader_audit.families import family
 from service.grader_audit.runner import run_audit
 from service.task_families import SOLVER_BOUND, check_instance, sample, verify
+from tests.databases import sqlite_pass_only
 
 CATALOG = default_catalog()
+pytestmark = sqlite_pass_only("in memory, or on SQLite files it opens itself")
 
 
 def test_a_deterministic_sample_passes_the_solver_and_the_grader_audit() -> None:
