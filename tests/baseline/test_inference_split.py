@@ -11,6 +11,7 @@ from baseline.trl_env import environment_factory
 from domain.tasks import default_catalog
 from service.errors import BadRequest
 from tests.baseline.inference_helpers import run_inference
+from tests.baseline.split_table import cell, split_scores
 from tests.databases import sqlite_pass_only
 
 pytestmark = sqlite_pass_only("the run's plan and stdout; the store is tested on both backends elsewhere")
@@ -61,18 +62,9 @@ def _docs_table() -> dict[str, dict[str, str]]:
 
 @pytest.mark.slow
 def test_the_docs_table_of_the_test_split_is_what_inference_prints(tmp_path: Path) -> None:
-    import re
-    from collections import defaultdict
-
-    run = run_inference({"DATABASE_URL": f"sqlite:///{tmp_path / 'table.db'}"}, "--agent", "policy",
-                        "--split", "test", cwd=tmp_path, timeout=600)
-    assert run.returncode == 0, run.stderr
-    scores: dict[str, list[float]] = defaultdict(list)
-    for task_id, score in re.findall(r"# (task_family_\w+) seed=\d+ score=([\d.]+)", run.stderr):
-        scores[task_id.removeprefix("task_family_")].append(float(score))
+    scores = split_scores("test", tmp_path)
     table = _docs_table()
-    assert set(table) == set(scores) == {t.removeprefix("task_family_") for t in CATALOG.family_ids}
+    assert set(table) == set(scores) == {t.removeprefix("task_family_") for t in CATALOG.family_ids}, \
+        "regenerate the table of docs/tasks.md: python -m tests.baseline.split_table"
     for family, values in scores.items():
-        mean = sum(values) / len(values)
-        wins = sum(v >= 0.8 for v in values)
-        assert table[family]["test"] == f"{mean:.4f} ({wins}/{len(values)})", family
+        assert table[family]["test"] == cell(values), family
