@@ -153,3 +153,13 @@ def test_a_family_whose_task_id_does_not_match_its_folder_is_refused(tmp_path: P
     (families / "account_access").rename(families / "login_help")
     with pytest.raises(ValueError, match="task_family_login_help"):
         load_catalog(families_dir=families, manifest_file=None)
+
+
+def test_a_new_family_leaves_every_existing_instance_in_its_split(tmp_path: Path) -> None:
+    families = _copy_families(tmp_path)
+    both = build_manifest(load_catalog(families_dir=families, manifest_file=None), families)
+    shutil.rmtree(families / "account_access")
+    alone = build_manifest(load_catalog(families_dir=families, manifest_file=None), families)
+    assert {r.id: r.split for r in alone.instances} == \
+        {r.id: r.split for r in both.instances if r.family == "refund_request"}
+    assert alone.split_digests != both.split_digests
