@@ -4,7 +4,7 @@ Every instance (or a deterministic sample) is played by its family's solver
 (``baseline/solvers/<family>.py``, which reads only the observation) through the service's own
 step (:func:`service.environment.step_in_memory`: decide, fold, grade), and must:
 
-* score at least :data:`SOLVER_BOUND` and finish within its step budget;
+* score at least :data:`SOLVER_BOUND` and finish (resolve or close) within its step budget;
 * reach its case: the components that judge the decision (outcome, resolution, tags, queue,
   priority, whichever the family weighs) earn their full weight, so the case is recoverable from
   what an agent sees (the solver sees nothing else);
@@ -37,7 +37,7 @@ SOLVER_BOUND = 0.95
 DECISION_COMPONENTS = ("outcome", "resolution", "tags", "queue", "priority")
 """The components that judge what was decided (the case); the solver must earn each in full."""
 AUDIT_PER_CASE = 1
-"""Instances per case of each family the adversaries play on (they are many: ~60 per instance)."""
+"""Instances per case of each family the adversaries play on (each instance costs ~35 episodes)."""
 
 Agent = Callable[[Mapping[str, Any]], dict[str, Any]]
 
@@ -115,10 +115,24 @@ def sample(refs: Sequence[InstanceRef], per_family: int | None) -> list[Instance
     return chosen
 
 
-def play(catalog: Catalog, task_id: str, seed: int, agent: Agent
-         ) -> tuple[float, int, dict[str, tuple[int, int]], tuple[dict[str, Any], ...], str | None]:
-    """One episode in memory: score, steps, components (earned, weight), actions, and the error
-    of an action the environment refused to parse (the episode stops there)."""
+@dataclass(frozen=True, slots=True)
+class Played:
+    """One episode played in memory by an agent."""
+
+    score: float
+    steps: int
+    components: dict[str, tuple[int, int]]
+    """Each component's (earned, weight) at the last step."""
+    actions: tuple[dict[str, Any], ...]
+    error: str | None
+    """Why the environment refused to parse an action (the episode stopped there)."""
+    truncated: bool
+    """The step budget ended the episode, not the agent's resolve or close."""
+
+
+def play(catalog: Catalog, task_id: str, seed: int, agent: Agent) -> Played:
+    """One episode of ``task_id`` at ``seed`` in memory, ``agent`` choosing every action from the
+    observation."""
     state = open_in_memory(catalog, task_id, seed)
     actions: list[dict[str, Any]] = []
     components: dict[str, tuple[int, int]] = {}
@@ -128,26 +142,28 @@ def play(catalog: Catalog, task_id: str, seed: int, agent: Agent
         try:
             state, grade = step_in_memory(state, action)
         except ValueError as exc:  # InvalidAction; EpisodeFinished cannot happen (not done)
-            return state.score, state.step_count, components, tuple(actions), str(exc)
+            return Played(state.score, state.step_count, components, tuple(actions), str(exc), False)
         components = {c.name: (c.earned, c.weight) for c in grade.components}
-    return state.score, state.step_count, components, tuple(actions), None
+    return Played(state.score, state.step_count, components, tuple(actions), None, state.truncated)
 
 
 def check_instance(catalog: Catalog, ref: InstanceRef, agent: Agent) -> InstanceCheck:
     digest_ok = catalog.variant(ref.task_id, ref.seed).digest == ref.digest
-    score, steps, components, actions, error = play(catalog, ref.task_id, ref.seed, agent)
-    missed = [n for n in DECISION_COMPONENTS if n in components
-              and components[n][0] != components[n][1]]
+    p = play(catalog, ref.task_id, ref.seed, agent)
+    missed = [n for n in DECISION_COMPONENTS if n in p.components
+              and p.components[n][0] != p.components[n][1]]
     problem = None
-    if error is not None:
-        problem = f"the solver's action was refused: {error}"
+    if p.error is not None:
+        problem = f"the solver's action was refused: {p.error}"
     elif not digest_ok:
         problem = "the task differs from the manifest's digest; rebuild the manifest"
+    elif p.truncated:
+        problem = f"the solver did not finish within the step budget ({p.steps} steps)"
     elif missed:
         problem = f"the solver did not reach the case {ref.case!r}: {', '.join(missed)} not earned"
-    elif score < SOLVER_BOUND:
-        problem = f"the solver scored {score:.4f} < {SOLVER_BOUND}"
-    return InstanceCheck(ref, score, steps, not missed, digest_ok, problem, actions)
+    elif p.score < SOLVER_BOUND:
+        problem = f"the solver scored {p.score:.4f} < {SOLVER_BOUND}"
+    return InstanceCheck(ref, p.score, p.steps, not missed, digest_ok, problem, p.actions)
 
 
 def _verify_family(catalog: Catalog, refs: Sequence[InstanceRef], per_family: int | None,

@@ -262,8 +262,7 @@ def _scripted_or_solved(catalog: Catalog, task: TaskInstance) -> list[Action]:
     from baseline.solvers import solver_for
     from service.task_families import play
 
-    _, _, _, actions, _ = play(catalog, task.task_id, int(task.seed or 0), solver_for(task.task_id))
-    return list(actions)
+    return list(play(catalog, task.task_id, int(task.seed or 0), solver_for(task.task_id)).actions)
 
 
 def run_audit(*, seeds: Sequence[int | None] = DEFAULT_SEEDS, task_ids: Sequence[str] | None = None,

@@ -138,3 +138,9 @@ def test_every_instance_of_every_family_verifies() -> None:
     manifest = CATALOG.manifest
     assert manifest is not None and len(report.instances) == len(manifest.instances)
     assert report.ok, ([c.problem for c in report.failures][:10], report.audit_failures[:10])
+
+
+def test_a_solver_that_never_finishes_fails_on_the_step_budget() -> None:
+    ref = CATALOG.family_instances("account_access")[0]
+    check = check_instance(CATALOG, ref, lambda observation: {"action_type": "noop"})
+    assert not check.ok and check.problem is not None and "step budget" in check.problem
