@@ -112,9 +112,21 @@ schema's ``enum``, the MCP tools' input schemas) and every refusal that spells o
 a, b, c") now goes on with them, after the values recorded; nothing before them moved."""
 
 
+RESET_FIELDS_ADDED_BY_ISSUE_18 = ("split", "index")
+"""The reset fields issue 18 added (a task family's instance by frozen split and index): the MCP
+``reset`` tool's input schema has them as members, and the refusal of an unknown reset field lists
+them after the recorded ones."""
+
+
+def added_by_issue_18(member: str) -> bool:
+    """Whether a member a recording lacks is one issue 18 added (:data:`RESET_FIELDS_ADDED_BY_ISSUE_18`)."""
+    return member in RESET_FIELDS_ADDED_BY_ISSUE_18
+
+
 def grown_by_issue_18(recorded: Any, now: Any) -> bool:
     """Whether ``now`` is ``recorded`` with values of :data:`APPENDED_BY_ISSUE_18` appended: a list
-    that goes on with such items, or a string that goes on with ", " and such values."""
+    that goes on with such items, or a string that goes on with ", " and such values (or the
+    reset fields of :data:`RESET_FIELDS_ADDED_BY_ISSUE_18`, in a refusal that lists reset's)."""
     if isinstance(recorded, list) and isinstance(now, list):
         added = now[len(recorded):]
         return (len(now) > len(recorded) and now[:len(recorded)] == recorded
@@ -122,7 +134,8 @@ def grown_by_issue_18(recorded: Any, now: Any) -> bool:
     if isinstance(recorded, str) and isinstance(now, str) and now.startswith(recorded):
         rest = now[len(recorded):]
         added = rest.removeprefix(", ").split(", ")
-        return rest.startswith(", ") and all(v in APPENDED_BY_ISSUE_18 for v in added)
+        return rest.startswith(", ") and all(v in APPENDED_BY_ISSUE_18
+                                             or v in RESET_FIELDS_ADDED_BY_ISSUE_18 for v in added)
     return False
 
 
