@@ -11,9 +11,10 @@ the expert's other actions; and the grader audit's adversaries stay within their
 
 from __future__ import annotations
 
+import itertools
 import json
 from collections import Counter, defaultdict
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 
 from baseline.policy import next_action as builtin_policy
 from domain.tasks.catalog import Catalog
@@ -90,24 +91,25 @@ def check_builtin_policy_runs(service: EnvironmentService, family: str, seeds: I
 
 
 def check_honest(service: EnvironmentService, catalog: Catalog, family: str,
-                 replies: Mapping[str, str], notes: Mapping[str, str] | None = None) -> None:
-    """Each case's honest reply (and note), on three seeds of the case, scores at least 0.85, and
-    the reply component keeps at least 0.85 of its weight."""
+                 replies: Mapping[str, Sequence[str]],
+                 notes: Mapping[str, Sequence[str]] | None = None) -> None:
+    """Each case's honest replies (and notes, paired in order), each on three seeds of the case,
+    score at least 0.85, and the reply and note components keep at least 0.85 of their weight."""
     tid = h.task_id(family)
     assert set(replies) == {c.name for c in catalog.spec(tid).cases}
     for case, seeds in seeds_per_case(catalog, family).items():
-        for seed in seeds:
+        for k, seed in itertools.product(range(len(replies[case])), seeds):
             task = catalog.instance(tid, seed)
-            reply = h.fill(replies[case], task)
-            note = h.fill(notes[case], task) if notes else None
+            reply = h.fill(replies[case][k], task)
+            note = h.fill(notes[case][k % len(notes[case])], task) if notes else None
             result = h.play_actions(service, tid, seed, h.with_texts(task, reply, note))
             grade = result.grade
             assert grade is not None
             why = grade.audit_reason()
-            assert result.score >= HONEST_FLOOR, (family, case, seed, why)
+            assert result.score >= HONEST_FLOOR, (family, case, k, seed, why)
             for c in grade.components:
                 if c.name in ("reply", "note"):
-                    assert c.earned >= HONEST_FLOOR * c.weight, (family, case, seed, why)
+                    assert c.earned >= HONEST_FLOOR * c.weight, (family, case, k, seed, why)
 
 
 def check_expert(service: EnvironmentService, catalog: Catalog, family: str) -> None:

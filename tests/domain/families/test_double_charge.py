@@ -52,6 +52,25 @@ HONEST_REPLIES = {
 }
 
 
+SECOND_REPLIES = {
+    "duplicate": (
+        "Hello {first_name},\n\nApologies for the double charge on order {order_id}. Both payments "
+        "of ${amount}.00 went through, which shouldn't have happened, so I have refunded one of the "
+        "charges in full. Depending on your bank, it takes five to seven business days to reach your "
+        "account.\n\nThanks,\nSupport"),
+    "hold": (
+        "Hello {first_name},\n\nThank you for checking with us, and I'm sorry for the confusion. "
+        "The second ${amount}.00 entry for order {order_id} is still pending: it's an authorization "
+        "hold rather than a completed charge, so no money was taken twice. Your bank will release it "
+        "automatically within 3-5 business days.\n\nKind regards,\nBilling"),
+    "chargeback": (
+        "Hello {first_name},\n\nThank you for letting us know, and I understand how annoying a "
+        "double payment is. As you've already opened a dispute with your bank for order {order_id}, "
+        "the outcome now sits with the bank rather than with us. Their process normally concludes "
+        "within ten business days, and if they rule in your favour the money goes back to your card "
+        "through them.\n\nBest regards,\nBilling team"),
+}
+
 @pytest.fixture(scope="module")
 def catalog() -> Catalog:
     return h.catalog_of([FAMILY])
@@ -85,7 +104,8 @@ def test_expert_scores_one(service: EnvironmentService, catalog: Catalog) -> Non
 
 
 def test_honest_replies_score(service: EnvironmentService, catalog: Catalog) -> None:
-    checks.check_honest(service, catalog, FAMILY, HONEST_REPLIES)
+    checks.check_honest(service, catalog, FAMILY,
+                        {c: (r, SECOND_REPLIES[c]) for c, r in HONEST_REPLIES.items()})
 
 
 def test_solver_reads_the_charges_not_the_subject() -> None:

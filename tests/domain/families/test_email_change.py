@@ -49,6 +49,24 @@ HONEST_REPLIES = {
         "you finish it safely.\n\nBest regards,\nAccount Support"),
 }
 
+SECOND_REPLIES = {
+    "verified": (
+        "Hi {first_name},\n\nDone! Your login email has been changed to {new_email}, effective "
+        "immediately. Next time you sign in, just use the new address with your usual password.\n\n"
+        "Kind regards,\nSupport"),
+    "unverified": (
+        "Hi {first_name},\n\nThanks for writing in. Since this message didn't come from the address "
+        "we have on file, we need to confirm your identity before anything on the account changes. "
+        "The quickest way is to reply with the last 4 digits of the card on your account; "
+        "alternatively, send the request from your current login address.\n\nSorry for the extra "
+        "step, and best regards,\nAccount Support"),
+    "flagged": (
+        "Hello {first_name},\n\nThanks for your request, and I understand it's inconvenient. "
+        "Because of a recent sign-in to your account that you didn't recognise, changes to the login "
+        "email are paused while our trust and safety team takes a closer look. A member of that team "
+        "will reach out to you within 2 business days.\n\nBest regards,\nSupport"),
+}
+
 @pytest.fixture(scope="module")
 def catalog() -> Catalog:
     return h.catalog_of([FAMILY])
@@ -82,7 +100,8 @@ def test_expert_scores_one(service: EnvironmentService, catalog: Catalog) -> Non
 
 
 def test_honest_replies_score(service: EnvironmentService, catalog: Catalog) -> None:
-    checks.check_honest(service, catalog, FAMILY, HONEST_REPLIES)
+    checks.check_honest(service, catalog, FAMILY,
+                        {c: (r, SECOND_REPLIES[c]) for c, r in HONEST_REPLIES.items()})
 
 
 def test_flags_are_dated_against_the_ticket() -> None:

@@ -60,6 +60,34 @@ HONEST_NOTES = {
         "the limit. Refunded the order in full."),
 }
 
+SECOND_REPLIES = {
+    "fraud_review": (
+        "Hello {first_name},\n\nThank you for letting us know about order {order_id}, and I'm sorry "
+        "it hasn't arrived. Your claim has been handed to a specialist team for review, and they'll "
+        "be in touch within 2 business days with next steps.\n\nBest regards,\nCustomer Support"),
+    "in_transit": (
+        "Hello {first_name},\n\nSorry for the wait! The good news is that order {order_id} hasn't "
+        "gone missing: the latest tracking shows it in transit, and {carrier} expects to deliver it "
+        "by {eta}. If it hasn't arrived two days after that date, just write back to us and we'll "
+        "take care of it.\n\nKind regards,\nSupport"),
+    "lost": (
+        "Hi {first_name},\n\nI'm so sorry about this. Order {order_id} has had no tracking updates "
+        "for more than a week past its expected delivery date, so we've refunded you in full: "
+        "${amount}.00 goes back to your original payment method.\n\nBest wishes,\nSupport"),
+}
+
+SECOND_NOTES = {
+    "fraud_review": (
+        "Customer has {prior_refunds} refunds in the last 90 days, at the SC-1 limit or over it. "
+        "Tracking says {tracking}. Opened a fraud review and refunded nothing."),
+    "in_transit": (
+        "Checked {carrier} tracking: the parcel is in transit and due on {eta}. {prior_refunds} "
+        "refunds in the last 90 days. Told the customer the date; nothing refunded."),
+    "lost": (
+        "The parcel is lost: {tracking}, and the estimate was {eta}. {prior_refunds} prior refunds "
+        "in 90 days, so refunded ${amount} in full."),
+}
+
 @pytest.fixture(scope="module")
 def catalog() -> Catalog:
     return h.catalog_of([FAMILY])
@@ -93,7 +121,9 @@ def test_expert_scores_one(service: EnvironmentService, catalog: Catalog) -> Non
 
 
 def test_honest_replies_score(service: EnvironmentService, catalog: Catalog) -> None:
-    checks.check_honest(service, catalog, FAMILY, HONEST_REPLIES, HONEST_NOTES)
+    checks.check_honest(service, catalog, FAMILY,
+                        {c: (r, SECOND_REPLIES[c]) for c, r in HONEST_REPLIES.items()},
+                        {c: (n, SECOND_NOTES[c]) for c, n in HONEST_NOTES.items()})
 
 
 def test_dates_decide_not_the_customer_words() -> None:
