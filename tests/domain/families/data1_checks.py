@@ -13,11 +13,12 @@ from __future__ import annotations
 
 import itertools
 import json
+import re
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 
 from baseline.policy import next_action as builtin_policy
-from domain.tasks.catalog import Catalog
+from domain.tasks.catalog import Catalog, default_catalog
 from service import EnvironmentService
 from service.grader_audit.runner import run_audit
 from service.scripted import solution
@@ -74,12 +75,21 @@ def check_instances(catalog: Catalog, family: str) -> None:
     assert all(len(c) > 1 for c in by_subject.values()), by_subject
 
 
+LIMIT = re.compile(r"\b\d+(?:-\d+)? (?:business days|days|hours)\b")
+"""A time limit a reply quotes ('5-7 business days', '30 days')."""
+
+
 def check_solver(service: EnvironmentService, family: str, seeds: Iterable[int]) -> list[float]:
+    """The solver ends every episode with at least 0.95, and every time limit its reply quotes is
+    one the family's policy text states (the solver knows the policy; it invents no promise)."""
     scores = []
     for seed in seeds:
         result = h.play_agent(service, h.task_id(family), seed, h.solver(family))
         assert result.done and result.state.status != "open", (family, seed)
         assert result.score >= SOLVER_FLOOR, (family, seed, result.grade and result.grade.audit_reason())
+        policy = default_catalog().policy_text(result.state.variant.task.policies[0]).lower()
+        for limit in LIMIT.findall(result.state.reply_draft or ""):
+            assert limit in policy, (family, seed, limit)
         scores.append(result.score)
     return scores
 
