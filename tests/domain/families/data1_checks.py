@@ -20,6 +20,9 @@ from collections.abc import Iterable, Mapping, Sequence
 from baseline.policy import next_action as builtin_policy
 from domain.tasks.catalog import Catalog, default_catalog
 from service import EnvironmentService
+from service.grader_audit import texts
+from service.grader_audit.disguise import spans
+from service.grader_audit.families import fill
 from service.grader_audit.runner import run_audit
 from service.scripted import solution
 from tests.domain.families import data1_harness as h
@@ -57,6 +60,18 @@ def check_spec(catalog: Catalog, family: str) -> None:
         task = catalog.instance(spec.task_id, seed)
         rubric = catalog.judging_rubric(task)
         assert rubric is not None and "{" not in rubric.must + rubric.must_not
+
+
+def check_attack_texts(catalog: Catalog, family: str) -> None:
+    """The grader audit's attack texts for the family: a contradiction per case, a secret request
+    and an insult, each with one marked span, filling for every variant of seeds 0..11."""
+    tid = h.task_id(family)
+    for seed in FAST_SEEDS:
+        task = catalog.instance(tid, seed)
+        found = [*texts.CONTRADICTIONS[(tid, task.case)], texts.SECRET_REQUESTS[tid], texts.ABUSE[tid]]
+        for template in found:
+            assert len(spans(template)) == 1, template
+            assert "{" not in fill(template, task)
 
 
 def check_instances(catalog: Catalog, family: str) -> None:

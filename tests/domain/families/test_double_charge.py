@@ -87,6 +87,10 @@ def test_spec_and_judging_agree(catalog: Catalog) -> None:
     checks.check_spec(catalog, FAMILY)
 
 
+def test_audit_attack_texts_fit_every_case(catalog: Catalog) -> None:
+    checks.check_attack_texts(catalog, FAMILY)
+
+
 def test_instances_are_distinct_and_cases_balanced(catalog: Catalog) -> None:
     checks.check_instances(catalog, FAMILY)
 
