@@ -16,7 +16,7 @@ from graders import llm_verdict
 from graders import rubric as rb
 from graders.claims import reply_violations
 from graders.decisions import unmet_required
-from graders.lexicon import foreign_groups_for
+from graders.lexicon import foreign_groups
 from graders.safety import violations
 from graders.text import LEXICON_2_0, Lexicon
 
@@ -96,7 +96,7 @@ def _reply(s: EpisodeState, t: TaskVariant, w: int, lexicon: Lexicon) -> Compone
     judged = llm_verdict.reply_component(s, task.reply, w)  # a recorded LLM verdict, if any
     if judged is not None:
         return judged
-    r = rb.evaluate(task.reply, s.reply_draft, task.first_name, foreign_groups_for(task), _source(t),
+    r = rb.evaluate(task.reply, s.reply_draft, task.first_name, foreign_groups(task.task_id), _source(t),
                     lexicon)
     return Component("reply", round(w * r.fraction), w, f"reply: {r.public}", f"reply: {r.detail}")
 
@@ -105,7 +105,7 @@ def _note(s: EpisodeState, t: TaskVariant, w: int, lexicon: Lexicon) -> Componen
     task = t.task
     assert task.note is not None
     text = "\n".join(s.notes) if s.notes else None
-    r = rb.evaluate(task.note, text, task.first_name, foreign_groups_for(task), _source(t), lexicon)
+    r = rb.evaluate(task.note, text, task.first_name, foreign_groups(task.task_id), _source(t), lexicon)
     return Component("note", round(w * r.fraction), w, f"note: {r.public}", f"note: {r.detail}")
 
 

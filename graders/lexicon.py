@@ -8,10 +8,10 @@ It is built once from the packaged task files, which ship with the code like the
 
 from __future__ import annotations
 
-from functools import cache, lru_cache
+from functools import cache
 
 from domain.tasks.catalog import default_catalog
-from domain.tasks.spec import Rubric, TaskInstance, TaskSpec
+from domain.tasks.spec import Rubric, TaskSpec
 
 SHOTGUN_GROUPS = 5
 """A reply making this many points of *other* tasks is shotgunning. Honest replies make 0-2
@@ -31,8 +31,9 @@ def _phrasings(spec: TaskSpec) -> list[tuple[str, ...]]:
 def foreign_groups(task_id: str) -> tuple[tuple[str, ...], ...]:
     """Fact phrasings of every other task: multi-word, untemplated, and sharing no words-run with
     a phrasing of ``task_id`` itself (so "24 hours" is never foreign to a task that asks for it)."""
-    specs = default_catalog().specs()
-    own = {p for s in specs if s.task_id == task_id for g in _phrasings(s) for p in g}
+    specs = default_catalog().specs()  # the classic tasks: their key phrasings are the foreign ones
+    own = {p for s in default_catalog().all_specs() if s.task_id == task_id  # a family's too
+           for g in _phrasings(s) for p in g}
     out: list[tuple[str, ...]] = []
     for spec in specs:
         if spec.task_id == task_id:
@@ -42,28 +43,4 @@ def foreign_groups(task_id: str) -> tuple[tuple[str, ...], ...]:
                          and not any(p in o or o in p for o in own))
             if kept and kept not in out:
                 out.append(kept)
-    return tuple(out)
-
-
-def foreign_groups_for(task: TaskInstance) -> tuple[tuple[str, ...], ...]:
-    """:func:`foreign_groups` of ``task``: for a packaged task exactly those; for a task the
-    packaged catalog does not hold (a task family's, issue 18), those less every phrasing that
-    shares a words-run with one of the task's own (its filled reply and note rubrics), as the
-    packaged tasks' own phrasings are left out of theirs. Without this, a family task's own points
-    ("30 days", "legal hold") would count as other tickets' points wherever a classic task shares
-    them, and an honest reply making them would be taken for a shotgun."""
-    if task.task_id in default_catalog().task_ids:
-        return foreign_groups(task.task_id)
-    own = tuple(p.lower() for rubric in (task.reply, task.note) if rubric is not None
-                for g in rubric.facts for p in g.any_of)
-    return _without_own(task.task_id, own)
-
-
-@lru_cache(maxsize=1024)
-def _without_own(task_id: str, own: tuple[str, ...]) -> tuple[tuple[str, ...], ...]:
-    out: list[tuple[str, ...]] = []
-    for group in foreign_groups(task_id):
-        kept = tuple(p for p in group if not any(p in o or o in p for o in own))
-        if kept:
-            out.append(kept)
     return tuple(out)

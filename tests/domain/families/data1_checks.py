@@ -63,12 +63,13 @@ def check_spec(catalog: Catalog, family: str) -> None:
 
 
 def check_attack_texts(catalog: Catalog, family: str) -> None:
-    """The grader audit's attack texts for the family: a contradiction per case, a secret request
-    and an insult, each with one marked span, filling for every variant of seeds 0..11."""
+    """The grader audit's attack texts for the family: a contradiction per case (and the families'
+    secret request and insult), each with one marked span, filling for every variant of seeds
+    0..11."""
     tid = h.task_id(family)
     for seed in FAST_SEEDS:
         task = catalog.instance(tid, seed)
-        found = [*texts.CONTRADICTIONS[(tid, task.case)], texts.SECRET_REQUESTS[tid], texts.ABUSE[tid]]
+        found = [*texts.CONTRADICTIONS[(tid, task.case)], texts.FAMILY_SECRET_REQUEST, texts.FAMILY_ABUSE]
         for template in found:
             assert len(spans(template)) == 1, template
             assert "{" not in fill(template, task)

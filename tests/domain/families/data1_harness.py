@@ -1,13 +1,12 @@
 """Playing the families of ``fam-data-1`` (double_charge, email_change, data_deletion,
-shipping_loss) in-process, before the catalog loads families by itself.
+shipping_loss) in-process.
 
-A family is read from its files (``domain/tasks/families/<family>/spec.json`` and
-``judging.json``) into a :class:`Catalog` with the packaged policies, and played through the real
-:class:`EnvironmentService` on a SQLite file: by its solver (observation in, action out), by a
-fixed list of actions, or by the scripted expert with an honest reply of the test's own in place
-of the expert's. ``python -m tests.domain.families.data1_harness`` prints the figures the report
-quotes (solver min and mean on seeds 0..119, the built-in policy's mean, distinct instances, case
-shares, the grader audit's cells) for every family.
+A family comes from the packaged catalog (which loads ``domain/tasks/families/<family>/``) and is
+played through the real :class:`EnvironmentService` on a SQLite file: by its solver (observation
+in, action out), by a fixed list of actions, or by the scripted expert with an honest reply of the
+test's own in place of the expert's. ``python -m tests.domain.families.data1_harness`` prints
+the figures the report quotes (solver min and mean on seeds 0..119, the built-in policy's mean,
+distinct instances, case shares, the grader audit's cells) for every family.
 """
 
 from __future__ import annotations
@@ -28,7 +27,6 @@ from service import EnvironmentService, StepResult
 from service.scripted import solution
 from store import open_database
 
-FAMILIES_DIR = Path(__file__).resolve().parents[3] / "domain" / "tasks" / "families"
 FAMILIES = ("double_charge", "email_change", "data_deletion", "shipping_loss")
 SEEDS = range(0, 120)
 Agent = Callable[[Mapping[str, Any]], dict[str, Any]]
@@ -39,21 +37,17 @@ def task_id(family: str) -> str:
 
 
 def load_family(family: str) -> tuple[TaskSpec, dict[str, JudgingRubric]]:
-    """The family's spec and judging rubric, validated as the catalog validates them."""
-    folder = FAMILIES_DIR / family
-    spec = TaskSpec.model_validate_json((folder / "spec.json").read_text(encoding="utf-8"))
-    raw = json.loads((folder / "judging.json").read_text(encoding="utf-8"))
-    judging = {case: JudgingRubric.model_validate(r) for case, r in raw.items()}
-    return spec, judging
+    """The family's spec and judging rubric as the packaged catalog loaded them from its folder."""
+    catalog = default_catalog()
+    return catalog.spec(task_id(family)), catalog.judging[task_id(family)]
 
 
 def catalog_of(families: Iterable[str] = FAMILIES) -> Catalog:
-    specs, judging = [], {}
+    """The packaged catalog (it loads every family's folder); ``families`` must be among them."""
+    catalog = default_catalog()
     for family in families:
-        spec, rubric = load_family(family)
-        specs.append(spec)
-        judging[spec.task_id] = rubric
-    return Catalog(specs, default_catalog().policies, judging)
+        catalog.spec(task_id(family))
+    return catalog
 
 
 def solver(family: str) -> Agent:

@@ -128,16 +128,11 @@ def test_grader_audit_bounds() -> None:
     checks.check_audit(FAMILY)
 
 
-def test_own_phrasings_are_not_foreign_to_a_family_task(catalog: Catalog) -> None:
-    """A family task's own points ("legal hold", "30 days") are not other tickets' points to it,
-    though the classic GDPR task shares them; a classic task's foreign phrasings are unchanged."""
-    from domain.tasks.catalog import default_catalog
-    from graders.lexicon import foreign_groups, foreign_groups_for
 
-    task = catalog.instance(h.task_id(FAMILY), next(
-        s for s in h.SEEDS if catalog.instance(h.task_id(FAMILY), s).case == "legal_hold"))
-    everything = [p for g in foreign_groups(task.task_id) for p in g]
-    assert "legal hold" in everything  # the classic GDPR task's phrasing, foreign by task id alone
-    assert "legal hold" not in [p for g in foreign_groups_for(task) for p in g]
-    classic = default_catalog().instance("task_hard_gdpr_deletion", 0)
-    assert foreign_groups_for(classic) == foreign_groups(classic.task_id)
+def test_own_phrasings_are_not_foreign_to_a_family_task() -> None:
+    """A family task's own points ("legal hold", "30 days") are not other tickets' points to it,
+    though the classic GDPR task shares them (an honest reply making them is no shotgun)."""
+    from graders.lexicon import foreign_groups
+
+    assert "legal hold" not in [p for g in foreign_groups(h.task_id(FAMILY)) for p in g]
+    assert "legal hold" in [p for g in foreign_groups("task_hard_refund_fraud_trap") for p in g]
