@@ -254,6 +254,18 @@ def _play_in_memory(catalog: Catalog, jobs: Sequence[_Job], progress: Callable[[
     return out
 
 
+def _scripted_or_solved(catalog: Catalog, task: TaskInstance) -> list[Action]:
+    """The correct work the adversaries build on: a classic task's scripted solution, a task
+    family's solver (``baseline/solvers``) played in memory on the variant."""
+    if not task.task_id.startswith("task_family_"):
+        return solution(task)
+    from baseline.solvers import solver_for
+    from service.task_families import play
+
+    _, _, _, actions, _ = play(catalog, task.task_id, int(task.seed or 0), solver_for(task.task_id))
+    return list(actions)
+
+
 def run_audit(*, seeds: Sequence[int | None] = DEFAULT_SEEDS, task_ids: Sequence[str] | None = None,
               families: Sequence[Family] = FAMILIES, policy: Agent | None = None,
               catalog: Catalog | None = None, progress: Progress | None = None,
@@ -267,7 +279,7 @@ def run_audit(*, seeds: Sequence[int | None] = DEFAULT_SEEDS, task_ids: Sequence
     ``grader_version``: the grader that judges (an unknown one raises ``UnknownGrader``).
     ``in_memory``: play without a store (:func:`_play_in_memory`; the current grader only).
     ``scripted``: the correct solution of a variant the adversaries build on (default
-    :func:`service.scripted.solution`; the task families pass their solver's actions).
+    :func:`service.scripted.solution`, and for a task family its solver's actions).
     """
     grader_for(grader_version)
     catalog = catalog or default_catalog()
@@ -275,7 +287,7 @@ def run_audit(*, seeds: Sequence[int | None] = DEFAULT_SEEDS, task_ids: Sequence
     for task_id in tasks:
         catalog.spec(task_id)  # an unknown task fails here, with the known ones listed
     began = time.perf_counter()
-    solve: Scripted = scripted or solution
+    solve: Scripted = scripted or partial(_scripted_or_solved, catalog)
     if in_memory:
         if grader_version != CURRENT:
             raise ValueError("in-memory audit plays under the current grader only")
