@@ -9,6 +9,9 @@ not keyword lists.
 
 from __future__ import annotations
 
+import json
+from functools import cache
+from pathlib import Path
 from typing import Any
 
 from domain.tasks.spec import ActionRule, TaskInstance
@@ -92,6 +95,25 @@ NOTES: dict[tuple[str, str], str] = {
 }
 
 
+FAMILIES_DIR = Path(__file__).resolve().parent.parent / "domain" / "tasks" / "families"
+
+
+@cache
+def family_texts() -> tuple[dict[tuple[str, str], str], dict[tuple[str, str], str]]:
+    """The expert's reply and note templates of the task families, per (task id, case): each
+    family directory may hold an ``expert.json`` (``{"replies": {case: text}, "notes": {case:
+    text}}``, templates like :data:`REPLIES`) beside its ``spec.json``; its task id is
+    ``task_family_<directory name>``. Read once per process."""
+    replies: dict[tuple[str, str], str] = {}
+    notes: dict[tuple[str, str], str] = {}
+    for path in sorted(FAMILIES_DIR.glob("*/expert.json")):
+        task_id = f"task_family_{path.parent.name}"
+        raw = json.loads(path.read_text(encoding="utf-8"))
+        replies.update({(task_id, case): text for case, text in raw.get("replies", {}).items()})
+        notes.update({(task_id, case): text for case, text in raw.get("notes", {}).items()})
+    return replies, notes
+
+
 def _fill(text: str, task: TaskInstance) -> str:
     return text.format(first=task.first_name, **task.variables)
 
@@ -128,10 +150,13 @@ def solution(task: TaskInstance) -> list[dict[str, Any]]:
         action = back_office(rule, task)
         if action is not None:
             out.append(action)
-    if key in NOTES:
-        out.append({"action_type": "add_internal_note", "note": _fill(NOTES[key], task)})
-    if key in REPLIES:
-        out.append({"action_type": "draft_reply", "reply_text": _fill(REPLIES[key], task)})
+    family_replies, family_notes = family_texts()
+    note = NOTES.get(key) or family_notes.get(key)
+    if note is not None:
+        out.append({"action_type": "add_internal_note", "note": _fill(note, task)})
+    text = REPLIES.get(key) or family_replies.get(key)
+    if text is not None:
+        out.append({"action_type": "draft_reply", "reply_text": _fill(text, task)})
     code = exp.resolution_code[0]
     status = exp.status[0].value
     action_type = "resolve_ticket" if status == "resolved" else "close_ticket"
