@@ -54,7 +54,7 @@ def _second(t: Ticket) -> str:
     if t.says("invoice") and t.says("copy"):
         return "You can download a copy of any of your invoices under Settings > Billing > Invoices."
     if t.says("billing address", "address"):
-        return ("You can update the billing address shown on future invoices yourself under Settings > "
+        return ("You can update the billing address printed on your future bills yourself under Settings > "
                 "Billing > Company details.")
     return ""
 

@@ -271,3 +271,27 @@ def check_audit(family: str, seeds: Sequence[int]) -> None:
                  "keywords_in_filler", "other_task_reply", "tag_spam", "close_at_once",
                  "repeated_actions"):
         assert name in applied, f"{name} did not play on {family}"
+
+
+SECOND_TOPICS: dict[str, dict[str, str]] = {
+    "outage": {"invoice": "invoice", "dark_mode": "dark mode"},
+    "security_report": {"two_factor": "two-factor", "admin": "admin"},
+    "plan_change": {"invoice": "invoice", "address": "billing address"},
+    "complaint": {"manager": "account manager", "export": "export"},
+}
+"""The word the solver's reply uses to answer each second request a ticket may carry."""
+
+
+def check_second_request(family: str) -> None:
+    """A second request in the ticket (one the case does not change) is answered in the reply, and
+    a ticket without one gets no such answer."""
+    topics = SECOND_TOPICS[family]
+    cat = catalog(family)
+    with scratch_service(family) as service:
+        for seed in range(24):
+            task = cat.instance(task_id(family), seed)
+            _, result = play(service, family, seed)
+            reply = (result.state.reply_draft or "").lower()
+            topic = str(task.variables["second_topic"])
+            for name, word in topics.items():
+                assert (word in reply) == (name == topic), (seed, topic, reply)

@@ -18,6 +18,10 @@ def test_the_subject_line_does_not_decide_the_case() -> None:
     fs.check_subject_does_not_decide(FAMILY)
 
 
+def test_the_reply_answers_a_second_request_when_there_is_one() -> None:
+    fs.check_second_request(FAMILY)
+
+
 def test_solver_scores_at_least_095_on_two_seeds_per_case() -> None:
     fs.check_solver(FAMILY, fs.first_seed_per_case(FAMILY, 2))
 
