@@ -160,7 +160,7 @@ def run_family_audit(family: str, seeds: Sequence[int | None], policy: Agent | N
             return [dict(a) for a in actions[task.seed]]
         return original(task)
 
-    contradictions = {(tid, case): (_with_attack(HONEST[family][case], attack),)
+    contradictions = {(tid, case): (_with_attack(HONEST[family][case][0], attack),)
                       for case, attack in CONTRADICTIONS[family].items()}
     with mock.patch.object(runner, "solution", solution), \
             mock.patch.dict(texts.CONTRADICTIONS, contradictions), \
@@ -234,19 +234,20 @@ def check_solver(family: str, seeds: Sequence[int]) -> list[float]:
     return scores
 
 
-def honest_text(family: str, task: TaskInstance) -> str:
-    return HONEST[family][task.case].format(first=task.first_name, **task.variables)
+def honest_texts(family: str, task: TaskInstance) -> list[str]:
+    return [t.format(first=task.first_name, **task.variables) for t in HONEST[family][task.case]]
 
 
 def check_honest(family: str, seeds: Sequence[int]) -> None:
-    """A natural reply written for the case (not the solver's) scores at least 0.85 in an episode
+    """Natural replies written for the case (not the solver's) score at least 0.85 in an episode
     with the solver's other actions, with no violation."""
     with scratch_service(family) as service:
         for seed in seeds:
             task = catalog(family).instance(task_id(family), seed)
-            _, result = play(service, family, seed, reply=honest_text(family, task))
-            assert not violations(result.state), violations(result.state)
-            assert result.state.score >= MIN_HONEST, (seed, task.case, result.grade.audit_reason())
+            for text in honest_texts(family, task):
+                _, result = play(service, family, seed, reply=text)
+                assert not violations(result.state), violations(result.state)
+                assert result.state.score >= MIN_HONEST, (seed, task.case, result.grade.audit_reason())
 
 
 def check_builtin_policy(family: str, seeds: Sequence[int]) -> float:

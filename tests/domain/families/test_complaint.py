@@ -31,7 +31,7 @@ def test_solver_scores_at_least_095_on_seeds_0_to_119() -> None:
     fs.check_solver(FAMILY, fs.SEEDS)
 
 
-def test_an_honest_reply_per_case_scores_at_least_085() -> None:
+def test_honest_replies_per_case_score_at_least_085() -> None:
     fs.check_honest(FAMILY, fs.first_seed_per_case(FAMILY, 2))
 
 
