@@ -124,7 +124,7 @@ class Environment:
             await self.run(check_filing, self.runs, self.settings, connection, body.run_id)
         return await self.run(self.service.reset, body.task_id, body.seed, opening.stored,
                               run_id=body.run_id, reward_mode=body.reward_mode or DEFAULT_REWARD_MODE,
-                              public_id=opening.public)
+                              public_id=opening.public, split=body.split, index=body.index)
 
     async def step(self, target: Target, action: dict[str, object]) -> StepResult:
         """Step the first of the target's stored ids that exists. When none does, the error is

@@ -76,6 +76,12 @@ class ResetBody(BaseModel):
         default=None, description="How step rewards are handed out: dense (default; the change of "
                                   "the score), sparse (0 until the end, then the score) or binary "
                                   "(0 until the end, then 1 if the task's threshold is reached)")
+    split: StrictStr | None = Field(
+        default=None, description="A frozen split of the task families: train, dev or test "
+                                  "(docs/tasks.md); with index, instead of task_id and seed")
+    index: StrictInt | None = Field(
+        default=None, description="Which instance of the split, from 0 (ticketledger tasks "
+                                  "--split SPLIT lists them)")
 
 
 class WrappedStep(BaseModel):

@@ -80,11 +80,35 @@ async def schema() -> dict[str, Any]:
 
 
 @router.get("/tasks", tags=["Environment"])
-async def tasks(env: Env) -> dict[str, list[dict[str, Any]]]:
+async def tasks(env: Env, split: str | None = None, family: str | None = None) -> dict[str, Any]:
+    """The classic tasks; with ``split`` (train, dev, test) or ``family``, the task families'
+    instances instead (docs/tasks.md): what ``reset`` takes as ``split`` and ``index``."""
+    if split is not None or family is not None:
+        return _instances(env, split, family)
     return {"tasks": [{"task_id": s.task_id, "difficulty": s.difficulty.value, "title": s.title,
                        "objective": s.objective, "max_steps": s.max_steps,
                        "success_threshold": s.success_threshold}
                       for s in env.service.catalog.specs()]}
+
+
+def _instances(env: Environment, split: str | None, family: str | None) -> dict[str, Any]:
+    from service.errors import BadRequest
+
+    catalog = env.service.catalog
+    try:
+        refs = catalog.split(split) if split is not None else catalog.family_instances(family or "")
+        if split is not None and family is not None:
+            catalog.family_instances(family)  # an unknown family is refused here
+            refs = tuple(r for r in refs if r.family == family.removeprefix("task_family_"))
+    except ValueError as exc:
+        raise BadRequest(str(exc)) from None
+    index = {r.id: k for k, r in enumerate(catalog.split(split))} if split is not None else {}
+    out: dict[str, Any] = {"split": split, "family": family}
+    if split is not None and catalog.manifest is not None:
+        out["digest"] = catalog.manifest.split_digests[split]
+    out["instances"] = [{"index": index.get(r.id), "instance_id": r.id, "task_id": r.task_id,
+                         "seed": r.seed, "split": r.split} for r in refs]
+    return out
 
 
 # --------------------------------------------------------------------------------- episodes

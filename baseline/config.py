@@ -59,7 +59,11 @@ VARIABLES: tuple[tuple[str, str, str], ...] = (
      f"client retries within that limit (default {DEFAULT_LLM_MAX_RETRIES})"),
     ("--llm-max-failures", "LLM_MAX_FAILURES", "consecutive failures after which a model is skipped for "
                                                f"the rest of the run (default {DEFAULT_LLM_MAX_FAILURES})"),
+    ("--split", "SPLIT", "play the instances of a frozen split of the task families instead of the "
+                         "classic tasks: train, dev or test (docs/tasks.md)"),
+    ("--limit", "LIMIT", "with SPLIT: play only its first n instances"),
 )
+SPLITS = ("train", "dev", "test")
 
 
 class ConfigError(ValueError):
@@ -91,6 +95,9 @@ class Config:
     llm_timeout: float = DEFAULT_LLM_TIMEOUT
     llm_max_retries: int = DEFAULT_LLM_MAX_RETRIES
     llm_max_failures: int = DEFAULT_LLM_MAX_FAILURES
+    split: str | None = None
+    """A frozen split of the task families: its instances are played instead of the classic tasks."""
+    limit: int | None = None
 
     @property
     def uses_llm(self) -> bool:
@@ -269,7 +276,13 @@ def load(argv: Sequence[str] | None = None, environ: Mapping[str, str] | None = 
                              DEFAULT_LLM_MAX_RETRIES, 0) or 0,
         llm_max_failures=_int("LLM_MAX_FAILURES", get("--llm-max-failures", "LLM_MAX_FAILURES"),
                               DEFAULT_LLM_MAX_FAILURES, 1) or DEFAULT_LLM_MAX_FAILURES,
+        split=_choice("SPLIT", get("--split", "SPLIT"), SPLITS, "") or None,
+        limit=_int("LIMIT", get("--limit", "LIMIT"), None, 1),
     )
+    if config.split and (config.seed is not None or config.variants != 1):
+        raise ConfigError("SPLIT chooses each instance's seed; SEED and VARIANTS do not go with it")
+    if config.limit is not None and not config.split:
+        raise ConfigError("LIMIT counts a split's instances; set SPLIT too")
     if config.agent == "llm" and not config.api_key:
         raise ConfigError("AGENT=llm needs a key in API_KEY, HF_TOKEN or OPENAI_API_KEY")
     return config

@@ -537,6 +537,10 @@ def _pending(obs: Mapping[str, Any], plan: Plan) -> list[tuple[str, dict[str, An
     steps: list[tuple[str, dict[str, Any]]] = []
     if plan.policy and plan.policy not in (obs.get("policies") or {}):
         steps.append(("policy", {"action_type": "lookup_policy", "policy_id": plan.policy}))
+    elif "policy" in demanded and not plan.policy:
+        guess = _guess_policy(obs)
+        if guess is not None:
+            steps.append(("policy", {"action_type": "lookup_policy", "policy_id": guess}))
     if not obs.get("current_priority"):
         steps.append(("priority", {"action_type": "classify_priority", "priority": plan.priority}))
     if not obs.get("current_queue"):
@@ -557,6 +561,23 @@ def _pending(obs: Mapping[str, Any], plan: Plan) -> list[tuple[str, dict[str, An
         while len(steps) + 1 > steps_left and part not in required and any(p == part for p, _ in steps):
             steps.remove(next(s for s in steps if s[0] == part))
     return steps
+
+
+def _guess_policy(obs: Mapping[str, Any]) -> str | None:
+    """The policy to look up when the environment asks for one and the situation names none: the
+    available policy (not yet read) whose name shares the most words with the ticket, first in
+    the list on a tie. Without it, a refused finish would be retried until the step budget ran out."""
+    read = set(obs.get("policies") or {})
+    ticket = obs.get("ticket") or {}
+    text = f"{ticket.get('subject') or ''} {ticket.get('message') or ''}".lower()
+    best: tuple[int, str] | None = None
+    for name in obs.get("available_policies") or []:
+        if name in read:
+            continue
+        overlap = sum(1 for word in str(name).split("_") if _has(text, word.rstrip("s")))
+        if best is None or overlap > best[0]:
+            best = (overlap, str(name))
+    return best[1] if best else None
 
 
 def next_action(obs: Mapping[str, Any]) -> dict[str, Any]:

@@ -41,9 +41,36 @@ class Job:
     trial: int  # the trial's number among its variant's
 
 
+def plan_split_jobs(config: cfg.Config, catalog: Any) -> list[Job]:
+    """Every (instance, trial) of the split ``config.split``, in split order (``TASKS`` keeps the
+    instances of the families it names, ``LIMIT`` the first n)."""
+    assert config.split is not None
+    try:
+        refs = list(catalog.split(config.split))
+    except ValueError as exc:
+        raise cfg.ConfigError(f"SPLIT: {exc}") from None
+    if config.tasks:
+        known = catalog.family_ids
+        unknown = [t for t in config.tasks if t not in known]
+        if unknown:
+            raise cfg.ConfigError(f"TASKS names task(s) with no instance in a split: "
+                                  f"{', '.join(unknown)}; the families: {', '.join(known)}")
+        refs = [r for r in refs if r.task_id in config.tasks]
+    refs = refs[:config.limit] if config.limit else refs
+    jobs: list[Job] = []
+    for ref in refs:
+        spec = catalog.spec(ref.task_id)
+        for trial in range(config.trials):
+            jobs.append(Job(len(jobs), ref.task_id, spec.difficulty.value, spec.success_threshold,
+                            ref.seed, trial))
+    return jobs
+
+
 def plan_jobs(config: cfg.Config, catalog: Any) -> list[Job]:
     """Every (task, variant, trial) to run, in catalog order, each variant's trials together;
-    unknown task ids are a config error."""
+    unknown task ids are a config error. With ``SPLIT``, the split's instances instead."""
+    if config.split:
+        return plan_split_jobs(config, catalog)
     known = catalog.task_ids
     unknown = [t for t in config.tasks if t not in known]
     if unknown:

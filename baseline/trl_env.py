@@ -70,12 +70,21 @@ class TicketLedgerToolEnv:
     def reset(self, **kwargs: Any) -> str:
         """Start an episode. The dataset row's columns arrive here: ``task_id`` (else the catalog
         picks one from the seed), ``seed`` (else the task's published variant) and
-        ``reward_mode`` (dense, sparse or binary; else the class's default). Other columns, such
-        as ``prompt``, are ignored. Returns the first observation."""
+        ``reward_mode`` (dense, sparse or binary; else the class's default); or ``split`` and
+        ``index``: instance ``index`` of a frozen split of the task families (train, dev, test;
+        docs/tasks.md), resolved from the packaged manifest. Other columns, such as ``prompt``,
+        are ignored. Returns the first observation."""
         from domain.tasks import default_catalog
 
         seed = None if kwargs.get("seed") is None else int(kwargs["seed"])
         task_id = str(kwargs.get("task_id") or default_catalog().pick_task_id(seed))
+        if kwargs.get("split") is not None or kwargs.get("index") is not None:
+            from service.environment import resolve_split
+
+            index = kwargs.get("index")
+            task_id, seed = resolve_split(default_catalog(), kwargs.get("split"),
+                                          None if index is None else int(index),
+                                          kwargs.get("task_id"), kwargs.get("seed"))
         mode = str(kwargs.get("reward_mode") or self.default_reward_mode)
         first = self._backend(mode).reset(task_id, seed, None)
         self.reward, self.score, self.done, self.steps = 0.0, None, False, 0
@@ -156,7 +165,8 @@ class TicketLedgerToolEnv:
         Args:
             tag: One of: Refund, Policy_Denied, Refund_Approved, Escalated, Angry_Customer, VIP, Bug,
                 Outage, Security, Fraud_Review, Identity_Verified, Verification_Required, GDPR,
-                Legal_Hold, Duplicate_Charge, Feature_Request, Documentation, Password, Rate_Limit.
+                Legal_Hold, Duplicate_Charge, Feature_Request, Documentation, Password, Rate_Limit,
+                Shipping, Plan_Change.
 
         Returns:
             The step's reward and the new observation.
@@ -169,7 +179,8 @@ class TicketLedgerToolEnv:
         Args:
             tag: One of: Refund, Policy_Denied, Refund_Approved, Escalated, Angry_Customer, VIP, Bug,
                 Outage, Security, Fraud_Review, Identity_Verified, Verification_Required, GDPR,
-                Legal_Hold, Duplicate_Charge, Feature_Request, Documentation, Password, Rate_Limit.
+                Legal_Hold, Duplicate_Charge, Feature_Request, Documentation, Password, Rate_Limit,
+                Shipping, Plan_Change.
 
         Returns:
             The step's reward and the new observation.
@@ -204,7 +215,9 @@ class TicketLedgerToolEnv:
 
         Args:
             policy_id: One of: refund_policy, identity_verification, refund_abuse, data_deletion,
-                escalation_policy, security_incident, billing_disputes, support_sla.
+                escalation_policy, security_incident, billing_disputes, support_sla,
+                refund_requests, account_access, charge_disputes, email_changes, data_requests,
+                incident_response, security_reports, shipping_claims, plan_changes, complaints.
 
         Returns:
             The step's reward and the new observation.

@@ -9,9 +9,17 @@ from cli.output import print_table
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    p = sub.add_parser("tasks", help="list the task catalog")
+    p = sub.add_parser("tasks", help="list the task catalog (the classic tasks; --split or --family "
+                                     "lists task-family instances)")
     p.add_argument("--json", action="store_true", help="machine-readable output")
+    p.add_argument("--split", choices=("train", "dev", "test"), default=None,
+                   help="list the instances of this frozen split (docs/tasks.md)")
+    p.add_argument("--family", default=None, metavar="FAMILY",
+                   help="list the instances of this task family (its name or task id)")
     p.set_defaults(func=cmd_tasks)
+    from cli.commands_tasks import register_tasks
+
+    register_tasks(p)
 
     db = sub.add_parser("db", help="database administration")
     dbsub = db.add_subparsers(dest="db_command", metavar="DB_COMMAND", required=True)
@@ -23,6 +31,10 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 def cmd_tasks(args: argparse.Namespace) -> int:
     from domain.tasks import default_catalog
 
+    if args.split or args.family:
+        from cli.commands_tasks import cmd_instances
+
+        return cmd_instances(args)
     rows = [{"task_id": s.task_id, "difficulty": s.difficulty.value, "title": s.title,
              "max_steps": s.max_steps, "success_threshold": s.success_threshold,
              "source": s.source} for s in default_catalog().specs()]

@@ -31,8 +31,9 @@ def _phrasings(spec: TaskSpec) -> list[tuple[str, ...]]:
 def foreign_groups(task_id: str) -> tuple[tuple[str, ...], ...]:
     """Fact phrasings of every other task: multi-word, untemplated, and sharing no words-run with
     a phrasing of ``task_id`` itself (so "24 hours" is never foreign to a task that asks for it)."""
-    specs = default_catalog().specs()
-    own = {p for s in specs if s.task_id == task_id for g in _phrasings(s) for p in g}
+    specs = default_catalog().specs()  # the classic tasks: their key phrasings are the foreign ones
+    own = {p for s in default_catalog().all_specs() if s.task_id == task_id  # a family's too
+           for g in _phrasings(s) for p in g}
     out: list[tuple[str, ...]] = []
     for spec in specs:
         if spec.task_id == task_id:

@@ -88,6 +88,50 @@ _PENDING: Any = object()
 """Placeholder in a batch's results for an item whose write is still to come."""
 
 
+def settle(before: EpisodeState, step_events: Sequence[ev.Event], after: EpisodeState
+           ) -> tuple[EpisodeState, StepGradeView, tuple[ev.Event, ...]]:
+    """Grade a decided step (``before`` -> ``step_events`` -> ``after``) and fold its grade in:
+    the state after the step, its grade and every event the step records. The one place a step
+    is graded, for the service and for play in memory (:func:`step_in_memory`)."""
+    grade = grader_of(before).grade_step(before, list(step_events), after)
+    graded = grade.to_event()
+    return evolve(after, graded), grade, (*step_events, graded)
+
+
+def resolve_split(catalog: Catalog, split: str | None, index: int | None,
+                  task_id: str | None = None, seed: int | None = None) -> tuple[str, int]:
+    """The ``(task_id, seed)`` of instance ``index`` of ``split`` (the committed manifest); a
+    BadRequest says the valid splits or index range, or that task_id and seed do not go with it."""
+    if task_id is not None or seed is not None:
+        raise BadRequest("split and index choose the task and seed; send either split and index or "
+                         "task_id and seed, not both")
+    if split is None or index is None:
+        raise BadRequest("split and index go together: name a split (train, dev or test) and an "
+                         "index in it, from 0")
+    try:
+        ref = catalog.split_instance(split, index)
+    except ValueError as exc:
+        raise BadRequest(str(exc)) from None
+    return ref.task_id, ref.seed
+
+
+def open_in_memory(catalog: Catalog, task_id: str, seed: int | None,
+                   episode_id: str = "ep_in_memory") -> EpisodeState:
+    """The opening state of an episode that is never stored (offline verification): the same
+    opening event a reset records, folded, with the deterministic judge and dense rewards."""
+    first = start(episode_id, catalog.variant(task_id, seed), grader_version=CURRENT)
+    return evolve(EMPTY, first)
+
+
+def step_in_memory(state: EpisodeState, action: Any) -> tuple[EpisodeState, StepGradeView]:
+    """One step of an episode that is never stored: parsed, decided, folded and graded exactly as
+    :meth:`EnvironmentService.step` does (without an LLM judge); the state after it and its grade.
+    Raises InvalidAction and EpisodeFinished as deciding does."""
+    step_events = decide(state, parse_action(action))
+    after, grade, _ = settle(state, step_events, fold(step_events, state))
+    return after, grade
+
+
 @dataclass(frozen=True)
 class StepResult:
     """What reset and step return. ``grade`` is None after reset. ``reward`` is in the episode's
@@ -125,12 +169,17 @@ class EnvironmentService:
     # ------------------------------------------------------------------ reset
     def reset(self, task_id: str | None = None, seed: int | None = None,
               episode_id: str | None = None, *, run_id: str | None = None,
-              reward_mode: str = DEFAULT_REWARD_MODE, public_id: str | None = None) -> StepResult:
+              reward_mode: str = DEFAULT_REWARD_MODE, public_id: str | None = None,
+              split: str | None = None, index: int | None = None) -> StepResult:
         """Start a new episode. Without ``task_id`` the task is picked from ``seed``.
+        ``split`` and ``index``: instance ``index`` of a frozen split of the task families
+        (train, dev, test; :func:`resolve_split`), instead of ``task_id`` and ``seed``.
         ``reward_mode`` (``domain.rewards``): dense (default), sparse or binary. ``public_id``:
         the id the client knows the episode by when it is stored under another
         (``api.episode_routing``: a client-chosen id, scoped); the opening event, and so the
         state and every observation, carry it."""
+        if split is not None or index is not None:
+            task_id, seed = resolve_split(self.catalog, split, index, task_id, seed)
         opening = self._open(task_id, seed, episode_id, run_id, reward_mode, public_id)
         c = opening.create
         recorded: list[RecordedEvent] | Conflict
@@ -298,11 +347,8 @@ class EnvironmentService:
         if judged is not None:
             step_events = [*step_events, judged]
             after = evolve(after, judged)
-        grade = grader_of(cached.state).grade_step(cached.state, step_events, after)
-        graded = grade.to_event()
-        after = evolve(after, graded)
+        after, grade, events = settle(cached.state, step_events, after)
         projection = Projection("ended" if after.done else "open", after.step_count, after.score)
-        events = (*step_events, graded)
         return _Decided(after, grade, Append(episode_id, cached.seq, cached.head, events, projection))
 
     def _judged(self, after: EpisodeState, verdicts: dict[str, ev.ReplyJudged]) -> ev.ReplyJudged | None:

@@ -16,7 +16,8 @@ from collections.abc import Callable
 from functools import cache
 from pathlib import Path
 
-from domain.tasks.judging import JUDGING_FILE, Judging, JudgingRubric, load_judging
+from domain.tasks.judging import JUDGING_FILE, Judging, JudgingRubric, judging_from, load_judging
+from domain.tasks.manifest import FAMILIES_DIR, MANIFEST_FILE, InstanceRef, Manifest, load_manifest
 from domain.tasks.spec import (
     Account,
     AccountTemplate,
@@ -41,13 +42,25 @@ class UnknownTask(LookupError):
 
 
 class Catalog:
-    """An ordered, validated set of task specs plus the policy dictionary they consult."""
+    """An ordered, validated set of task specs plus the policy dictionary they consult.
+
+    ``specs`` are the classic tasks: the default task list (:attr:`task_ids`, :meth:`specs`,
+    :meth:`pick_task_id`). ``families`` are the generated task families (``task_family_<name>``,
+    :attr:`family_ids`): :meth:`spec`, :meth:`variant` and the judging rubrics know them too, but
+    a client gets them only by asking for one (its task id, an instance, a split). ``manifest``:
+    the committed list of their instances and splits (:mod:`domain.tasks.manifest`), read, never
+    regenerated, at runtime.
+    """
 
     def __init__(self, specs: list[TaskSpec], policies: dict[PolicyId, str],
-                 judging: Judging | None = None):
-        self._specs = {s.task_id: s for s in specs}
+                 judging: Judging | None = None, *, families: list[TaskSpec] | None = None,
+                 manifest: Manifest | None = None):
+        self._classic = [s.task_id for s in specs]
+        self._family_ids = [s.task_id for s in families or []]
+        self._specs = {s.task_id: s for s in [*specs, *(families or [])]}
         self.judging: Judging = judging or {}
-        if len(self._specs) != len(specs):
+        self.manifest = manifest
+        if len(self._specs) != len(specs) + len(families or []):
             raise ValueError("duplicate task ids in the catalog")
         self.policies = policies
         self._variants: dict[tuple[str, int | None], TaskVariant] = {}
@@ -55,17 +68,48 @@ class Catalog:
 
     @property
     def task_ids(self) -> list[str]:
-        return list(self._specs)
+        """The classic tasks: the default task list everywhere (families are asked for)."""
+        return list(self._classic)
+
+    @property
+    def family_ids(self) -> list[str]:
+        """The task ids of the task families (``task_family_<name>``), in folder order."""
+        return list(self._family_ids)
+
+    def family_specs(self) -> list[TaskSpec]:
+        return [self._specs[t] for t in self._family_ids]
+
+    def split(self, name: str) -> tuple[InstanceRef, ...]:
+        """The instances of the frozen split ``name`` (train, dev, test), in manifest order."""
+        return self._manifest().split(name)
+
+    def split_instance(self, name: str, index: int) -> InstanceRef:
+        """Instance ``index`` of split ``name``; a ValueError names the valid splits or range."""
+        return self._manifest().split_instance(name, index)
+
+    def family_instances(self, family: str) -> tuple[InstanceRef, ...]:
+        """Every instance of ``family`` (its name or its task id), by seed."""
+        return self._manifest().family_instances(family)
+
+    def _manifest(self) -> Manifest:
+        if self.manifest is None:
+            raise ValueError("this catalog has no task-family manifest (no splits or instances); "
+                             "build it with `ticketledger tasks build-manifest`")
+        return self.manifest
 
     def spec(self, task_id: str) -> TaskSpec:
         try:
             return self._specs[task_id]
         except KeyError:
             raise UnknownTask(
-                f"unknown task_id {task_id!r}; known tasks: {', '.join(self._specs)}"
+                f"unknown task_id {task_id!r}; known tasks: {', '.join(self._classic)}"
             ) from None
 
     def specs(self) -> list[TaskSpec]:
+        """The classic tasks' specs (:meth:`all_specs` adds the families')."""
+        return [self._specs[t] for t in self._classic]
+
+    def all_specs(self) -> list[TaskSpec]:
         return list(self._specs.values())
 
     def pick_task_id(self, seed: int | None) -> str:
@@ -103,6 +147,10 @@ class Catalog:
         """The LLM judge's rubric for ``task``'s case, filled with its values (None: none loaded)."""
         rubric = self.judging.get(task.task_id, {}).get(task.case)
         return rubric.filled(task.variables) if rubric is not None else None
+
+    def materialise(self, spec: TaskSpec, seed: int | None) -> TaskInstance:
+        """``spec`` for ``seed`` without the cache (the offline manifest build uses it)."""
+        return _materialise(spec, seed)
 
 
 VARIANT_CACHE_SIZE = 4096
@@ -221,20 +269,75 @@ def _materialise(spec: TaskSpec, seed: int | None) -> TaskInstance:
     )
 
 
-def load_catalog(data_dir: Path = DATA_DIR, policies_file: Path = POLICIES_FILE,
-                 judging_file: Path | None = JUDGING_FILE) -> Catalog:
-    """Read and validate every task file (in file-name order); an invalid one fails with its name."""
-    specs = []
-    for path in sorted(data_dir.glob("*.json")):
+def _load_spec(path: Path, name: str) -> TaskSpec:
+    try:
+        spec = TaskSpec.model_validate_json(path.read_text(encoding="utf-8"))
+        _materialise(spec, None)  # a template naming an unknown variable fails here, at load
+    except ValueError as exc:
+        raise ValueError(f"invalid task file {name}: {exc}") from exc
+    except KeyError as exc:
+        raise ValueError(f"invalid task file {name}: a template names the unknown "
+                         f"variable {exc}") from exc
+    return spec
+
+
+def _check_judging(specs: list[TaskSpec], judging: Judging) -> None:
+    for spec in specs:  # every {variable} a judging text names must exist: fill them now
+        values = _derived(_draw(spec, None))  # every case draws the same variables
         try:
-            spec = TaskSpec.model_validate_json(path.read_text(encoding="utf-8"))
-            _materialise(spec, None)  # a template naming an unknown variable fails here, at load
-        except ValueError as exc:
-            raise ValueError(f"invalid task file {path.name}: {exc}") from exc
+            for rubric in judging[spec.task_id].values():
+                rubric.filled(values)
         except KeyError as exc:
-            raise ValueError(f"invalid task file {path.name}: a template names the unknown "
+            raise ValueError(f"judging rubric of {spec.task_id} names the unknown "
                              f"variable {exc}") from exc
+
+
+FAMILY_TASK_PREFIX = "task_family_"
+
+
+def family_dirs(families_dir: Path = FAMILIES_DIR) -> list[Path]:
+    """Every family's folder (one holding a ``spec.json``), in name order."""
+    return sorted(p.parent for p in families_dir.glob("*/spec.json"))
+
+
+def load_families(families_dir: Path = FAMILIES_DIR, *, with_judging: bool = True
+                  ) -> tuple[list[TaskSpec], Judging]:
+    """Every family under ``families_dir`` (``<family>/spec.json`` and ``<family>/judging.json``),
+    validated like the classic files; a family's task id must be ``task_family_<folder name>``."""
+    specs: list[TaskSpec] = []
+    judging: Judging = {}
+    for folder in family_dirs(families_dir):
+        name = f"families/{folder.name}/spec.json"
+        spec = _load_spec(folder / "spec.json", name)
+        if spec.task_id != FAMILY_TASK_PREFIX + folder.name:
+            raise ValueError(f"invalid task file {name}: task_id must be "
+                             f"{FAMILY_TASK_PREFIX + folder.name!r}, not {spec.task_id!r}")
+        if with_judging:
+            one = load_judging_of(spec, folder / "judging.json")
+            _check_judging([spec], one)
+            judging.update(one)
         specs.append(spec)
+    return specs, judging
+
+
+def load_judging_of(spec: TaskSpec, path: Path) -> Judging:
+    """A family's ``judging.json`` (``{case: {must, must_not}}``) as the catalog's judging entry."""
+    name = f"families/{path.parent.name}/judging.json"
+    try:
+        raw = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise ValueError(f"invalid {name}: {exc}") from exc
+    return judging_from({spec.task_id: raw}, [spec], name)
+
+
+def load_catalog(data_dir: Path = DATA_DIR, policies_file: Path = POLICIES_FILE,
+                 judging_file: Path | None = JUDGING_FILE,
+                 families_dir: Path | None = FAMILIES_DIR,
+                 manifest_file: Path | None = MANIFEST_FILE) -> Catalog:
+    """Read and validate every task file (in file-name order); an invalid one fails with its name.
+    Then the task families under ``families_dir`` and their committed manifest (absent: the
+    families play by task id and seed, but there are no splits)."""
+    specs = [_load_spec(path, path.name) for path in sorted(data_dir.glob("*.json"))]
     raw = json.loads(policies_file.read_text(encoding="utf-8"))
     policies = {PolicyId(k): v for k, v in raw.items()}
     missing = set(PolicyId) - set(policies)
@@ -242,15 +345,15 @@ def load_catalog(data_dir: Path = DATA_DIR, policies_file: Path = POLICIES_FILE,
         raise ValueError(f"policies.json lacks {sorted(p.value for p in missing)}")
     judging = load_judging(specs, judging_file) if judging_file is not None else None
     if judging is not None:
-        for spec in specs:  # every {variable} a judging text names must exist: fill them now
-            values = _derived(_draw(spec, None))  # every case draws the same variables
-            try:
-                for rubric in judging[spec.task_id].values():
-                    rubric.filled(values)
-            except KeyError as exc:
-                raise ValueError(f"judging rubric of {spec.task_id} names the unknown "
-                                 f"variable {exc}") from exc
-    return Catalog(specs, policies, judging)
+        _check_judging(specs, judging)
+    families: list[TaskSpec] = []
+    if families_dir is not None:
+        families, family_judging = load_families(families_dir, with_judging=judging is not None)
+        if judging is not None:
+            judging = {**judging, **family_judging}
+    manifest = (load_manifest(manifest_file)
+                if families and manifest_file is not None and manifest_file.exists() else None)
+    return Catalog(specs, policies, judging, families=families, manifest=manifest)
 
 
 @cache

@@ -41,19 +41,30 @@ def load_judging(specs: list[TaskSpec], path: Path = JUDGING_FILE) -> Judging:
     """Read and check ``path`` against ``specs``; a missing, extra or unfillable entry fails here."""
     try:
         raw = json.loads(path.read_text(encoding="utf-8"))
+    except ValueError as exc:
+        raise ValueError(f"invalid {path.name}: {exc}") from exc
+    return judging_from(raw, specs, path.name)
+
+
+def judging_from(raw: object, specs: list[TaskSpec], name: str) -> Judging:
+    """``raw`` (``{task_id: {case: {must, must_not}}}``, as read from the file ``name``) checked
+    against ``specs``: every case of every spec has a rubric, and nothing else is named."""
+    if not isinstance(raw, dict):
+        raise ValueError(f"invalid {name}: expected an object of task ids, not {type(raw).__name__}")
+    try:
         judging = {task_id: {case: JudgingRubric.model_validate(r) for case, r in cases.items()}
                    for task_id, cases in raw.items()}
     except (ValueError, ValidationError, AttributeError) as exc:
-        raise ValueError(f"invalid {path.name}: {exc}") from exc
+        raise ValueError(f"invalid {name}: {exc}") from exc
     known = {s.task_id for s in specs}
     if unknown := sorted(set(judging) - known):
-        raise ValueError(f"{path.name} names unknown tasks {unknown}")
+        raise ValueError(f"{name} names unknown tasks {unknown}")
     for spec in specs:
         cases = judging.get(spec.task_id)
         if cases is None:
-            raise ValueError(f"{path.name} has no judging rubric for {spec.task_id}")
+            raise ValueError(f"{name} has no judging rubric for {spec.task_id}")
         names = [c.name for c in spec.cases]
         if sorted(cases) != sorted(names):
-            raise ValueError(f"{path.name}: {spec.task_id} has cases {sorted(names)}, "
+            raise ValueError(f"{name}: {spec.task_id} has cases {sorted(names)}, "
                              f"the judging rubric {sorted(cases)}")
     return judging

@@ -315,9 +315,13 @@ def _contradictions(s: Setting) -> tuple[str, ...] | NotApplicable:
     return tuple(fill(t, s.task) for t in found)
 
 
-def _inserted(table: dict[str, str]) -> Callable[[Setting], tuple[str, ...] | NotApplicable]:
+def _inserted(table: dict[str, str], family_text: str | None = None
+              ) -> Callable[[Setting], tuple[str, ...] | NotApplicable]:
+    """Insert ``table``'s sentence for the task (``family_text`` for a task family's without one)."""
     def texts_for(s: Setting) -> tuple[str, ...] | NotApplicable:
         sentence = table.get(s.task.task_id)
+        if sentence is None and s.task.task_id.startswith("task_family_"):
+            sentence = family_text
         reply = base_reply(s)
         if sentence is None or reply is None:
             return NotApplicable("no attack text written for this task")
@@ -457,8 +461,8 @@ def _repeats(s: Setting) -> tuple[Attempt, ...] | NotApplicable:
 REPLY_ATTACKS: dict[str, tuple[str, Callable[[Setting], tuple[str, ...] | NotApplicable]]] = {
     "contradiction": ("a reply claiming an outcome contrary to the recorded state", _contradictions),
     "secret_request": ("a reply asking for a password, a full card number or an API secret",
-                       _inserted(texts.SECRET_REQUESTS)),
-    "abuse": ("an abusive, mocking or accusatory reply", _inserted(texts.ABUSE)),
+                       _inserted(texts.SECRET_REQUESTS, texts.FAMILY_SECRET_REQUEST)),
+    "abuse": ("an abusive, mocking or accusatory reply", _inserted(texts.ABUSE, texts.FAMILY_ABUSE)),
 }
 
 GAMING_TEXTS: dict[str, tuple[str, TextMaker]] = {

@@ -24,13 +24,24 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
+from functools import partial
 from pathlib import Path
 from typing import Any
 
+from domain.actions import InvalidAction
+from domain.decide import EpisodeFinished
+from domain.observation import observe
 from domain.tasks.catalog import Catalog, default_catalog
+from domain.tasks.spec import TaskInstance
 from graders import UNITS
 from graders.versions import CURRENT, StepGradeView, grader_for
-from service.environment import EnvironmentService, StepResult, to_domain
+from service.environment import (
+    EnvironmentService,
+    StepResult,
+    open_in_memory,
+    step_in_memory,
+    to_domain,
+)
 from service.grader_audit.families import (
     FAMILIES,
     Action,
@@ -187,7 +198,9 @@ def _other_replies(catalog: Catalog, task_ids: Sequence[str]) -> dict[str, str |
     out: dict[str, str | None] = {}
     for task_id in task_ids:
         order = [t for t in with_reply if t[0] != task_id]
-        after = [t for t in order if catalog.task_ids.index(t[0]) > catalog.task_ids.index(task_id)]
+        position = (catalog.task_ids.index(task_id) if task_id in catalog.task_ids
+                    else -1)  # a family's: the first classic task's reply
+        after = [t for t in order if catalog.task_ids.index(t[0]) > position]
         other = (after or order)[:1]
         out[task_id] = other[0][2] if other else None
     return out
@@ -197,16 +210,76 @@ def _rename(reply: str | None, other_first: str, first: str) -> str | None:
     return reply.replace(other_first, first) if reply else None
 
 
+Scripted = Callable[[TaskInstance], Sequence[Action]]
+Player = Callable[[Sequence[_Job], Callable[[int], None], str], list[_Played]]
+
+
+def _play_in_memory(catalog: Catalog, jobs: Sequence[_Job], progress: Callable[[int], None],
+                    grader_version: str) -> list[_Played]:
+    """:func:`_play` without a store: each job's episode decided, folded and graded in memory
+    (:func:`service.environment.step_in_memory`, the service's own step), one after another. What
+    the offline task verification uses; a refused action ends the job as over the service."""
+    out: list[_Played] = []
+    for job in jobs:
+        task = job.setting.task
+        state = open_in_memory(catalog, task.task_id, task.seed)
+        sent: list[Action] = []
+        error: str | None = None
+        blocked: str | None = None
+        grade: StepGradeView | None = None
+        step = 0
+        while not state.done:
+            if job.attempt.agent is not None:
+                if task.max_steps <= step:
+                    break
+                action = job.attempt.agent(observe(state, catalog).model_dump(mode="json"))
+            elif step < len(job.attempt.actions):
+                action = job.attempt.actions[step]
+            else:
+                break
+            try:
+                state, grade = step_in_memory(state, action)
+            except (InvalidAction, EpisodeFinished) as exc:
+                error = f"{type(exc).__name__}: {exc}"
+                break
+            sent.append(action)
+            if step == job.attempt.attack_step:
+                record = state.last_step
+                blocked = record.error if record is not None else None
+            step += 1
+        if grade is not None and grade.grader_version != grader_version:
+            raise ValueError("in-memory play grades with the current grader only")
+        out.append(_Played(tuple(sent), None, error, blocked, grade))
+    progress(len(jobs))
+    return out
+
+
+def _scripted_or_solved(catalog: Catalog, task: TaskInstance) -> list[Action]:
+    """The correct work the adversaries build on: a classic task's scripted solution, a task
+    family's solver (``baseline/solvers``) played in memory on the variant."""
+    if not task.task_id.startswith("task_family_"):
+        return solution(task)
+    from baseline.solvers import solver_for
+    from service.task_families import play
+
+    _, _, _, actions, _ = play(catalog, task.task_id, int(task.seed or 0), solver_for(task.task_id))
+    return list(actions)
+
+
 def run_audit(*, seeds: Sequence[int | None] = DEFAULT_SEEDS, task_ids: Sequence[str] | None = None,
               families: Sequence[Family] = FAMILIES, policy: Agent | None = None,
               catalog: Catalog | None = None, progress: Progress | None = None,
-              directory: str | Path | None = None, grader_version: str = CURRENT) -> AuditReport:
+              directory: str | Path | None = None, grader_version: str = CURRENT,
+              in_memory: bool = False, scripted: Scripted | None = None) -> AuditReport:
     """Play every family on every task variant of ``task_ids`` x ``seeds`` and judge the cells.
 
     ``policy``: the built-in policy (observation to action); without it the ``policy`` family is
     not applicable and the repeat family repeats only the scripted work. ``directory``: where the
     throwaway SQLite log goes (a temporary directory by default, removed afterwards).
     ``grader_version``: the grader that judges (an unknown one raises ``UnknownGrader``).
+    ``in_memory``: play without a store (:func:`_play_in_memory`; the current grader only).
+    ``scripted``: the correct solution of a variant the adversaries build on (default
+    :func:`service.scripted.solution`, and for a task family its solver's actions).
     """
     grader_for(grader_version)
     catalog = catalog or default_catalog()
@@ -214,18 +287,26 @@ def run_audit(*, seeds: Sequence[int | None] = DEFAULT_SEEDS, task_ids: Sequence
     for task_id in tasks:
         catalog.spec(task_id)  # an unknown task fails here, with the known ones listed
     began = time.perf_counter()
+    solve: Scripted = scripted or partial(_scripted_or_solved, catalog)
+    if in_memory:
+        if grader_version != CURRENT:
+            raise ValueError("in-memory audit plays under the current grader only")
+        return _run(partial(_play_in_memory, catalog), catalog, tasks, tuple(seeds), families,
+                    policy, progress, began, grader_version, solve)
     with tempfile.TemporaryDirectory(prefix="grader-audit-", dir=directory) as tmp:
         db = open_database(f"sqlite:///{Path(tmp) / 'audit.db'}")
         try:
-            return _run(EnvironmentService(db, catalog), catalog, tasks, tuple(seeds), families,
-                        policy, progress, began, grader_version)
+            service = EnvironmentService(db, catalog)
+            return _run(partial(_play, service), catalog, tasks, tuple(seeds), families,
+                        policy, progress, began, grader_version, solve)
         finally:
             db.dispose()
 
 
-def _run(service: EnvironmentService, catalog: Catalog, tasks: tuple[str, ...],
+def _run(play: Player, catalog: Catalog, tasks: tuple[str, ...],
          seeds: tuple[int | None, ...], families: Sequence[Family], policy: Agent | None,
-         progress: Progress | None, began: float, grader_version: str) -> AuditReport:
+         progress: Progress | None, began: float, grader_version: str,
+         solve: Scripted = solution) -> AuditReport:
     others = _other_replies(catalog, tasks)
     settings: list[Setting] = []
     for task_id in tasks:
@@ -235,7 +316,7 @@ def _run(service: EnvironmentService, catalog: Catalog, tasks: tuple[str, ...],
                             if other and text_of(solution(catalog.instance(t)), "reply") == other), "")
         for seed in seeds:
             task = catalog.instance(task_id, seed)
-            settings.append(Setting(task, spec, tuple(solution(task)),
+            settings.append(Setting(task, spec, tuple(solve(task)),
                                     other_reply=_rename(other, other_first, task.first_name),
                                     agent=policy))
     reference = [f for f in families if f.kind == "reference"]
@@ -251,7 +332,7 @@ def _run(service: EnvironmentService, catalog: Catalog, tasks: tuple[str, ...],
         if progress:
             progress(min(done, total), total)
 
-    ref_played = _play(service, ref_jobs, tick, grader_version)
+    ref_played = play(ref_jobs, tick, grader_version)
     bases = {(j.setting.task.task_id, j.setting.task.seed, j.attempt.label): _score_units(p)
              for j, p in zip(ref_jobs, ref_played, strict=True) if p.error is None}
     policy_actions = {(j.setting.task.task_id, j.setting.task.seed): p.actions
@@ -259,7 +340,7 @@ def _run(service: EnvironmentService, catalog: Catalog, tasks: tuple[str, ...],
     settings = [replace(s, policy=policy_actions.get((s.task.task_id, s.task.seed), ())) for s in settings]
     rest_jobs, rest_skipped = _jobs(rest, settings)
     total = len(ref_jobs) + len(rest_jobs)
-    rest_played = _play(service, rest_jobs, tick, grader_version)
+    rest_played = play(rest_jobs, tick, grader_version)
     judged = [(j, _judge(j, p, bases)) for j, p in zip(ref_jobs + rest_jobs, ref_played + rest_played,
                                                          strict=True)]
     cells = []

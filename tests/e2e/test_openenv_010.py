@@ -19,9 +19,11 @@ import pytest
 
 from domain.tasks import default_catalog
 from service.scripted import solution
+from tests.databases import sqlite_pass_only
 from tests.servers import module_database, start_server
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow,
+              sqlite_pass_only("the client speaks the wire protocol, the same over either backend")]
 
 TASK, SEED = "task_easy_password", 7
 PLAY = '''

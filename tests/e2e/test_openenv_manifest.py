@@ -34,6 +34,7 @@ def test_openenv_validate_passes_in_the_repository_root() -> None:
     assert report["passed"] is True and report["issues"] == []
 
 
+@sqlite_pass_only("validate --url checks the routes and their shapes, the same over either backend")
 def test_openenv_validate_url_passes_against_a_running_server(live_server: LiveServer) -> None:
     result = run_openenv("validate", "--url", live_server.url)
     assert result.returncode == 0, result.stdout + result.stderr

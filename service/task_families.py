@@ -1,0 +1,227 @@
+"""Verifying the task families offline (``ticketledger tasks verify``), in memory, without a store.
+
+Every instance (or a deterministic sample) is played by its family's solver
+(``baseline/solvers/<family>.py``, which reads only the observation) through the service's own
+step (:func:`service.environment.step_in_memory`: decide, fold, grade), and must:
+
+* score at least :data:`SOLVER_BOUND` and finish within its step budget;
+* reach its case: the components that judge the decision (outcome, resolution, tags, queue,
+  priority, whichever the family weighs) earn their full weight, so the case is recoverable from
+  what an agent sees (the solver sees nothing else);
+* match the committed manifest (its task digest): the manifest is not stale.
+
+Then the grader audit's adversary families (:mod:`service.grader_audit`) are played in memory on a
+sample of the instances (:data:`AUDIT_PER_CASE` per case of each family), with the solver's
+actions as the correct work they build on, and every bounded family must keep its bound.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from domain.observation import observe
+from domain.tasks.catalog import Catalog
+from domain.tasks.manifest import InstanceRef
+from domain.tasks.spec import TaskInstance
+from graders.versions import CURRENT
+from service.environment import open_in_memory, step_in_memory
+from service.grader_audit.families import FAMILIES, Family
+from service.grader_audit.report import AuditReport, Cell
+from service.grader_audit.runner import run_audit
+
+SOLVER_BOUND = 0.95
+DECISION_COMPONENTS = ("outcome", "resolution", "tags", "queue", "priority")
+"""The components that judge what was decided (the case); the solver must earn each in full."""
+AUDIT_PER_CASE = 1
+"""Instances per case of each family the adversaries play on (they are many: ~60 per instance)."""
+
+Agent = Callable[[Mapping[str, Any]], dict[str, Any]]
+
+
+@dataclass(frozen=True, slots=True)
+class InstanceCheck:
+    ref: InstanceRef
+    score: float
+    steps: int
+    reached_case: bool
+    digest_ok: bool
+    problem: str | None
+    actions: tuple[dict[str, Any], ...]
+
+    @property
+    def ok(self) -> bool:
+        return self.problem is None
+
+
+@dataclass
+class VerifyReport:
+    instances: list[InstanceCheck] = field(default_factory=list)
+    audit: AuditReport | None = None
+    audited_instances: int = 0
+    seconds: float = 0.0
+
+    @property
+    def failures(self) -> list[InstanceCheck]:
+        return [c for c in self.instances if not c.ok]
+
+    @property
+    def audit_failures(self) -> list[str]:
+        if self.audit is None:
+            return []
+        return [f"{c.family} on {c.task_id}: {c.status}" + (f" ({c.worst.task_id} seed "
+                f"{c.worst.seed}, measure {float(c.worst.measure or 0):.4f})" if c.worst else "")
+                for c in self.audit.cells if c.status in ("fail", "error")]
+
+    @property
+    def ok(self) -> bool:
+        return not self.failures and not self.audit_failures
+
+    def by_family(self) -> dict[str, dict[str, Any]]:
+        out: dict[str, dict[str, Any]] = {}
+        for c in self.instances:
+            row = out.setdefault(c.ref.family, {"instances": 0, "passed": 0, "min_score": 1.0,
+                                                "mean_score": 0.0})
+            row["instances"] += 1
+            row["passed"] += int(c.ok)
+            row["min_score"] = min(row["min_score"], c.score)
+            row["mean_score"] += c.score
+        for row in out.values():
+            row["mean_score"] = round(row["mean_score"] / row["instances"], 4)
+        return out
+
+
+def sample(refs: Sequence[InstanceRef], per_family: int | None) -> list[InstanceRef]:
+    """A deterministic sample: per family, the instances first by a hash of their id, taken round
+    robin over the cases so every case is in it; ``None``: every instance."""
+    if per_family is None:
+        return list(refs)
+    chosen: list[InstanceRef] = []
+    families: dict[str, dict[str, list[InstanceRef]]] = {}
+    for ref in refs:
+        families.setdefault(ref.family, {}).setdefault(ref.case, []).append(ref)
+    for cases in families.values():
+        queues = [sorted(v, key=lambda r: hashlib.sha256(f"sample:{r.id}".encode()).hexdigest())
+                  for _, v in sorted(cases.items())]
+        picked: list[InstanceRef] = []
+        k = 0
+        while len(picked) < per_family and any(k < len(q) for q in queues):
+            picked += [q[k] for q in queues if k < len(q)][:per_family - len(picked)]
+            k += 1
+        chosen += sorted(picked, key=lambda r: r.seed)
+    return chosen
+
+
+def play(catalog: Catalog, task_id: str, seed: int, agent: Agent
+         ) -> tuple[float, int, dict[str, tuple[int, int]], tuple[dict[str, Any], ...], str | None]:
+    """One episode in memory: score, steps, components (earned, weight), actions, and the error
+    of an action the environment refused to parse (the episode stops there)."""
+    state = open_in_memory(catalog, task_id, seed)
+    actions: list[dict[str, Any]] = []
+    components: dict[str, tuple[int, int]] = {}
+    while not state.done:
+        action = agent(observe(state, catalog).model_dump(mode="json"))
+        actions.append(action)
+        try:
+            state, grade = step_in_memory(state, action)
+        except ValueError as exc:  # InvalidAction; EpisodeFinished cannot happen (not done)
+            return state.score, state.step_count, components, tuple(actions), str(exc)
+        components = {c.name: (c.earned, c.weight) for c in grade.components}
+    return state.score, state.step_count, components, tuple(actions), None
+
+
+def check_instance(catalog: Catalog, ref: InstanceRef, agent: Agent) -> InstanceCheck:
+    digest_ok = catalog.variant(ref.task_id, ref.seed).digest == ref.digest
+    score, steps, components, actions, error = play(catalog, ref.task_id, ref.seed, agent)
+    missed = [n for n in DECISION_COMPONENTS if n in components
+              and components[n][0] != components[n][1]]
+    problem = None
+    if error is not None:
+        problem = f"the solver's action was refused: {error}"
+    elif not digest_ok:
+        problem = "the task differs from the manifest's digest; rebuild the manifest"
+    elif missed:
+        problem = f"the solver did not reach the case {ref.case!r}: {', '.join(missed)} not earned"
+    elif score < SOLVER_BOUND:
+        problem = f"the solver scored {score:.4f} < {SOLVER_BOUND}"
+    return InstanceCheck(ref, score, steps, not missed, digest_ok, problem, actions)
+
+
+def _verify_family(catalog: Catalog, refs: Sequence[InstanceRef], per_family: int | None,
+                   audit: bool, families: Sequence[Family], agent: Agent,
+                   audit_size: int) -> tuple[list[InstanceCheck], tuple[Cell, ...], int, int]:
+    """One family's share of :func:`verify`: its instance checks, and its audit's cells, episodes
+    and audited instances."""
+    checks = [check_instance(catalog, ref, agent) for ref in sample(refs, per_family)]
+    if not audit or not checks:
+        return checks, (), 0, 0
+    actions = {(c.ref.task_id, c.ref.seed): c.actions for c in checks}
+    audited = [r for r in sample(refs, audit_size) if (r.task_id, r.seed) in actions]
+
+    def solved(task: TaskInstance) -> list[dict[str, Any]]:
+        return list(actions[(task.task_id, int(task.seed or 0))])
+
+    found = run_audit(seeds=[r.seed for r in audited], task_ids=[refs[0].task_id],
+                      families=families, catalog=catalog, in_memory=True, scripted=solved)
+    return checks, found.cells, found.episodes_played, len(audited)
+
+
+_FORKED: dict[str, Any] = {}
+"""What a forked worker of :func:`verify` reads (set before the workers fork, so nothing of it,
+solvers and adversary families included, has to be pickled)."""
+
+
+def _forked_family(name: str) -> tuple[list[InstanceCheck], tuple[Cell, ...], int, int]:
+    w = _FORKED
+    return _verify_family(w["catalog"], w["refs"][name], w["per_family"], w["audit"],
+                          w["families"], w["agent_of"](name), w["audit_size"])
+
+
+def verify(catalog: Catalog, *, per_family: int | None = None, family: str | None = None,
+           audit: bool = True, families: Sequence[Family] = FAMILIES,
+           solvers: Callable[[str], Agent] | None = None, workers: int = 1,
+           audit_sample: int | None = None) -> VerifyReport:
+    """Verify the manifest's instances (``per_family``: a sample of that many per family;
+    ``family``: one family only) and, with ``audit``, play the adversaries on a sample.
+    ``workers``: families verified side by side in that many forked processes (the grading is
+    CPU-bound; the result is the same in any number). ``audit_sample``: instances per family the
+    adversaries play on (default :data:`AUDIT_PER_CASE` per case)."""
+    from baseline.solvers import solver_for  # the solvers ship with the baseline
+
+    began = time.perf_counter()
+    manifest = catalog._manifest()
+    chosen = manifest.family_instances(family) if family else manifest.instances
+    by_family: dict[str, list[InstanceRef]] = {}
+    for ref in chosen:
+        by_family.setdefault(ref.family, []).append(ref)
+    agent_of = solvers or solver_for
+    audit_size = audit_sample or AUDIT_PER_CASE * max(len(f.cases) for f in manifest.families.values())
+    names = list(by_family)
+    if workers > 1 and len(names) > 1:
+        import multiprocessing
+        from concurrent.futures import ProcessPoolExecutor
+
+        _FORKED.update(catalog=catalog, refs=by_family, per_family=per_family, audit=audit,
+                       families=families, agent_of=agent_of, audit_size=audit_size)
+        try:
+            with ProcessPoolExecutor(min(workers, len(names)),
+                                     mp_context=multiprocessing.get_context("fork")) as pool:
+                parts = list(pool.map(_forked_family, names))
+        finally:
+            _FORKED.clear()
+    else:
+        parts = [_verify_family(catalog, by_family[n], per_family, audit, families, agent_of(n),
+                                audit_size) for n in names]
+    report = VerifyReport()
+    for checks, _, _, _ in parts:
+        report.instances += checks
+    if audit:
+        report.audit = AuditReport(CURRENT, (), tuple(manifest.families[n].task_id for n in names),
+                                   tuple(families), tuple(c for p in parts for c in p[1]),
+                                   sum(p[2] for p in parts), time.perf_counter() - began)
+        report.audited_instances = sum(p[3] for p in parts)
+    report.seconds = time.perf_counter() - began
+    return report

@@ -1,0 +1,140 @@
+"""``ticketledger tasks verify``'s checks, in memory: the family solvers, the case, the adversaries;
+and reset by split and index through the service."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import pytest
+
+from baseline.solvers import NoSolver, solver_for
+from domain.observation import observe
+from domain.tasks import default_catalog
+from service import EnvironmentService
+from service.environment import open_in_memory, step_in_memory
+from service.errors import BadRequest
+from service.grader_audit.families import family
+from service.grader_audit.runner import run_audit
+from service.task_families import SOLVER_BOUND, check_instance, sample, verify
+from tests.databases import sqlite_pass_only
+
+CATALOG = default_catalog()
+pytestmark = sqlite_pass_only("in memory, or on SQLite files it opens itself")
+
+
+def test_a_deterministic_sample_passes_the_solver_and_the_grader_audit() -> None:
+    report = verify(CATALOG, per_family=3, audit_sample=1)
+    assert report.ok, (report.failures, report.audit_failures)
+    manifest = CATALOG.manifest
+    assert manifest is not None
+    assert {c.ref.family for c in report.instances} == set(manifest.families)
+    for name, row in report.by_family().items():
+        assert row["instances"] == 3 and row["min_score"] >= SOLVER_BOUND, name
+        cases = {c.ref.case for c in report.instances if c.ref.family == name}
+        assert cases == set(manifest.families[name].cases)  # the sample covers every case
+    assert report.audit is not None and report.audited_instances == len(manifest.families)
+    assert report.audit.episodes_played > 20 * report.audited_instances
+    statuses = {c.family: c.status for c in report.audit.cells}
+    for name in ("scripted", "forbidden_action", "contradiction", "secret_request", "abuse",
+                 "keyword_list", "tag_spam", "noop_until_end", "close_at_once", "repeated_actions"):
+        assert statuses[name] == "pass", name
+    assert sample(manifest.instances, 3) == sample(manifest.instances, 3)
+
+
+def _wrong_decision(observation: Mapping[str, Any]) -> dict[str, Any]:
+    """The refund solver with the fraud rule forgotten: refunds a customer under review."""
+    act = solver_for("refund_request")
+    facts = dict(observation["ticket"]["facts"])
+    facts["refunds_last_90_days"] = "0"
+    return act({**observation, "ticket": {**observation["ticket"], "facts": facts}})
+
+
+def test_a_solver_that_misreads_the_case_fails_and_says_the_case_was_not_reached() -> None:
+    fraud = next(r for r in CATALOG.family_instances("refund_request") if r.case == "fraud_review")
+    check = check_instance(CATALOG, fraud, _wrong_decision)
+    assert not check.ok and not check.reached_case
+    assert check.problem is not None and "did not reach the case 'fraud_review'" in check.problem
+    assert "outcome" in check.problem
+    right = check_instance(CATALOG, fraud, solver_for("refund_request"))
+    assert right.ok and right.reached_case and right.score >= SOLVER_BOUND
+
+
+def test_in_memory_play_scores_what_the_service_scores(sqlite_url: str) -> None:
+    from store import open_database
+
+    ref = CATALOG.split_instance("dev", 3)
+    act = solver_for(ref.family)
+    db = open_database(sqlite_url)
+    service = EnvironmentService(db)
+    try:
+        stored = service.reset(split="dev", index=3)
+        state = open_in_memory(CATALOG, ref.task_id, ref.seed)
+        played = stored.state.variant
+        assert played is not None and (played.task.task_id, played.task.seed) == (ref.task_id, ref.seed)
+        assert played.digest == ref.digest
+        while not stored.done:
+            action = act(stored.observation.model_dump(mode="json"))
+            stored = service.step(stored.episode_id, action)
+            state, grade = step_in_memory(state, action)
+            assert stored.grade is not None and grade.score == stored.grade.score
+        assert state.done and state.score == stored.score >= SOLVER_BOUND
+    finally:
+        db.dispose()
+
+
+@pytest.mark.parametrize(("kwargs", "message"), [
+    ({"split": "holdout", "index": 0}, "train, dev, test"),
+    ({"split": "test", "index": 10**6}, "index must be an integer from 0 to"),
+    ({"split": "test", "index": -1}, "index must be an integer from 0 to"),
+    ({"split": "test"}, "split and index go together"),
+    ({"index": 2}, "split and index go together"),
+    ({"split": "test", "index": 0, "task_id": "task_easy_password"}, "not both"),
+])
+def test_a_reset_by_split_that_cannot_be_played_says_what_is_valid(
+        sqlite_url: str, kwargs: dict[str, Any], message: str) -> None:
+    from store import open_database
+
+    db = open_database(sqlite_url)
+    try:
+        with pytest.raises(BadRequest, match=message):
+            EnvironmentService(db).reset(**kwargs)
+    finally:
+        db.dispose()
+
+
+def test_a_family_without_a_solver_is_named() -> None:
+    with pytest.raises(NoSolver, match="no_such_family"):
+        solver_for("task_family_no_such_family")
+
+
+def test_the_audit_in_memory_judges_as_the_audit_on_the_store() -> None:
+    ref = CATALOG.family_instances("account_access")[5]
+    act = solver_for(ref.family)
+    state = open_in_memory(CATALOG, ref.task_id, ref.seed)
+    plan = []
+    while not state.done:
+        action = act(observe(state, CATALOG).model_dump(mode="json"))
+        plan.append(action)
+        state, _ = step_in_memory(state, action)
+    actions = {(ref.task_id, ref.seed): plan}
+
+    def scripted(task: Any) -> list[dict[str, Any]]:
+        return actions[(task.task_id, task.seed)]
+
+    names = ("scripted", "forbidden_action", "keyword_list", "close_at_once", "repeated_actions")
+    fams = [family(n) for n in names]
+    kwargs: dict[str, Any] = {"seeds": [ref.seed], "task_ids": [ref.task_id], "families": fams,
+                              "catalog": CATALOG, "scripted": scripted}
+    memory, stored = run_audit(in_memory=True, **kwargs), run_audit(**kwargs)
+    assert [(c.family, c.status, c.value) for c in memory.cells] == \
+        [(c.family, c.status, c.value) for c in stored.cells]
+    assert all(c.status == "pass" for c in memory.cells)
+
+
+@pytest.mark.slow
+def test_every_instance_of_every_family_verifies() -> None:
+    report = verify(CATALOG, per_family=None, workers=2)
+    manifest = CATALOG.manifest
+    assert manifest is not None and len(report.instances) == len(manifest.instances)
+    assert report.ok, ([c.problem for c in report.failures][:10], report.audit_failures[:10])
