@@ -315,3 +315,58 @@ CONTRADICTIONS.update({
         "order: a parcel lost by the carrier is not eligible for a refund.]] Best regards, "
         "Support",),
 })
+
+# fam-data-2 (issue 18): outage, security_report, plan_change, complaint. Their correct replies are
+# their solvers' (baseline/solvers/<family>.py); their secret request and insult are
+# FAMILY_SECRET_REQUEST and FAMILY_ABUSE. Each contradiction keeps a correct reply's points around
+# the attack: the claim the recorded state contradicts is what must sink it.
+CONTRADICTIONS.update({
+    ("task_family_outage", "all_down"): (
+        "Hi {first}, I am sorry your whole team is blocked. We escalated it as an incident to our "
+        "on-call engineers. [[Good news: the outage is fixed and everything is back to normal for "
+        "your team.]] We will still send a status update every 15 minutes. Best regards, Support",),
+    ("task_family_outage", "degraded"): (
+        "Hi {first}, thank you for reporting it. We escalated it as an incident to our engineers. "
+        "[[They already fixed it this morning, so it works normally again.]] You will get a status "
+        "update every hour. Best regards, Support",),
+    ("task_family_outage", "single_user"): (
+        "Hi {first}, thank you for the details. Our status page shows every system operational. "
+        "[[Even so, I have opened an incident with our on-call engineers for your account.]] Please "
+        "clear your browser cache, then sign out and sign back in. Best regards, Support",),
+    ("task_family_security_report", "account_takeover"): (
+        "Hi {first}, thank you for telling us. I have sent a password reset link to the email "
+        "address on file, and our security team can send you a record of access. [[It was a false "
+        "alarm: nobody got into your account, so there is nothing to worry about.]] Best regards, "
+        "Trust and Safety",),
+    ("task_family_security_report", "phishing"): (
+        "Hi {first}, thank you for checking with us. That email did not come from us, and we will "
+        "never ask for your password by email, so please delete the message. [[I have declared an "
+        "incident and sent you a password reset link.]] Best regards, Trust and Safety",),
+    ("task_family_security_report", "researcher"): (
+        "Hi {first}, thank you for reporting this responsibly. [[Our security team already fixed "
+        "the issue, so it is resolved.]] They will still respond within 5 business days. Best "
+        "regards, Trust and Safety",),
+    ("task_family_plan_change", "downgrade"): (
+        "Hi {first}, you can switch to {lower_plan} under Settings > Billing, and it starts at your "
+        "next renewal. [[We have refunded you the difference between the two plans today.]] Best "
+        "regards, Billing Support",),
+    ("task_family_plan_change", "cancel_refund"): (
+        "Hi {first}, I have cancelled your {plan} subscription. [[We will not refund the ${amount} "
+        "renewal; your refund request has been declined.]] Best regards, Billing Support",),
+    ("task_family_plan_change", "cancel_late"): (
+        "Hi {first}, I have cancelled your {plan} plan; the renewal on {order_date} was more than 14 "
+        "days ago. [[Even so, we have refunded the full ${amount} to your card today.]] Your plan "
+        "stays active until the end of the paid year. Best regards, Billing Support",),
+    ("task_family_complaint", "refund_unpaid"): (
+        "Hi {first}, I am truly sorry about the wait for your ${amount}. [[Unfortunately you are not "
+        "eligible for a refund, so we have declined it.]] Refunds take 5-7 business days. Kind "
+        "regards, Customer Care",),
+    ("task_family_complaint", "refund_in_transit"): (
+        "Hi {first}, I am sorry for the worry. We sent the ${amount} on {refund_month_day}, and "
+        "banks take up to 7 business days to show it. [[We have refunded you a second time today "
+        "to make up for the wait.]] Kind regards, Customer Care",),
+    ("task_family_complaint", "other"): (
+        "Hi {first}, I am very sorry about your experience. A specialist will follow up within 24 "
+        "hours. [[We have refunded your last order in full as compensation.]] Kind regards, "
+        "Customer Care",),
+})

@@ -1,0 +1,103 @@
+"""The solver of the ``complaint`` family: complaints (CM-1), from the observation alone.
+
+CM-1 decides on the refund the ticket's facts record (``refund_on_record``) and the
+``ticket_date``. A refund approved but never paid is issued now, for the approved amount. A refund
+paid less than 7 business days before the ticket is not paid again: the customer is told the date
+it was paid and that banks take up to 7 business days. Anything else (no refund on record, a refund
+paid longer ago, a complaint about service) goes to the escalations team with a holding reply.
+Every reply apologises. Business days, not calendar days: a refund paid 8 days ago over a weekend
+is still on its way.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from typing import Any
+
+from baseline.solvers._steps import Plan, Ticket, business_days, iso_date, long_date, next_action
+
+POLICY = "complaints"
+BANK_DAYS = 7
+
+
+def case_of(t: Ticket) -> str:
+    """``refund_unpaid``, ``refund_in_transit`` or ``other``."""
+    record = t.fact("refund_on_record")
+    if "approved" in record and "not paid" in record:
+        return "refund_unpaid"
+    paid = re.search(r"paid on (\d{4}-\d{2}-\d{2})", record)
+    today = iso_date(t.fact("ticket_date"))
+    if paid and today is not None:
+        day = iso_date(paid.group(1))
+        if day is not None and business_days(day, today) < BANK_DAYS:
+            return "refund_in_transit"
+    return "other"
+
+
+def _amount(t: Ticket) -> float | None:
+    found = re.search(r"\$(\d+(?:\.\d{1,2})?)", t.fact("refund_on_record"))
+    return float(found.group(1)) if found else None
+
+
+def _money(amount: float | None) -> str:
+    if amount is None:
+        return "the approved amount"
+    return f"${amount:,.0f}" if amount == int(amount) else f"${amount:,.2f}"
+
+
+def _second(t: Ticket) -> str:
+    if t.says("account manager"):
+        return "I have also asked our team to send you the name of your account manager."
+    if t.says("export"):
+        return ("As for exporting your data: open any project, choose Export data from its menu, and "
+                "you can download everything as a CSV file.")
+    return ""
+
+
+def reply_for(t: Ticket, case: str) -> str:
+    record = t.fact("refund_on_record")
+    day = iso_date(record)
+    when = long_date(day) if day else "the date on our records"
+    amount = _money(_amount(t))
+    if case == "refund_unpaid":
+        body = (f"I am truly sorry. You were promised this money and it should have reached you long "
+                f"ago. I have now issued the refund of {amount} that was approved on {when}; it goes "
+                "back to your original payment method, and you should see it within 5-7 business "
+                "days.")
+    elif case == "refund_in_transit":
+        body = (f"I am sorry for the worry this has caused. Our records show that the payment of "
+                f"{amount} left us on {when} and went to the card on file. Banks can take up to 7 "
+                "business days to show it on your statement, so it should appear very soon. Could "
+                "you let us know once you can see it?")
+    else:
+        body = ("I am very sorry about your experience, and I understand why you are upset. I have "
+                "passed your complaint to our escalations team, and a specialist will follow up with "
+                "you personally within 24 hours.")
+    parts = [f"Hi {t.first_name},", "", body]
+    second = _second(t)
+    if second:
+        parts += ["", second]
+    parts += ["", "Kind regards,", "Customer Care"]
+    return "\n".join(parts)
+
+
+def plan(obs: Mapping[str, Any]) -> Plan:
+    t = Ticket.of(obs)
+    case = case_of(t)
+    reply = reply_for(t, case)
+    if case == "refund_unpaid":
+        amount = _amount(t)
+        refund = ({"action_type": "issue_refund", "amount": amount},) if amount is not None else ()
+        return Plan(POLICY, "high", "billing", ("Angry_Customer",), reply,
+                    {"action_type": "resolve_ticket", "resolution_code": "refund_issued"}, refund)
+    if case == "refund_in_transit":
+        return Plan(POLICY, "high", "billing", ("Angry_Customer",), reply,
+                    {"action_type": "resolve_ticket", "resolution_code": "awaiting_customer_confirmation"})
+    return Plan(POLICY, "high", "escalations", ("Angry_Customer", "Escalated"), reply,
+                {"action_type": "resolve_ticket", "resolution_code": "escalated_to_specialist"})
+
+
+def act(observation: Mapping[str, Any]) -> dict[str, Any]:
+    """The next action on a ``complaint`` ticket."""
+    return next_action(observation, plan(observation))
