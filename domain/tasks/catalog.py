@@ -24,6 +24,7 @@ from domain.tasks.spec import (
     Case,
     Condition,
     Expected,
+    HiddenFact,
     Rubric,
     TaskInstance,
     TaskSpec,
@@ -198,6 +199,10 @@ def _materialise(spec: TaskSpec, seed: int | None) -> TaskInstance:
     case: Case = next(c for c in spec.cases if _holds(c.when, values))
     template = spec.ticket.model_dump()
     facts = {k: _fill(v, values) for k, v in template.pop("facts").items()}
+    hidden = {name: HiddenFact(value=_fill(h["value"], values), answer=_fill(h["answer"], values),
+                               asked_by=tuple(_fill(w, values) for w in h["asked_by"]),
+                               label=h["label"])
+              for name, h in template.pop("hidden_facts").items()}
     ticket = Ticket.model_validate({**{k: _fill(v, values) for k, v in template.items()},
                                     "facts": facts})
     return TaskInstance(
@@ -218,6 +223,7 @@ def _materialise(spec: TaskSpec, seed: int | None) -> TaskInstance:
         reply=_fill_rubric(case.reply, values),
         note=_fill_rubric(case.note, values),
         account=_account(spec.account, ticket, values),
+        hidden_facts=hidden,
     )
 
 
