@@ -381,7 +381,8 @@ def cmd_fork(args: argparse.Namespace) -> int:
     print(f"forked {data['forked_from']['episode_id']} at step {data['forked_from']['at']} -> "
           f"{colour(data['episode_id'], 'bold')}")
     print(f"  {data['step_count']} steps copied, score {data['score']}, open for new steps")
-    print(f"  the customer: {data['customer']} (the original's: {data['forked_from']['customer']})")
+    who = data.get("customer", {"fork": "scripted", "original": "scripted"})
+    print(f"  the customer: {who['fork']} (the original's: {who['original']})")
     print(f"  continue it: POST /step with episode_id={data['episode_id']} "
           "(or EnvironmentService.step)")
     return 0

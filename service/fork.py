@@ -47,7 +47,8 @@ def fork(auditor: Auditor, episode_id: str, at: int, new_id: str | None = None, 
     ``customer``: who answers ``message_customer`` in the fork's new steps, ``scripted`` or
     ``llm`` (a fresh model call per reply), default the original's. The copied steps keep the
     replies they recorded, whoever wrote them, so the fork replays exactly; its ``EpisodeStarted``
-    records the choice and the answer names it beside the original's."""
+    records the choice, and where an LLM customer is involved (in the original or the fork) the
+    answer names both: ``customer: {fork, original}`` (an episode without one answers as before)."""
     if customer is not None and customer not in CUSTOMERS:
         raise BadRequest(f"customer must be one of {', '.join(CUSTOMERS)}, not {customer!r}")
     recorded = auditor.load(episode_id)
@@ -84,11 +85,13 @@ def fork(auditor: Auditor, episode_id: str, at: int, new_id: str | None = None, 
     except Conflict as exc:
         raise EpisodeBusy(f"{exc}; omit the new episode id to get a fresh one") from None
     reward = state.rewards[-1] if state.rewards else None
-    return {
+    answer: dict[str, Any] = {
         "episode_id": fork_id,
-        "forked_from": {"episode_id": episode_id, "at": at, "customer": started.customer},
-        "customer": first.customer,
+        "forked_from": {"episode_id": episode_id, "at": at},
         "step_count": state.step_count, "score": state.score, "status": "open",
         "head_hash": written[-1].hash,
         "observation": observe(state, auditor.catalog, reward).model_dump(mode="json"),
     }
+    if "llm" in (first.customer, started.customer):
+        answer["customer"] = {"fork": first.customer, "original": started.customer}
+    return answer

@@ -128,7 +128,7 @@ def test_a_fork_continues_with_the_scripted_customer_and_says_so(db: Database) -
         original = service.step(service.reset(TASK, seed=SEED).episode_id, ASK)
     made: dict[str, Any] = fork(Auditor(db, conversation_catalog()), original.episode_id, 1,
                                 customer="scripted")
-    assert made["customer"] == "scripted" and made["forked_from"]["customer"] == "llm"
+    assert made["customer"] == {"fork": "scripted", "original": "llm"}
     plain = llm_service(db, None)  # no model configured: the scripted customer answers the fork
     result = plain.step(made["episode_id"], SMALL_TALK)
     copied, fresh = replies(plain, made["episode_id"])
@@ -145,7 +145,7 @@ def test_a_fork_continues_with_a_fresh_llm_call(db: Database) -> None:
         service = llm_service(db, fake)
         original = service.step(service.reset(TASK, seed=SEED).episode_id, ASK)
         made = fork(Auditor(db, conversation_catalog()), original.episode_id, 1)
-        assert made["customer"] == "llm"
+        assert made["customer"] == {"fork": "llm", "original": "llm"}
         service.step(made["episode_id"], SMALL_TALK)
         assert fake.calls("customer") == 2
     fresh = replies(service, made["episode_id"])[-1]
