@@ -203,6 +203,10 @@ def _materialise(spec: TaskSpec, seed: int | None) -> TaskInstance:
                                asked_by=tuple(_fill(w, values) for w in h["asked_by"]),
                                label=h["label"])
               for name, h in template.pop("hidden_facts").items()}
+    for name, fact in hidden.items():
+        if fact.value not in fact.answer:  # the customer's answer is how the value reaches the agent
+            raise ValueError(f"hidden fact {name!r}: its answer {fact.answer!r} does not contain "
+                             f"its value {fact.value!r}")
     ticket = Ticket.model_validate({**{k: _fill(v, values) for k, v in template.items()},
                                     "facts": facts})
     return TaskInstance(

@@ -140,3 +140,19 @@ def test_customer_events_round_trip() -> None:
     assert ev.upcast(replied.type, replied.version, replied.data) == replied
     sent = ev.CustomerMessaged("Which order?")
     assert ev.upcast(sent.type, sent.version, sent.data) == sent
+
+
+def test_a_spec_must_declare_the_facts_its_cases_need_and_answer_with_their_values() -> None:
+    from domain.tasks.catalog import _materialise
+    from domain.tasks.spec import TaskSpec
+    from tests.domain.families.conversation_catalog import family_spec
+
+    spec, _ = family_spec("missing_order")
+    data = spec.model_dump(mode="json")
+    data["cases"][0]["expected"]["needs_facts"] = ["receipt"]
+    with pytest.raises(ValueError, match="needs the unknown hidden fact 'receipt'"):
+        TaskSpec.model_validate(data)
+    data = spec.model_dump(mode="json")
+    data["ticket"]["hidden_facts"]["order"]["answer"] = "I don't remember it."
+    with pytest.raises(ValueError, match="does not contain its value"):
+        _materialise(TaskSpec.model_validate(data), 3)
