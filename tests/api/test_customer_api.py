@@ -66,3 +66,17 @@ def test_ws_steps_take_it(live_server: LiveServer) -> None:
     answer = asyncio.run(scenario())
     conversation = answer["data"]["observation"]["conversation"]
     assert conversation[-1]["speaker"] == "customer" and conversation[-1]["text"]
+
+
+def test_rest_fork_chooses_the_customer_and_says_which(live_server: LiveServer) -> None:
+    with httpx.Client(base_url=live_server.url) as http:
+        episode = http.post("/reset", json={"task_id": "task_easy_password"}).json()["episode_id"]
+        http.post("/step", json={"episode_id": episode, "action": ASK})
+        plain = http.post(f"/episodes/{episode}/fork", json={"at": 1})
+        llm = http.post(f"/episodes/{episode}/fork", json={"at": 1, "customer": "llm"})
+        wrong = http.post(f"/episodes/{episode}/fork", json={"at": 1, "customer": "robot"})
+    assert plain.status_code == 201 and "customer" not in plain.json()
+    assert llm.status_code == 201, llm.text
+    assert llm.json()["customer"] == {"fork": "llm", "original": "scripted"}
+    assert [m["speaker"] for m in llm.json()["observation"]["conversation"]] == ["agent", "customer"]
+    assert wrong.status_code == 422 and "customer" in wrong.text
