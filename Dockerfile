@@ -7,6 +7,8 @@
 # stays off (403) until a token is set: `docker run -e TICKETLEDGER_AUDIT_TOKEN=<secret> ...`, or a
 # Space secret of that name; then send `Authorization: Bearer <secret>` (docs/security.md).
 # Serving under a name other than localhost or *.hf.space: add it to TICKETLEDGER_ALLOWED_HOSTS.
+# The image holds exactly the versions in uv.lock, hash-checked: `uv export` turns the lock into a
+# requirements file, pip installs it without resolving anything, then the project itself.
 # No Docker engine runs where this project is developed: tests/e2e/test_packaging_docker.py runs this
 # file's install and start commands in a fresh virtual environment instead.
 FROM python:3.11-slim
@@ -14,6 +16,7 @@ FROM python:3.11-slim
 ENV PYTHONDONTWRITEBYTECODE=1 \
     PYTHONUNBUFFERED=1 \
     PIP_DISABLE_PIP_VERSION_CHECK=1 \
+    PIP_NO_CACHE_DIR=1 \
     PORT=7860 \
     DATABASE_URL=sqlite:////data/ticketledger.db
 
@@ -22,7 +25,12 @@ RUN useradd --create-home --uid 1000 app && mkdir -p /data && chown app:app /dat
 
 WORKDIR /app
 COPY . /app
-RUN pip install --no-cache-dir ".[postgres]"
+RUN pip install uv==0.13.9 \
+    && uv export --frozen --no-dev --extra postgres --no-emit-project --output-file locked.txt \
+    && pip install --no-deps --require-hashes -r locked.txt \
+    && pip install --no-deps . \
+    && pip uninstall -y uv && rm locked.txt \
+    && pip check
 
 USER app
 VOLUME ["/data"]

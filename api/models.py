@@ -1,6 +1,6 @@
 """Wire models of the agent-facing API that are not domain models: request bodies and answers.
 
-Only pydantic and the domain are imported here, so the typed client (``client.py``) can use these
+Only pydantic and the domain are imported here, so the typed client (``ticketledger/client.py``) can use these
 models without pulling in the server. The request models are what ``/reset``, ``/step``, ``/ws``
 and ``/mcp`` parse bodies with (``api.protocol``) and what ``/docs``, ``/schema`` and MCP's
 ``tools/list`` show. An action is carried as the JSON object it arrived as: the domain checks it

@@ -156,7 +156,8 @@ class TicketLedgerToolEnv:
         Args:
             tag: One of: Refund, Policy_Denied, Refund_Approved, Escalated, Angry_Customer, VIP, Bug,
                 Outage, Security, Fraud_Review, Identity_Verified, Verification_Required, GDPR,
-                Legal_Hold, Duplicate_Charge, Feature_Request, Documentation, Password, Rate_Limit.
+                Legal_Hold, Duplicate_Charge, Feature_Request, Documentation, Password, Rate_Limit,
+                Shipping, Plan_Change.
 
         Returns:
             The step's reward and the new observation.
@@ -169,7 +170,8 @@ class TicketLedgerToolEnv:
         Args:
             tag: One of: Refund, Policy_Denied, Refund_Approved, Escalated, Angry_Customer, VIP, Bug,
                 Outage, Security, Fraud_Review, Identity_Verified, Verification_Required, GDPR,
-                Legal_Hold, Duplicate_Charge, Feature_Request, Documentation, Password, Rate_Limit.
+                Legal_Hold, Duplicate_Charge, Feature_Request, Documentation, Password, Rate_Limit,
+                Shipping, Plan_Change.
 
         Returns:
             The step's reward and the new observation.
@@ -204,7 +206,9 @@ class TicketLedgerToolEnv:
 
         Args:
             policy_id: One of: refund_policy, identity_verification, refund_abuse, data_deletion,
-                escalation_policy, security_incident, billing_disputes, support_sla.
+                escalation_policy, security_incident, billing_disputes, support_sla,
+                refund_requests, account_access, charge_disputes, email_changes, data_requests,
+                incident_response, security_reports, shipping_claims, plan_changes, complaints.
 
         Returns:
             The step's reward and the new observation.

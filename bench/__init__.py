@@ -15,8 +15,9 @@ says how to run each):
 * ``growth``: step and audit-route latency as the log grows a hundredfold;
 * ``postgres``: the ``http`` and ``ws`` figures on PostgreSQL with 1 and 4 server workers;
 * ``inference``: wall time and start-up of ``python inference.py`` with the built-in policy;
-* ``load`` and ``instructions`` (only when named): the integrity load run, and instructions per
-  step counted by valgrind's callgrind.
+* ``load``, ``instructions`` and ``sessions`` (only when named): the integrity load run,
+  instructions per step counted by valgrind's callgrind, and 64 and 256 ``/ws`` sessions on one
+  SQLite worker and on 2 and 4 PostgreSQL workers (``python -m bench.sessions`` prints that table).
 
 Every figure is the median of several runs with their spread; every comparison is a ratio of
 figures measured in the same invocation, their runs interleaved. Servers listen on 127.0.0.1 only.

@@ -49,6 +49,22 @@ P99_BAR_MS = 50.0
 """Issue 14's bar for p99 step latency with 0.5 s of thinking (at the issue's start: 53 ms)."""
 
 
+@dataclass(frozen=True)
+class Shape:
+    """How much one server configuration plays: ``sessions`` concurrent sessions, ``rounds`` rounds
+    of each way, ``fast_steps`` (back to back) and ``slow_steps`` (thinking) steps per session a
+    round. A round's p99 is over sessions x steps latencies, so fewer sessions want more steps."""
+
+    sessions: int = SESSIONS
+    rounds: int = 3
+    fast_steps: int = 48
+    slow_steps: int = 16
+
+
+FULL = Shape()
+QUICK = Shape(64, 1, 8, 4)
+
+
 @dataclass
 class Phase:
     """What the sessions of one phase saw."""
@@ -139,26 +155,37 @@ def figures(key: str, name: str, sessions: int, fast: list[Phase],
                extra={"errors": [e for phase in fast for e in phase.errors][:10]}),
         Figure(f"ws.{key}.errors", f"{label}, back to back: errors", "count",
                [float(len(phase.errors)) for phase in fast], target=0, higher=False),
+        # Per round, for tables that show a row per configuration (bench.sessions); JSON only.
+        Figure(f"ws.{key}.p50", f"{label}, back to back: p50 step latency", "ms",
+               [phase.p(50) for phase in fast if phase.steps], higher=False, show=False),
+        Figure(f"ws.{key}.p99", f"{label}, back to back: p99 step latency", "ms",
+               [phase.p(99) for phase in fast if phase.steps], higher=False, show=False),
     ]
     if slow:
-        p50 = Figure("", "", "ms", [phase.p(50) for phase in slow])
+        p50 = Figure(f"ws.{key}.thinking_p50", f"{label}, {THINK_S:g} s thinking between steps: "
+                     "p50 step latency", "ms", [phase.p(50) for phase in slow if phase.steps],
+                     higher=False, show=False)
         out += [
             Figure(f"ws.{key}.thinking_p99", f"{label}, {THINK_S:g} s thinking between steps: p99 "
-                   "step latency", "ms", [phase.p(99) for phase in slow], target=P99_BAR_MS,
-                   higher=False, detail=f"p50 {summary(p50)}",
+                   "step latency", "ms", [phase.p(99) for phase in slow if phase.steps],
+                   target=P99_BAR_MS, higher=False, detail=f"p50 {summary(p50)}",
                    extra={"errors": [e for phase in slow for e in phase.errors][:10]}),
             Figure(f"ws.{key}.thinking_errors", f"{label}, thinking: errors", "count",
                    [float(len(phase.errors)) for phase in slow], target=0, higher=False),
+            p50,
         ]
     return out
 
 
 def measure(bases: dict[str, str], key: str, name: str, *, quick: bool,
-            think: bool = True) -> list[Figure]:
+            think: bool = True, shape: Shape | None = None) -> list[Figure]:
     """Back-to-back rounds, then (unless ``think`` is False) thinking rounds, against the servers
     at ``bases``: ``ticketledger`` and perhaps ``baseline`` (other code), taking turns round by
-    round, with their ratios."""
-    sessions, rounds, fast_steps, slow_steps = (64, 1, 8, 4) if quick else (SESSIONS, 3, 48, 16)
+    round, with their ratios. ``shape``: how much to play (default :data:`FULL`, or :data:`QUICK`
+    with ``quick``)."""
+    shape = shape or (QUICK if quick else FULL)
+    sessions, rounds, fast_steps, slow_steps = (shape.sessions, shape.rounds, shape.fast_steps,
+                                                shape.slow_steps)
     order = list(bases)
     fast: dict[str, list[Phase]] = {server: [] for server in order}
     slow: dict[str, list[Phase]] = {server: [] for server in order}

@@ -73,10 +73,12 @@ def _needles(task_id: str, task: TaskInstance) -> set[str]:
 
 
 def _leaks(observation: dict[str, Any], needles: set[str], agent_said: str) -> list[str]:
-    """The needles in ``observation`` but its ``allowed`` member: the vocabulary of every
-    enumerated field (every resolution code and tag among them), checked here to be the one
-    constant every observation of every task carries, so it tells nothing of a case."""
+    """The needles in ``observation`` but its ``allowed`` and ``available_policies`` members: the
+    vocabulary of every enumerated field (every resolution code, tag and policy id among them),
+    checked here to be the constants every observation of every task carries, so they tell
+    nothing of a case."""
     assert observation.pop("allowed") == ALLOWED.model_dump(mode="json")
+    assert observation.pop("available_policies") == list(ALLOWED.policy_id)
     policies = observation.pop("policies")
     text = "\n".join(_strings(observation)).lower() + "\n" + "\n".join(policies).lower()
     return sorted(n for n in needles if n in text and n not in agent_said)

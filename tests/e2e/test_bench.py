@@ -45,6 +45,90 @@ def test_quick_bench_runs_every_section(tmp_path: Path) -> None:
     assert not list((tmp_path / "work").glob("**/*.db")), "the bench left databases behind"
 
 
+@pytest.mark.slow
+@sqlite_pass_only("the bench picks its own databases (SQLite, and PostgreSQL at TICKETLEDGER_PG_URL)")
+def test_sessions_table_covers_every_configuration_without_errors(tmp_path: Path) -> None:
+    """``python -m bench.sessions --quick``: every configuration of the per-worker table (one
+    SQLite worker; 2 and 4 PostgreSQL workers) runs its back-to-back and thinking rounds over real
+    ``/ws`` sessions with no error, prints a row for each, and leaves no database behind. One
+    session count (8) keeps it to three servers; the rows' arithmetic is tested below."""
+    from bench.sessions import Config
+    from tests.databases import pg_admin, pg_unavailable
+
+    try:
+        with pg_admin():
+            postgres = True
+    except Exception as exc:
+        if os.environ.get("CI"):
+            pg_unavailable(exc)  # fails: CI must cover the PostgreSQL rows
+        postgres = False
+    out = tmp_path / "results"
+    done = subprocess.run([sys.executable, "-m", "bench.sessions", "--quick", "--sessions", "8",
+                           "--out", str(out), "--workdir", str(tmp_path / "work")], cwd=ROOT,
+                          capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr[-3000:]
+    rows = [line for line in done.stdout.splitlines() if line.startswith("| ") and "sessions |" not in line]
+    expected = [Config("sqlite", 1, 8)] + (
+        [Config("postgres", w, 8) for w in (2, 4)] if postgres else [])
+    assert [tuple(c.strip() for c in row.strip("|").split("|")[:2]) for row in rows] == [
+        (config.name, str(config.sessions)) for config in expected]
+    assert all(row.rstrip(" |").endswith("| 0") for row in rows), rows  # the errors column
+    latest = json.loads((out / "latest.json").read_text())
+    assert latest["meta"]["matrix"] in done.stdout
+    keys = {f["key"] for f in latest["figures"]}
+    for config in expected:
+        key = f"ws.{config.key}"
+        assert {f"{key}.{k}" for k in ("throughput", "p50", "p99", "thinking_p50", "thinking_p99",
+                                       "errors", "thinking_errors")} <= keys, key
+    for figure in latest["figures"]:
+        assert figure["runs"] and all(math.isfinite(v) and v >= 0 for v in figure["runs"]), figure
+    assert not list((tmp_path / "work").glob("**/*.db")), "the bench left databases behind"
+
+
+@pytest.mark.slow
+@sqlite_pass_only("the bench picks its own databases")
+def test_sessions_table_counts_refused_sessions_and_fails(tmp_path: Path) -> None:
+    """A server that refuses half the sessions (a cap of 4, 8 sessions) is reported: the errors
+    column counts each refused session of both phases (4 in the first; 4 or, while the server
+    still releases the first phase's sessions, a few more in the second), the reason is logged,
+    the exit status is 1."""
+    done = subprocess.run([sys.executable, "-m", "bench.sessions", "--quick", "--sessions", "8",
+                           "--workers", "0", "--out", str(tmp_path / "results"), "--workdir",
+                           str(tmp_path / "work")], cwd=ROOT, capture_output=True, text=True,
+                          timeout=300, env={**os.environ, "TICKETLEDGER_MAX_SESSIONS": "4"})
+    assert done.returncode == 1, done.stderr[-3000:]
+    rows = [line for line in done.stdout.splitlines() if line.startswith("| SQLite")]
+    assert len(rows) == 1 and 8 <= int(rows[0].rstrip(" |").rsplit("|", 1)[1]) <= 12, rows
+    assert "CAPACITY_REACHED" in done.stderr and " error(s): every session must" in done.stderr
+
+
+def test_sessions_table_rows_are_the_medians_of_each_configuration() -> None:
+    """The per-worker table reads each row's figures by its configuration's key: medians over the
+    rounds, the throughput's spread, both ways' errors summed; a configuration not measured (PostgreSQL
+    unreachable) has no row. Session counts below 256 play more back-to-back steps each."""
+    from bench import ws
+    from bench.common import Figure
+    from bench.sessions import FULL, Config, errors, matrix, shape_for
+
+    one, four = Config("sqlite", 1, 64), Config("postgres", 4, 256)
+    figures = [
+        Figure("ws.sqlite-1w-64s.throughput", "", "steps/s", [900.0, 1200.0, 1000.0]),
+        Figure("ws.sqlite-1w-64s.p50", "", "ms", [30.0, 50.0, 40.0]),
+        Figure("ws.sqlite-1w-64s.p99", "", "ms", [120.0, 90.0, 100.0]),
+        Figure("ws.sqlite-1w-64s.thinking_p50", "", "ms", [2.0, 3.0, 2.5]),
+        Figure("ws.sqlite-1w-64s.thinking_p99", "", "ms", [20.0, 60.0, 30.0]),
+        Figure("ws.sqlite-1w-64s.errors", "", "count", [0.0, 2.0, 0.0]),
+        Figure("ws.sqlite-1w-64s.thinking_errors", "", "count", [1.0, 0.0, 0.0]),
+    ]
+    lines = matrix(figures, [one, four]).splitlines()
+    assert len(lines) == 3 and lines[0].startswith("| server | sessions |")
+    assert lines[2] == "| SQLite, 1 worker | 64 | 1,000 (900-1,200) | 40.0 | 100 | 2.5 | 30.0 | 3 |"
+    assert errors(figures) == 3
+    assert four.name == "PostgreSQL, 4 workers" and four.key == "postgres-4w-256s"
+    assert shape_for(256, FULL) == FULL
+    assert shape_for(64, FULL) == ws.Shape(64, FULL.rounds, 4 * FULL.fast_steps, FULL.slow_steps)
+
+
 PROC_STAT = """cpu  4705 150 1120 1644800 120 0 85 900 0 0
 cpu0 2352 75 560 822400 60 0 42 450 0 0
 intr 123

@@ -1,18 +1,21 @@
 """OpenEnv packaging: ``openenv validate`` (local and against a running server), the manifest in
-step with the task catalog, ``server/app.py``'s required form, ``uv.lock`` in step with pyproject,
-and a server import path free of openenv and gradio."""
+step with the task catalog, ``server/app.py``'s required form, ``uv.lock`` in step with pyproject
+(``uv lock --check``), the distribution named for OpenEnv's discovery, and a server import path
+free of openenv and gradio."""
 
 from __future__ import annotations
 
 import json
+import os
+import shlex
 import subprocess
 import sys
 import tomllib
+from importlib import metadata, resources
 from pathlib import Path
 
 import yaml
 from packaging.requirements import Requirement
-from packaging.specifiers import SpecifierSet
 
 from domain.tasks import default_catalog
 from tests.databases import sqlite_pass_only
@@ -34,6 +37,7 @@ def test_openenv_validate_passes_in_the_repository_root() -> None:
     assert report["passed"] is True and report["issues"] == []
 
 
+@sqlite_pass_only("validate --url checks the routes and their shapes, the same over either backend")
 def test_openenv_validate_url_passes_against_a_running_server(live_server: LiveServer) -> None:
     result = run_openenv("validate", "--url", live_server.url)
     assert result.returncode == 0, result.stdout + result.stderr
@@ -70,28 +74,58 @@ def test_server_app_has_main_and_ends_with_the_bare_main_guard() -> None:
     assert scripts["server"] == "server.app:main"
 
 
-def _spec(text: str) -> tuple[str, ...]:
-    return tuple(sorted(str(s) for s in SpecifierSet(text)))
+UV = Path(sys.executable).with_name("uv")
 
 
-def test_uv_lock_matches_pyproject() -> None:
-    """``uv lock`` must be re-run when pyproject's dependencies change."""
-    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
-    wanted = set()
-    for extra, requirements in [(None, project["dependencies"]),
-                                *project.get("optional-dependencies", {}).items()]:
-        for text in requirements:
-            req = Requirement(text)
-            wanted.add((req.name.lower(), _spec(str(req.specifier)), tuple(sorted(req.extras)), extra))
-    lock = tomllib.loads((ROOT / "uv.lock").read_text())
-    ours = next(p for p in lock["package"] if p["name"] == project["name"])
-    locked = set()
-    for entry in ours["metadata"]["requires-dist"]:
-        marker = entry.get("marker", "")
-        extra = marker.split("'")[1] if marker.startswith("extra ==") else None
-        locked.add((entry["name"], _spec(entry.get("specifier", "")),
-                    tuple(sorted(entry.get("extras", []))), extra))
-    assert locked == wanted, "uv.lock is stale: run `uv lock` (pip install uv)"
+def uv_lock_check(project: Path, cache: Path) -> subprocess.CompletedProcess[str]:
+    """``uv lock --check``: does ``uv.lock`` still satisfy pyproject.toml? Offline and with an empty
+    cache, as on a fresh machine: a lock that is up to date needs nothing else to say so; a stale
+    one makes uv resolve again, which it may not do here."""
+    return subprocess.run([str(UV), "lock", "--check", "--offline", "--directory", str(project)],
+                          capture_output=True, text=True, timeout=120,
+                          env={**os.environ, "UV_CACHE_DIR": str(cache)})
+
+
+@sqlite_pass_only("it reads the repository's files, not a database")
+def test_uv_lock_is_up_to_date_with_pyproject(tmp_path: Path) -> None:
+    result = uv_lock_check(ROOT, tmp_path)
+    assert result.returncode == 0, "uv.lock is stale, run `uv lock`: " + result.stderr
+
+
+@sqlite_pass_only("it reads copies of the repository's files, not a database")
+def test_uv_lock_check_fails_when_pyproject_changes(tmp_path: Path) -> None:
+    pyproject = (ROOT / "pyproject.toml").read_text()
+    assert pyproject.count('"snowballstemmer>=2.2,<4",') == 1
+    (tmp_path / "project").mkdir()
+    (tmp_path / "project" / "uv.lock").write_text((ROOT / "uv.lock").read_text())
+    (tmp_path / "project" / "pyproject.toml").write_text(
+        pyproject.replace('"snowballstemmer>=2.2,<4",', '"snowballstemmer>=2.2,<3",'))
+    result = uv_lock_check(tmp_path / "project", tmp_path / "cache")
+    assert result.returncode != 0
+    assert "needs to be updated" in result.stderr or "network was disabled" in result.stderr
+
+
+def test_the_distribution_is_named_for_openenv_discovery_and_ships_the_manifest() -> None:
+    """``AutoEnv.from_env("ticketledger")`` looks for ``openenv-ticketledger`` and reads the
+    manifest from the ``ticketledger`` package: the link there is the repository's manifest."""
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    assert project["project"]["name"] == "openenv-ticketledger"
+    assert project["tool"]["setuptools"]["package-data"]["ticketledger"] == ["openenv.yaml"]
+    packaged = ROOT / "ticketledger" / "openenv.yaml"
+    assert packaged.is_symlink() and packaged.resolve() == (ROOT / "openenv.yaml").resolve()
+    installed = metadata.distribution("openenv-ticketledger")
+    assert installed.version == project["project"]["version"]
+    manifest = yaml.safe_load(resources.files("ticketledger").joinpath("openenv.yaml").read_text())
+    assert manifest["name"] == "ticketledger"
+
+
+def test_training_doc_installs_the_runtime_dependencies_but_openenv_core_next_to_openenv_010() -> None:
+    text = (ROOT / "docs" / "training.md").read_text()
+    command = text.split("pip install openenv==0.10.0", 1)[1].split("\n  pip install --no-deps .")[0]
+    listed = [Requirement(r) for r in shlex.split(command.replace("\\\n", " "))]
+    wanted = [Requirement(r) for r in tomllib.loads((ROOT / "pyproject.toml").read_text())
+              ["project"]["dependencies"]]
+    assert sorted(map(str, listed)) == sorted(str(r) for r in wanted if r.name != "openenv-core")
 
 
 @sqlite_pass_only("it checks imports, not a database")

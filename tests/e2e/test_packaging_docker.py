@@ -1,9 +1,12 @@
 """The Dockerfile, without Docker (no engine runs here): its install and start commands, run in a
 fresh virtual environment on a copy of the build context that honours ``.dockerignore``.
 
-The virtual environment sees this interpreter's packages (a ``.pth`` line), so ``pip install``
-only builds and installs TicketLedger itself; the start command then runs from that installed
-copy, serves ``/health``, passes the HEALTHCHECK command and writes the log to the volume path.
+The install command runs as written, with the virtual environment's ``pip`` first on ``PATH``: it
+installs exactly what ``uv.lock`` pins (hash-checked, nothing resolved) and then the project; every
+installed distribution must be at its locked version. The start command then runs from that
+installed copy, serves ``/health``, passes the HEALTHCHECK command and writes the log to the volume
+path. The only ``ENV`` setting not applied is ``PIP_NO_CACHE_DIR`` (image size), so reruns reuse
+pip's download cache.
 """
 
 from __future__ import annotations
@@ -12,15 +15,15 @@ import json
 import os
 import re
 import shlex
-import shutil
-import site
 import subprocess
 import sys
+import tomllib
 from pathlib import Path
 
 import httpx
 import pytest
 
+from tests.build_context import copy_context
 from tests.databases import sqlite_pass_only
 from tests.servers import ROOT, free_port, wait_healthy
 
@@ -50,33 +53,6 @@ def env_of(steps: list[tuple[str, str]]) -> dict[str, str]:
     return env
 
 
-def ignored(relative: str, patterns: list[str]) -> bool:
-    """Docker's rule: the last matching pattern wins; a match on a directory covers its contents."""
-    parts = relative.split("/")
-    result = False
-    for raw in patterns:
-        negate = raw.startswith("!")
-        pattern = raw[1:] if negate else raw
-        regex = re.escape(pattern.strip("/")).replace(r"\*\*/", "(.*/)?").replace(r"\*\*", ".*")
-        regex = regex.replace(r"\*", "[^/]*").replace(r"\?", "[^/]")
-        if any(re.fullmatch(regex, "/".join(parts[:n])) for n in range(1, len(parts) + 1)):
-            result = not negate
-    return result
-
-
-def copy_context(target: Path) -> None:
-    patterns = [line.strip() for line in (ROOT / ".dockerignore").read_text().splitlines()
-                if line.strip() and not line.startswith("#")]
-    for folder, dirs, files in os.walk(ROOT):
-        base = Path(folder).relative_to(ROOT).as_posix()
-        prefix = "" if base == "." else base + "/"
-        dirs[:] = [d for d in dirs if not ignored(prefix + d, patterns)]  # never walk .venv-ci etc.
-        for name in files:
-            if not ignored(prefix + name, patterns):
-                (target / prefix).mkdir(parents=True, exist_ok=True)
-                shutil.copy2(Path(folder) / name, target / prefix / name)
-
-
 def test_dockerfile_shape() -> None:
     steps = instructions()
     keywords = [k for k, _ in steps]
@@ -100,33 +76,65 @@ def test_dockerignore_keeps_what_the_image_needs_and_drops_the_rest(tmp_path: Pa
     assert not list(tmp_path.rglob("__pycache__"))
 
 
+def canonical(name: str) -> str:
+    return re.sub(r"[-_.]+", "-", name).lower()
+
+
+def locked_versions() -> dict[str, set[str]]:
+    """Each locked distribution's versions: more than one where the lock forks on the Python
+    version (numpy for 3.11 and for 3.12 and later)."""
+    versions: dict[str, set[str]] = {}
+    for package in tomllib.loads((ROOT / "uv.lock").read_text())["package"]:
+        versions.setdefault(canonical(package["name"]), set()).add(package["version"])
+    return versions
+
+
+def test_dockerfile_installs_uv_at_its_locked_version() -> None:
+    install = next(rest for k, rest in instructions() if k == "RUN" and "uv export" in rest)
+    pinned = re.search(r"pip install uv==(\S+)", install)
+    assert pinned and {pinned.group(1)} == locked_versions()["uv"]
+    assert "--frozen" in install and "--require-hashes" in install and "--no-deps ." in install
+
+
+@pytest.mark.timeout(1800)  # a fresh virtual environment downloads every locked wheel pip has not cached
 def test_dockerfile_install_and_start_commands_serve_health(tmp_path: Path) -> None:
     steps = instructions()
     app_dir, venv, volume = tmp_path / "app", tmp_path / "venv", tmp_path / "data"
     app_dir.mkdir()
     volume.mkdir()
     copy_context(app_dir)
-    subprocess.run([sys.executable, "-m", "venv", "--without-pip", "--system-site-packages",
-                    str(venv)], check=True, timeout=120)
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, timeout=120)
     python = venv / "bin" / "python"
     venv_site = Path(subprocess.run([str(python), "-c", "import sysconfig; "
                                      "print(sysconfig.get_paths()['purelib'])"],
                                     capture_output=True, text=True, check=True).stdout.strip())
-    (venv_site / "_outer_site.pth").write_text("\n".join(site.getsitepackages()) + "\n")
 
     env = {**os.environ, **env_of(steps), "PATH": f"{venv / 'bin'}{os.pathsep}{os.environ['PATH']}"}
-    env.pop("PYTHONPATH", None)
-    env.pop("TICKETLEDGER_AUDIT_TOKEN", None)
+    for name in ("PYTHONPATH", "TICKETLEDGER_AUDIT_TOKEN", "PIP_NO_CACHE_DIR", "VIRTUAL_ENV"):
+        env.pop(name, None)
     env["DATABASE_URL"] = env["DATABASE_URL"].replace("/data/", f"{volume}/")
     env["PORT"] = str(free_port())
     installs = [rest for k, rest in steps if k == "RUN" and "pip install" in rest]
     assert installs, "the Dockerfile installs the project with pip"
     for command in installs:
-        command = command.replace("pip install", f"{shlex.quote(str(python))} -m pip install", 1)
         done = subprocess.run(command, shell=True, cwd=app_dir, env=env, capture_output=True,
-                              text=True, timeout=600)
+                              text=True, timeout=1500)
         assert done.returncode == 0, done.stdout + done.stderr
     assert (venv_site / "server" / "app.py").is_file()  # installed, not served from the checkout
+    assert not (venv_site / "ticketledger" / "openenv.yaml").is_symlink()
+    assert (venv_site / "ticketledger" / "openenv.yaml").read_text() == (
+        ROOT / "openenv.yaml").read_text()
+
+    listed = subprocess.run([str(python), "-m", "pip", "list", "--format", "json"], env=env,
+                            capture_output=True, text=True, check=True).stdout
+    installed = {canonical(d["name"]): d["version"] for d in json.loads(listed)}
+    locked = locked_versions()
+    assert {installed.pop("openenv-ticketledger")} == locked["openenv-ticketledger"]
+    assert "uv" not in installed and "pytest" not in installed  # the dev extra stays out
+    assert {"openenv-core", "psycopg", "fastapi", "sqlalchemy"} <= set(installed)
+    off_lock = {n: v for n, v in installed.items() if n not in ("pip", "setuptools", "wheel")
+                and v not in locked.get(n, set())}
+    assert off_lock == {}, "installed at versions uv.lock does not pin"
 
     start = json.loads(next(rest for k, rest in steps if k == "CMD"))
     log_path = tmp_path / "server.log"

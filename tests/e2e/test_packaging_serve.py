@@ -14,11 +14,13 @@ import pytest
 
 from domain.tasks import default_catalog
 from service.scripted import solution
+from tests.databases import sqlite_pass_only
 from tests.servers import ROOT, LiveServer, episode_events, free_port, start_server, wait_healthy
 
 CATALOG = default_catalog()
 
 
+@sqlite_pass_only("the command names its own SQLite file")
 @pytest.mark.parametrize("entry", [["-m", "server.app"], ["-m", "cli.main", "serve"]],
                          ids=["server", "ticketledger-serve"])
 def test_sqlite_with_several_workers_is_refused_with_what_to_do(entry: list[str],
@@ -32,6 +34,7 @@ def test_sqlite_with_several_workers_is_refused_with_what_to_do(entry: list[str]
     assert not (tmp_path / "x.db").exists()  # refused before touching the database
 
 
+@sqlite_pass_only("the command names its own SQLite file")
 def test_serve_listens_on_port_from_the_environment(tmp_path: Path) -> None:
     port = free_port()
     log_path = tmp_path / "serve.log"
@@ -49,6 +52,7 @@ def test_serve_listens_on_port_from_the_environment(tmp_path: Path) -> None:
         process.wait(timeout=10)
 
 
+@sqlite_pass_only("help needs no database")
 def test_serve_help_lists_the_options() -> None:
     result = subprocess.run([sys.executable, "-m", "server.app", "--help"], cwd=ROOT,
                             capture_output=True, text=True, timeout=60)

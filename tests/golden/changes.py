@@ -96,3 +96,53 @@ def before_issue_17(recorded: Any, now: Any, key: str = "") -> Any:
             return [i for i in now if i in recorded or i not in ADDED_BY_ISSUE_17]
         return [before_issue_17(r, n) for r, n in zip(recorded, now, strict=False)] + now[len(recorded):]
     return now
+
+
+# ------------------------------------------------------------------------------- issue 18
+APPENDED_BY_ISSUE_18 = frozenset({
+    # the task families' policies, one per family situation
+    "refund_requests", "account_access", "charge_disputes", "email_changes", "data_requests",
+    "incident_response", "security_reports", "shipping_claims", "plan_changes", "complaints",
+    # the tags the families added
+    "Shipping", "Plan_Change",
+})
+"""Values issue 18 appended to the closed vocabularies (``domain/vocabulary.py``). Every list of
+allowed values an answer shows (the observation's ``available_policies`` and ``allowed``, a
+schema's ``enum``, the MCP tools' input schemas) and every refusal that spells one out ("one of:
+a, b, c") now goes on with them, after the values recorded; nothing before them moved."""
+
+
+def grown_by_issue_18(recorded: Any, now: Any) -> bool:
+    """Whether ``now`` is ``recorded`` with values of :data:`APPENDED_BY_ISSUE_18` appended: a list
+    that goes on with such items, or a string that goes on with ", " and such values."""
+    if isinstance(recorded, list) and isinstance(now, list):
+        added = now[len(recorded):]
+        return (len(now) > len(recorded) and now[:len(recorded)] == recorded
+                and all(isinstance(v, str) and v in APPENDED_BY_ISSUE_18 for v in added))
+    if isinstance(recorded, str) and isinstance(now, str) and now.startswith(recorded):
+        rest = now[len(recorded):]
+        added = rest.removeprefix(", ").split(", ")
+        return rest.startswith(", ") and all(v in APPENDED_BY_ISSUE_18 for v in added)
+    return False
+
+
+def with_issue_18_vocabulary(observation: dict[str, Any]) -> dict[str, Any]:
+    """A recorded observation's lists of allowed values as today's code shows them (with the
+    values issue 18 appended), so that a step played today from it shows no change there. Each
+    recorded list must be today's without :data:`APPENDED_BY_ISSUE_18` or already today's."""
+    from domain.observation import ALLOWED
+    from domain.vocabulary import PolicyId
+
+    today: dict[str, Any] = {"available_policies": PolicyId.allowed(),
+                             "allowed": ALLOWED.model_dump(mode="json")}
+    out = dict(observation)
+    for member, now in today.items():
+        if member not in observation:
+            continue
+        recorded = observation[member]
+        if isinstance(recorded, dict):
+            assert all(recorded[k] == v or grown_by_issue_18(recorded[k], v) for k, v in now.items())
+        else:
+            assert recorded == now or grown_by_issue_18(recorded, now), member
+        out[member] = now
+    return out

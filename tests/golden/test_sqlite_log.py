@@ -27,7 +27,13 @@ from typing import Any
 import pytest
 
 from tests.golden import episodes
-from tests.golden.changes import ADDED_TO_OBSERVATIONS, before_issue_17, v1_folded, v1_members
+from tests.golden.changes import (
+    ADDED_TO_OBSERVATIONS,
+    before_issue_17,
+    v1_folded,
+    v1_members,
+    with_issue_18_vocabulary,
+)
 from tests.golden.reference import Recorded, report
 from tests.golden.seams import cli_json, cli_lines, environment, sqlite_pass_only
 
@@ -213,7 +219,8 @@ def continue_open_episodes(log_of: Log, url: str) -> list[str]:
         for episode_id, prefix in log_of.open.items():
             record = log_of.by_id(episode_id)
             logged = env.events(episode_id)
-            observation = episodes.observations({**record, "steps": record["steps"][:prefix]})[-1]
+            observation = with_issue_18_vocabulary(
+                episodes.observations({**record, "steps": record["steps"][:prefix]})[-1])
             steps = []
             for recorded_step in record["steps"][prefix:]:
                 step, logged, observation = episodes.take(env, episode_id, recorded_step["action"],

@@ -1,9 +1,10 @@
 """A typed OpenEnv client for trainers: ``TicketLedgerEnv`` (WebSocket sessions, async or sync).
 
 This is the only module of the project that imports ``openenv`` (which pulls in gradio, seconds of
-start-up); the server and ``inference.py`` never import it.
+start-up); the server and ``inference.py`` never import it. OpenEnv's ``AutoEnv.from_env("ticketledger",
+base_url=...)`` returns the same client: discovery looks the class up here as ``TicketledgerEnv``.
 
-    from client import ClassifyPriority, TicketLedgerEnv
+    from ticketledger.client import ClassifyPriority, TicketLedgerEnv
 
     with TicketLedgerEnv(base_url="http://localhost:7860").sync() as env:
         result = env.reset(task_id="task_easy_password")
@@ -42,7 +43,7 @@ from domain.observation import Observation
 __all__ = [
     "AddInternalNote", "AddTag", "AssignQueue", "ClassifyPriority", "CloseTicket", "CombinedAction",
     "DraftReply", "LookupPolicy", "Noop", "Observation", "PublicState", "RemoveTag", "ResolveTicket",
-    "TicketLedgerEnv",
+    "TicketLedgerEnv", "TicketledgerEnv",
 ]
 
 TicketAction = BaseModel | dict[str, Any]
@@ -73,3 +74,7 @@ class TicketLedgerEnv(EnvClient[TicketAction, Observation, PublicState]):
 
     def _parse_state(self, payload: dict[str, Any]) -> PublicState:
         return PublicState.model_validate(payload)
+
+
+TicketledgerEnv = TicketLedgerEnv
+"""The name OpenEnv's discovery infers from the manifest's ``name: ticketledger`` (``<Name>Env``)."""
