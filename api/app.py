@@ -14,6 +14,7 @@ from api import guard, logs, routes_audit, routes_openenv, routes_runs, routes_u
 from api.deps import Environment, audit_off_message
 from domain.tasks.catalog import default_catalog
 from service import EnvironmentService
+from service.customer import LLMCustomer
 from service.judge import LLMJudge
 from service.settings import Settings, read
 from store import open_database
@@ -36,7 +37,8 @@ def create_app(settings: Settings | None = None, service: EnvironmentService | N
     if service is None:
         catalog = default_catalog()
         service = EnvironmentService(open_database(settings.database_url), catalog,
-                                     judge=LLMJudge.from_settings(settings, catalog))
+                                     judge=LLMJudge.from_settings(settings, catalog),
+                                     customer=LLMCustomer.from_settings(settings))
     app.state.environment = Environment(service, settings)
     for module in ROUTERS:
         module.install(app)

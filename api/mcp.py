@@ -57,12 +57,19 @@ class RpcError(Exception):
         self.code = code
 
 
+ADDED_LAST = ("message_customer",)
+"""Action types added after the tool list was first published (issue 18), listed after the others
+in the order they were added, so the earlier tools keep their positions."""
+
+
 def action_tools() -> list[dict[str, Any]]:
     """One tool per action type, its input schema the action's own minus ``action_type``."""
     union = action_json_schema()
     defs = union.get("$defs", {})
     tools = []
-    for kind, ref in union["discriminator"]["mapping"].items():
+    mapping = union["discriminator"]["mapping"]
+    kinds = [k for k in mapping if k not in ADDED_LAST] + [k for k in ADDED_LAST if k in mapping]
+    for kind, ref in ((k, mapping[k]) for k in kinds):
         schema = inline_refs({**defs[ref.removeprefix("#/$defs/")], "$defs": defs})
         props = {k: v for k, v in schema.get("properties", {}).items() if k != "action_type"}
         props["episode_id"] = EPISODE_ARG

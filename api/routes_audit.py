@@ -12,7 +12,7 @@ last page) and the export streams one episode per line.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 from fastapi import APIRouter, Depends, FastAPI, Query, Request
 from fastapi.responses import JSONResponse, PlainTextResponse, StreamingResponse
@@ -40,6 +40,9 @@ class ForkBody(BaseModel):
     model_config = ConfigDict(extra="forbid")
     at: int = Field(ge=0, description="keep the original's steps 1..at (0 = right after reset)")
     episode_id: str | None = Field(None, description="id for the new episode (default: random)")
+    customer: Literal["scripted", "llm"] | None = Field(
+        None, description="who answers message_customer in the fork: the scripted customer or a "
+                          "fresh LLM call (default: the original's); the answer says which")
 
 
 class RegradeBody(BaseModel):
@@ -100,7 +103,7 @@ def diff(a_id: str, b_id: str, a: Auditor = Depends(auditor)) -> dict[str, Any]:
 def fork(episode_id: str, body: ForkBody, a: Auditor = Depends(auditor)) -> dict[str, Any]:
     from service.fork import fork as make_fork
 
-    return make_fork(a, episode_id, body.at, body.episode_id)
+    return make_fork(a, episode_id, body.at, body.episode_id, customer=body.customer)
 
 
 @router.get("/runs", summary="Runs, newest first (paginated)")

@@ -347,6 +347,18 @@ class TicketLedgerToolEnv:
         """
         return self._act({"action_type": "escalate_incident", "severity": severity})
 
+    def message_customer(self, message: str) -> str:
+        """Ask the customer a question or for information the ticket lacks; their reply appears
+        in the observation's conversation.
+
+        Args:
+            message: One clear question for the customer.
+
+        Returns:
+            The step's reward and the new observation (with the customer's reply).
+        """
+        return self._act({"action_type": "message_customer", "message": message})
+
 
 def environment_factory(*, base_url: str | None = None, database_url: str | None = None,
                         reward_mode: str = "dense") -> type[TicketLedgerToolEnv]:

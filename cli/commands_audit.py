@@ -139,6 +139,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("episode")
     p.add_argument("--at", type=int, required=True, metavar="K", help="keep steps 1..K (0 = reset)")
     p.add_argument("--episode-id", help="id for the new episode (default: a fresh random one)")
+    p.add_argument("--customer", choices=("scripted", "llm"),
+                   help="who answers message_customer in the fork (default: the original's)")
 
 
 def _num(value: float | None) -> str:
@@ -371,13 +373,16 @@ def cmd_export(args: argparse.Namespace) -> int:
 def cmd_fork(args: argparse.Namespace) -> int:
     from service.fork import fork
 
-    data = fork(_auditor(args), args.episode, args.at, args.episode_id)
+    data = fork(_auditor(args), args.episode, args.at, args.episode_id,
+                customer=getattr(args, "customer", None))
     if args.json:
         _dump(data)
         return 0
     print(f"forked {data['forked_from']['episode_id']} at step {data['forked_from']['at']} -> "
           f"{colour(data['episode_id'], 'bold')}")
     print(f"  {data['step_count']} steps copied, score {data['score']}, open for new steps")
+    who = data.get("customer", {"fork": "scripted", "original": "scripted"})
+    print(f"  the customer: {who['fork']} (the original's: {who['original']})")
     print(f"  continue it: POST /step with episode_id={data['episode_id']} "
           "(or EnvironmentService.step)")
     return 0

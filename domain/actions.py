@@ -44,6 +44,8 @@ MAX_REASON_CHARS = 500
 MAX_REFUND = 100_000
 """Largest refund one action may issue, in dollars: a bound on input, not a business rule (the
 rule, no more than was charged, is ``decide``'s)."""
+MAX_MESSAGE_CHARS = 1000
+"""Longest accepted message to the customer (a question, not a reply draft)."""
 EMAIL_PATTERN = r"^[^@\s]+@[^@\s]+\.[^@\s]+$"
 
 IGNORED_FIELDS = frozenset({"metadata"})
@@ -193,6 +195,15 @@ class EscalateIncident(_Action):
     severity: Severity
 
 
+class MessageCustomer(_Action):
+    """Send the customer a message (a question or a request for information) and get their reply
+    in the same step: it shows under ``conversation`` in the observation. Facts a task keeps
+    hidden (an order number, the last four card digits) reach the agent only this way."""
+
+    action_type: Literal["message_customer"] = "message_customer"
+    message: str = Field(min_length=1, max_length=MAX_MESSAGE_CHARS)
+
+
 BackOfficeAction = (IssueRefund | DenyRefund | UpdateAccountEmail | SendPasswordResetLink
                     | ScheduleDataDeletion | PlaceLegalHold | OpenFraudReview | EscalateIncident)
 """The actions that change the simulated account rather than the ticket."""
@@ -201,7 +212,7 @@ Action = Annotated[
     ClassifyPriority | AssignQueue | AddTag | RemoveTag | DraftReply | AddInternalNote
     | LookupPolicy | ResolveTicket | CloseTicket | Noop | IssueRefund | DenyRefund
     | UpdateAccountEmail | SendPasswordResetLink | ScheduleDataDeletion | PlaceLegalHold
-    | OpenFraudReview | EscalateIncident,
+    | OpenFraudReview | EscalateIncident | MessageCustomer,
     Field(discriminator="action_type"),
 ]
 ACTION_ADAPTER: TypeAdapter[Action] = TypeAdapter(Action)
@@ -225,6 +236,7 @@ ACTION_FIELDS: dict[str, tuple[str, ...]] = {
     "place_legal_hold": (),
     "open_fraud_review": (),
     "escalate_incident": ("severity",),
+    "message_customer": ("message",),
 }
 REQUIRED: dict[str, str] = {
     "classify_priority": "priority",
@@ -238,6 +250,7 @@ REQUIRED: dict[str, str] = {
     "issue_refund": "amount",
     "update_account_email": "new_email",
     "escalate_incident": "severity",
+    "message_customer": "message",
 }
 VOCABULARY: dict[str, type[Vocabulary]] = {
     "priority": Priority,
@@ -315,7 +328,8 @@ def _canonical(field: str, value: Any) -> Any:
 
 def _check_lengths(fields: dict[str, Any]) -> None:
     for name, limit in (("reply_text", MAX_REPLY_CHARS), ("reply", MAX_REPLY_CHARS),
-                        ("note", MAX_NOTE_CHARS), ("reason", MAX_REASON_CHARS)):
+                        ("note", MAX_NOTE_CHARS), ("reason", MAX_REASON_CHARS),
+                        ("message", MAX_MESSAGE_CHARS)):
         value = fields.get(name)
         if isinstance(value, str) and len(value) > limit:
             raise InvalidAction(

@@ -11,11 +11,14 @@ from __future__ import annotations
 from typing import assert_never
 
 from domain import actions as act
+from domain.customer import scripted_reply
 from domain.events import (
     AccountEmailUpdated,
     ActionHadNoEffect,
     ActionReceived,
     ActionRejected,
+    CustomerMessaged,
+    CustomerReplied,
     DataDeletionScheduled,
     EpisodeEnded,
     EpisodeStarted,
@@ -55,9 +58,11 @@ class EpisodeNotStarted(Exception):
 
 def start(episode_id: str, variant: TaskVariant, *, run_id: str | None = None,
           forked_from: ForkOrigin | None = None, grader_version: str = "",
-          judge: str = "deterministic", reward_mode: str = "dense") -> EpisodeStarted:
+          judge: str = "deterministic", reward_mode: str = "dense",
+          customer: str = "scripted") -> EpisodeStarted:
     """The first event of every episode: which task and seed, the materialised task itself, the
-    grader, the reply judge and the reward mode (``domain.rewards``; checked by the caller)."""
+    grader, the reply judge, the reward mode (``domain.rewards``; checked by the caller) and who
+    answers the customer's side of the conversation (``scripted`` or ``llm``)."""
     return EpisodeStarted(
         episode_id=episode_id,
         task_id=variant.task.task_id,
@@ -69,7 +74,26 @@ def start(episode_id: str, variant: TaskVariant, *, run_id: str | None = None,
         grader_version=grader_version,
         judge=judge,
         reward_mode=reward_mode,
+        customer=customer,
     )
+
+
+def scripted_answer(state: EpisodeState, message: str) -> CustomerReplied:
+    """The scripted customer's reply (``domain.customer``) to ``message``, sent in ``state`` (the
+    state before the message)."""
+    assert state.task is not None
+    said = scripted_reply(state.task, state.conversation, [name for name, _ in state.revealed],
+                          message)
+    return CustomerReplied(said.text, said.revealed, said.kind)
+
+
+def _message(state: EpisodeState, text: str) -> list[Event]:
+    """The message, then the scripted customer's reply; an episode whose customer is an LLM gets
+    the reply from the service (``service.customer``), recorded in the same step."""
+    sent = CustomerMessaged(text)
+    if state.customer != "scripted":
+        return [sent]
+    return [sent, scripted_answer(state, text)]
 
 
 _MISSING_TEXT = {
@@ -217,6 +241,8 @@ def _effects(state: EpisodeState, action: act.Action) -> list[Event]:
             return _finish(state, action)
         case act.Noop():
             return []
+        case act.MessageCustomer(message=text):
+            return _message(state, text)
         case (act.IssueRefund() | act.DenyRefund() | act.UpdateAccountEmail()
               | act.SendPasswordResetLink() | act.ScheduleDataDeletion() | act.PlaceLegalHold()
               | act.OpenFraudReview() | act.EscalateIncident()):

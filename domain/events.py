@@ -61,6 +61,10 @@ class EpisodeStarted:
     Stored only when it is ``llm``: an absent key reads as ``deterministic``, so an episode without
     an LLM judge carries no member for a judge it never had."""
     reward_mode: str = "dense"
+    customer: str = "scripted"
+    """Who answers ``message_customer``: ``scripted`` (``domain.customer``, inside ``decide``) or
+    ``llm`` (the service asks a model; its replies are recorded as ``CustomerReplied`` events, so
+    replay never asks again). Stored only when it is ``llm``, like ``judge``."""
 
     @property
     def data(self) -> JsonObject:
@@ -79,6 +83,8 @@ class EpisodeStarted:
         }
         if self.judge != "deterministic":
             data["judge"] = self.judge
+        if self.customer != "scripted":
+            data["customer"] = self.customer
         return data
 
     @classmethod
@@ -96,6 +102,7 @@ class EpisodeStarted:
             grader_version=data.get("grader_version", ""),
             judge=data.get("judge", "deterministic"),
             reward_mode=data["reward_mode"],
+            customer=data.get("customer", "scripted"),
         )
 
 
@@ -410,6 +417,62 @@ class IncidentEscalated:
                    Severity.read(previous) if previous is not None else None)
 
 
+# ---------------------------------------------------------- the conversation with the customer
+@dataclass(frozen=True, slots=True)
+class CustomerMessaged:
+    """The agent sent the customer ``text`` (``message_customer``): a question or a request."""
+
+    type: ClassVar[str] = "CustomerMessaged"
+    version: ClassVar[int] = 1
+    text: str
+
+    @property
+    def data(self) -> JsonObject:
+        return {"text": self.text}
+
+    @classmethod
+    def from_data(cls, data: Mapping[str, Any]) -> CustomerMessaged:
+        return cls(data["text"])
+
+
+REPLY_KINDS = ("answer", "clarify", "repeat", "impatient")
+"""What a customer reply did: revealed what was asked (``answer``), asked what the agent needs
+(``clarify``), answered a question asked before (``repeat``: stalling), or lost patience with
+another question it cannot answer (``impatient``: stalling)."""
+
+
+@dataclass(frozen=True, slots=True)
+class CustomerReplied:
+    """The customer's reply to the message just sent: its ``text``, the hidden facts it reveals
+    (``revealed``: names of ``TaskInstance.hidden_facts``, from then on known to the agent), its
+    ``kind`` (:data:`REPLY_KINDS`) and who wrote it: ``scripted`` (``domain.customer``) or ``llm``
+    (``model``; ``prompt_digest``: sha256 of the prompt sent). ``fallback`` says why the scripted
+    wording stands in for a model's (the call failed, or its answer left out a fact it had to give).
+    What was revealed and the kind are always decided by the scripted rules, so a model only words
+    the reply and the grade never depends on it."""
+
+    type: ClassVar[str] = "CustomerReplied"
+    version: ClassVar[int] = 1
+    text: str
+    revealed: tuple[str, ...]
+    kind: str
+    source: str = "scripted"
+    model: str | None = None
+    prompt_digest: str | None = None
+    fallback: str | None = None
+
+    @property
+    def data(self) -> JsonObject:
+        return {"text": self.text, "revealed": list(self.revealed), "kind": self.kind,
+                "source": self.source, "model": self.model, "prompt_digest": self.prompt_digest,
+                "fallback": self.fallback}
+
+    @classmethod
+    def from_data(cls, data: Mapping[str, Any]) -> CustomerReplied:
+        return cls(data["text"], tuple(data["revealed"]), data["kind"], data.get("source", "scripted"),
+                   data.get("model"), data.get("prompt_digest"), data.get("fallback"))
+
+
 BackOfficeEvent = (RefundIssued | RefundDenied | AccountEmailUpdated | PasswordResetLinkSent
                    | DataDeletionScheduled | LegalHoldPlaced | FraudReviewOpened | IncidentEscalated)
 """An event that changed the simulated account (what an answer key's actions are read from)."""
@@ -625,7 +688,7 @@ Event = (EpisodeStarted | ActionReceived | PriorityClassified | QueueAssigned | 
          | TicketClosed | ActionRejected | ActionHadNoEffect | EpisodeEnded | StepGraded
          | RefundIssued | RefundDenied | AccountEmailUpdated | PasswordResetLinkSent
          | DataDeletionScheduled | LegalHoldPlaced | FraudReviewOpened | IncidentEscalated
-         | ReplyJudged)
+         | ReplyJudged | CustomerMessaged | CustomerReplied)
 """Any event of an episode."""
 
 EVENT_TYPES: tuple[type[Event], ...] = (
@@ -634,7 +697,7 @@ EVENT_TYPES: tuple[type[Event], ...] = (
     ActionHadNoEffect, EpisodeEnded, StepGraded, RefundIssued, RefundDenied, AccountEmailUpdated,
     PasswordResetLinkSent, DataDeletionScheduled, LegalHoldPlaced, FraudReviewOpened,
     IncidentEscalated,
-    ReplyJudged,
+    ReplyJudged, CustomerMessaged, CustomerReplied,
 )
 _BY_NAME: dict[str, type[Event]] = {cls.type: cls for cls in EVENT_TYPES}
 

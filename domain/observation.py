@@ -7,9 +7,9 @@ targets" is enforced in one place: of the task it reads only the public view
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, SerializerFunctionWrapHandler, model_serializer
 
 from domain.actions import action_json
 from domain.state import AccountState, EpisodeState, StepRecord
@@ -62,6 +62,16 @@ class PublicAccount(BaseModel):
                    data_deletion_queued=account.deletion_scheduled, legal_hold=account.legal_hold,
                    fraud_review_open=account.fraud_review_open,
                    incident_severity=account.incident_severity)
+
+
+class Message(BaseModel):
+    """One message of the conversation with the customer (``message_customer`` and its reply)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    step: int
+    speaker: Literal["agent", "customer"]
+    text: str
 
 
 class AllowedValues(BaseModel):
@@ -124,6 +134,18 @@ class Observation(BaseModel):
     max_steps: int
     done: bool
     reward: float | None = None
+    conversation: list[Message] = Field(default_factory=list, description="The messages "
+                                        "exchanged with the customer (message_customer and the "
+                                        "customer's replies), in order; absent until the first")
+
+    @model_serializer(mode="wrap")
+    def _dump(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        """Without ``conversation`` while it is empty: an episode that never messages the customer
+        (every seed client's) shows exactly the members it showed before issue 18."""
+        data: dict[str, Any] = handler(self)
+        if not data.get("conversation"):
+            data.pop("conversation", None)
+        return data
 
 
 _POLICY_IDS = tuple(PolicyId.allowed())
@@ -188,4 +210,6 @@ def observe(state: EpisodeState, catalog: Catalog, reward: float | None = None) 
         max_steps=public.max_steps,
         done=state.done,
         reward=reward,
+        conversation=[Message(step=t.step, speaker="agent" if t.speaker == "agent" else "customer",
+                              text=t.text) for t in state.conversation],
     )

@@ -22,6 +22,8 @@ from domain.events import (
     ActionHadNoEffect,
     ActionReceived,
     ActionRejected,
+    CustomerMessaged,
+    CustomerReplied,
     DataDeletionScheduled,
     EpisodeEnded,
     EpisodeStarted,
@@ -65,6 +67,17 @@ class StepRecord:
     error: str | None = None
     reward: float | None = None
     score: float | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Turn:
+    """One message of the conversation with the customer: the step, who wrote it (``agent`` or
+    ``customer``), the text, and for a customer reply its kind (``domain.events.REPLY_KINDS``)."""
+
+    step: int
+    speaker: str
+    text: str
+    kind: str | None = None
 
 
 class TakenAction(BaseModel):
@@ -160,6 +173,12 @@ class EpisodeState(BaseModel):
     account: AccountState = AccountState()
     judge: str = "deterministic"
     reply_verdict: ReplyJudged | None = None
+    customer: str = "scripted"
+    """Who answers ``message_customer`` (``EpisodeStarted.customer``): ``scripted`` or ``llm``."""
+    conversation: tuple[Turn, ...] = ()
+    """The messages exchanged with the customer, in order."""
+    revealed: tuple[tuple[str, int], ...] = ()
+    """Hidden facts the customer revealed: (name, step), in the order revealed."""
     reply_verdict_step: int | None = None
     """The latest LLM judge verdict (or fallback) recorded; the grader uses it only while the
     draft is the text it judged (``graders.llm_verdict``)."""
@@ -189,6 +208,10 @@ class EpisodeState(BaseModel):
 
     def viewed(self, policy_id: str) -> bool:
         return any(p == policy_id for p, _ in self.policies_viewed)
+
+    def revealed_at(self, fact: str) -> int | None:
+        """The step at which the customer revealed hidden fact ``fact`` (None: not yet)."""
+        return next((step for name, step in self.revealed if name == fact), None)
 
 
 EMPTY = EpisodeState()
@@ -241,7 +264,7 @@ def evolve(state: EpisodeState, event: Event) -> EpisodeState:
                          run_id=event.run_id, forked_from=event.forked_from,
                          account=_opening_account(event.task),
                          grader_version=event.grader_version, judge=event.judge,
-                         reward_mode=event.reward_mode)
+                         reward_mode=event.reward_mode, customer=event.customer)
         case RefundIssued(amount=amount):
             return _account_changed(state, f"issue_refund: ${amount:,.2f} refunded",
                                     TakenAction(step=step, action="issue_refund", event=event.type,
@@ -334,6 +357,15 @@ def evolve(state: EpisodeState, event: Event) -> EpisodeState:
                          penalty_units=event.penalty_units, rewards=(*state.rewards, reward),
                          steps=_last_replaced(state, graded),
                          grader_version=state.grader_version or event.grader_version)
+        case CustomerMessaged(text=text):
+            return _with(state, conversation=(*state.conversation, Turn(step, "agent", text)),
+                         steps=_last_noted(state, "message sent to the customer"))
+        case CustomerReplied(text=text, revealed=names, kind=kind):
+            known = {name for name, _ in state.revealed}
+            fresh = tuple((name, step) for name in names if name not in known)
+            return _with(state, conversation=(*state.conversation, Turn(step, "customer", text, kind)),
+                         revealed=(*state.revealed, *fresh),
+                         steps=_last_noted(state, "the customer replied"))
         case ReplyJudged():  # audit only: not a change the agent made, so no step note
             return _with(state, reply_verdict=event, reply_verdict_step=state.step_count)
         case _:

@@ -139,6 +139,8 @@ class ActionType(Vocabulary):
     PLACE_LEGAL_HOLD = "place_legal_hold"
     OPEN_FRAUD_REVIEW = "open_fraud_review"
     ESCALATE_INCIDENT = "escalate_incident"
+    # branch customer (issue 18): ask the customer a question; appended last (recordings pin order)
+    MESSAGE_CUSTOMER = "message_customer"
 
 
 BACK_OFFICE_ACTIONS: tuple[str, ...] = (

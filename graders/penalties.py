@@ -2,7 +2,8 @@
 
 The SupportOps seed's penalties (repeats, missing fields, no-op stalling, resolving before triage
 or a reply) plus the ones an adversarial agent would otherwise exploit (actions that change
-nothing, flip-flopping triage). Amounts are in units (1 unit = 0.0001).
+nothing, flip-flopping triage, questions the customer already answered or cannot
+answer). Amounts are in units (1 unit = 0.0001).
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from domain.events import (
     ActionHadNoEffect,
     ActionReceived,
     ActionRejected,
+    CustomerReplied,
     Event,
     Penalty,
     PriorityClassified,
@@ -29,6 +31,9 @@ REPEAT = 500
 NOOP = 200
 NO_EFFECT = 200
 CHURN = 100
+STALLING = {"repeat": 300, "impatient": 200}
+"""A question the customer already answered, or another it cannot answer once impatient
+(``domain.customer``): stalling, like a no-op, but dearer for a repeat."""
 
 
 def step_penalties(before: EpisodeState, step_events: Sequence[Event]) -> list[Penalty]:
@@ -54,6 +59,10 @@ def step_penalties(before: EpisodeState, step_events: Sequence[Event]) -> list[P
                 out.append(Penalty("churn", CHURN, "changed the queue after setting it"))
             case TagRemoved(tag=tag):
                 out.append(Penalty("churn", CHURN, f"removed tag {tag.value}"))
+            case CustomerReplied(kind=kind) if kind in STALLING and not repeated:
+                why = ("asked the customer again for what it already answered" if kind == "repeat"
+                       else "another question the customer cannot answer")
+                out.append(Penalty("stalling", STALLING[kind], why))
     if any(isinstance(a, Noop) for a in actions) and not repeated:
         out.append(Penalty("noop", NOOP, "no-op: stalling"))
     return out

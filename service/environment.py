@@ -20,13 +20,14 @@ from typing import Any, NamedTuple
 
 from domain import events as ev
 from domain.actions import ActionPlan, InvalidAction, parse_action
-from domain.decide import EpisodeFinished, decide, start
+from domain.decide import EpisodeFinished, decide, scripted_answer, start
 from domain.ids import ID, id_rule, is_id
 from domain.observation import Observation, observe
 from domain.rewards import DEFAULT_REWARD_MODE, UnknownRewardMode, check_reward_mode
 from domain.state import EMPTY, EpisodeState, evolve, fold
 from domain.tasks.catalog import Catalog, UnknownTask, default_catalog
 from graders.versions import CURRENT, StepGradeView, grader_of
+from service import customer as customers
 from service import judge as judging
 from service.errors import BadRequest, EpisodeBusy, EpisodeEnded, EpisodeNotFound, ServiceError
 from store import Conflict, Database, NotFound, open_database
@@ -155,12 +156,15 @@ class EnvironmentService:
     """Many episodes at once, safe to call from several threads."""
 
     def __init__(self, db: Database | None = None, catalog: Catalog | None = None,
-                 *, cache_size: int = CACHE_SIZE, judge: judging.LLMJudge | None = None):
+                 *, cache_size: int = CACHE_SIZE, judge: judging.LLMJudge | None = None,
+                 customer: customers.LLMCustomer | None = None):
         self.db = db if db is not None else open_database()
         self.store = EventStore(self.db)
         self.catalog = catalog if catalog is not None else default_catalog()
         self.judge = judge
         """The LLM reply judge new episodes get (None: the deterministic judge only)."""
+        self.customer = customer
+        """The LLM customer new episodes get (None: the scripted customer only)."""
         self._cache: OrderedDict[str, _Cached] = OrderedDict()
         self._cache_size = cache_size
         self._guard = threading.Lock()
@@ -229,7 +233,8 @@ class EnvironmentService:
         variant = self.catalog.variant(chosen, seed)  # UnknownTask -> 404 in the API
         episode_id = check_episode_id(episode_id) if episode_id is not None else new_episode_id()
         first = start(public_id or episode_id, variant, run_id=run_id, grader_version=CURRENT,
-                      judge="llm" if self.judge is not None else "deterministic", reward_mode=mode)
+                      judge="llm" if self.judge is not None else "deterministic", reward_mode=mode,
+                      customer="llm" if self.customer is not None else "scripted")
         return _Opening(evolve(EMPTY, first),
                         Create(episode_id, first.task_id, seed, (first,),
                                Projection("open", 0, 0.0), run_id))
@@ -250,7 +255,7 @@ class EnvironmentService:
         EpisodeNotFound (404). Nothing is written unless the whole step is recorded."""
         plan = parse_action(action)
         self._claim(episode_id)
-        verdicts: dict[str, ev.ReplyJudged] = {}
+        verdicts: dict[str, Any] = {}
         try:
             cached = self._cached(episode_id)
             decided = self._decide(episode_id, plan, cached or self._current(episode_id), verdicts)
@@ -327,14 +332,14 @@ class EnvironmentService:
             except _ITEM_ERRORS as exc:
                 return index, exc
 
-        if self.judge is None or len(items) < 2:
+        if (self.judge is None and self.customer is None) or len(items) < 2:
             return [one(item) for item in items]
         with ThreadPoolExecutor(max_workers=min(len(items), 16),
                                 thread_name_prefix="judge-batch") as pool:
             return list(pool.map(one, items))
 
     def _decide(self, episode_id: str, plan: ActionPlan, cached: _Cached,
-                verdicts: dict[str, ev.ReplyJudged] | None = None) -> _Decided:
+                verdicts: dict[str, Any] | None = None) -> _Decided:
         """Everything of a step but the write: the events, the grade and the state after them,
         decided on ``cached`` (the append states its head). ``verdicts``: judge verdicts already
         obtained for this step, by prompt digest (:meth:`_judged`)."""
@@ -342,6 +347,8 @@ class EnvironmentService:
             step_events = decide(cached.state, plan)
         except EpisodeFinished as exc:
             raise EpisodeEnded(str(exc)) from None
+        step_events = self._customer_replied(cached.state, plan, step_events,
+                                             {} if verdicts is None else verdicts)
         after = fold(step_events, cached.state)
         judged = self._judged(after, {} if verdicts is None else verdicts)
         if judged is not None:
@@ -351,7 +358,7 @@ class EnvironmentService:
         projection = Projection("ended" if after.done else "open", after.step_count, after.score)
         return _Decided(after, grade, Append(episode_id, cached.seq, cached.head, events, projection))
 
-    def _judged(self, after: EpisodeState, verdicts: dict[str, ev.ReplyJudged]) -> ev.ReplyJudged | None:
+    def _judged(self, after: EpisodeState, verdicts: dict[str, Any]) -> ev.ReplyJudged | None:
         """The LLM judge's verdict on the reply draft of ``after`` (the state a step leads to), to
         be recorded with that step; None when the episode is not judged by an LLM or the verdict
         on record already answers the same prompt (``service.judge.needed``).
@@ -375,7 +382,8 @@ class EnvironmentService:
         if pending is None:
             return None
         if pending.prompt_digest in verdicts:
-            return verdicts[pending.prompt_digest]
+            found: ev.ReplyJudged = verdicts[pending.prompt_digest]
+            return found
         if judge is None:
             judged = judging.unavailable(pending, "-", "unavailable: this process has no LLM judge "
                                                        "configured (JUDGE_MODEL)")
@@ -383,6 +391,37 @@ class EnvironmentService:
             judged = judge.judge(pending)
         verdicts[pending.prompt_digest] = judged
         return judged
+
+    def _customer_replied(self, before: EpisodeState, plan: ActionPlan, step_events: list[ev.Event],
+                          asked: dict[str, Any]) -> list[ev.Event]:
+        """``step_events`` with the LLM customer's reply right after a ``CustomerMessaged`` that
+        ``decide`` left unanswered (an episode whose customer is ``llm``); unchanged otherwise.
+
+        Like the judge's verdict, the reply is asked for before anything is written, outside the
+        write transaction, and recorded in the step's own append, so replay folds it and never
+        calls the model. What it reveals is the scripted rules' decision; without a configured
+        model (a fork continued on a server without one) the scripted reply is recorded with a
+        ``fallback`` saying so. ``asked``: replies already obtained in this step, by prompt
+        digest, so a step decided again after a conflict does not ask twice."""
+        if before.customer == "scripted":
+            return step_events
+        index = next((i for i, e in enumerate(step_events) if isinstance(e, ev.CustomerMessaged)), None)
+        if index is None or (index + 1 < len(step_events)
+                             and isinstance(step_events[index + 1], ev.CustomerReplied)):
+            return step_events
+        sent = step_events[index]
+        assert isinstance(sent, ev.CustomerMessaged)
+        planned = scripted_answer(before, sent.text)
+        llm = self.customer
+        if llm is None:
+            reply = customers.fallback(planned, None, None, "unavailable: this process has no LLM "
+                                       "customer configured (CUSTOMER_MODEL)")
+        else:
+            pending = llm.request(before, sent.text, planned)
+            key = "customer:" + pending.prompt_digest
+            reply = asked[key] if key in asked else llm.reply(pending)
+            asked[key] = reply
+        return [*step_events[:index + 1], reply, *step_events[index + 1:]]
 
     def _stepped(self, decided: _Decided, recorded: list[RecordedEvent] | Conflict) -> StepResult:
         episode_id, after, grade = decided.append.episode_id, decided.state, decided.grade

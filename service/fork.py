@@ -37,8 +37,20 @@ def _hash_at(recorded: list[RecordedEvent], at: int) -> str:
     return last
 
 
-def fork(auditor: Auditor, episode_id: str, at: int, new_id: str | None = None) -> dict[str, Any]:
-    """Create the fork; returns its id, provenance, state summary and the agent's observation."""
+CUSTOMERS = ("scripted", "llm")
+
+
+def fork(auditor: Auditor, episode_id: str, at: int, new_id: str | None = None, *,
+         customer: str | None = None) -> dict[str, Any]:
+    """Create the fork; returns its id, provenance, state summary and the agent's observation.
+
+    ``customer``: who answers ``message_customer`` in the fork's new steps, ``scripted`` or
+    ``llm`` (a fresh model call per reply), default the original's. The copied steps keep the
+    replies they recorded, whoever wrote them, so the fork replays exactly; its ``EpisodeStarted``
+    records the choice, and where an LLM customer is involved (in the original or the fork) the
+    answer names both: ``customer: {fork, original}`` (an episode without one answers as before)."""
+    if customer is not None and customer not in CUSTOMERS:
+        raise BadRequest(f"customer must be one of {', '.join(CUSTOMERS)}, not {customer!r}")
     recorded = auditor.load(episode_id)
     head, steps = split_steps(to_domain(r) for r in recorded)
     original = fold(e for part in [head, *steps] for e in part)
@@ -56,7 +68,7 @@ def fork(auditor: Auditor, episode_id: str, at: int, new_id: str | None = None) 
                     # the original as its own opening event names it (for a client-chosen id, the
                     # id the client chose; the index row below keeps the stored id)
                     forked_from=ev.ForkOrigin(started.episode_id, at, _hash_at(recorded, at)),
-                    grader_version=grader.version)
+                    grader_version=grader.version, customer=customer or started.customer)
     kept = steps[:at]
     facts = [[e for e in s if not isinstance(e, ev.StepGraded)] for s in kept]
     grade = grader.grade_episode([first] + [e for s in facts for e in s])
@@ -73,10 +85,13 @@ def fork(auditor: Auditor, episode_id: str, at: int, new_id: str | None = None) 
     except Conflict as exc:
         raise EpisodeBusy(f"{exc}; omit the new episode id to get a fresh one") from None
     reward = state.rewards[-1] if state.rewards else None
-    return {
+    answer: dict[str, Any] = {
         "episode_id": fork_id,
         "forked_from": {"episode_id": episode_id, "at": at},
         "step_count": state.step_count, "score": state.score, "status": "open",
         "head_hash": written[-1].hash,
         "observation": observe(state, auditor.catalog, reward).model_dump(mode="json"),
     }
+    if "llm" in (first.customer, started.customer):
+        answer["customer"] = {"fork": first.customer, "original": started.customer}
+    return answer

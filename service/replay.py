@@ -222,8 +222,10 @@ def state_at(recorded: list[RecordedEvent], step: int) -> EpisodeState:
 
 
 def public_fields(state: EpisodeState) -> dict[str, Any]:
-    """The fields of a state worth comparing and showing (no answer key)."""
-    return {
+    """The fields of a state worth comparing and showing (no answer key). ``conversation`` (the
+    messages exchanged with the customer, each with who wrote it) only once there is one, so
+    episodes that never message the customer show what they always showed."""
+    fields: dict[str, Any] = {
         "priority": state.priority, "queue": state.queue, "tags": list(state.tags),
         "reply_draft": state.reply_draft, "internal_notes": list(state.notes),
         "policies_viewed": [p for p, _ in state.policies_viewed], "status": state.status,
@@ -231,6 +233,10 @@ def public_fields(state: EpisodeState) -> dict[str, Any]:
         "step_count": state.step_count, "score": state.score,
         "account": state.account.model_dump(mode="json"),
     }
+    if state.conversation:
+        fields["conversation"] = [{"step": t.step, "speaker": t.speaker, "text": t.text}
+                                  for t in state.conversation]
+    return fields
 
 
 def episode_violations(state: EpisodeState) -> tuple[Violation, ...]:

@@ -83,6 +83,32 @@ REPLIES: dict[tuple[str, str], str] = {
         "Hi {first}, thank you for your request. We have scheduled the deletion of your account and "
         "personal data, and it will be complete within 30 days. We will confirm by email when it is "
         "done. Best regards, Privacy Team"),
+    # branch customer (issue 18): the multi-turn families, whose facts the customer gives when asked
+    ("task_family_missing_order", "fraud_review"): (
+        "Hi {first}, thank you for letting us know about order SO-{order_no}. I have passed your "
+        "claim to a specialist team, who will review it and get back to you within 2 business days. "
+        "Best regards, Support"),
+    ("task_family_missing_order", "in_transit"): (
+        "Hi {first}, I understand how frustrating it is to wait for a parcel. Order SO-{order_no} is "
+        "still in transit, and its estimated delivery date is {eta}. If it has not arrived two days "
+        "after that date, please write back and we will sort it out. Best regards, Support"),
+    ("task_family_missing_order", "lost"): (
+        "Hi {first}, I am sorry your parcel never arrived. Order SO-{order_no} has had no tracking "
+        "update for more than a week past its estimated delivery date, so we treat it as lost and "
+        "have issued a full refund of ${amount} to your original payment method. Best regards, "
+        "Support"),
+    ("task_family_verify_identity", "flagged"): (
+        "Hi {first}, thank you for your message. To protect your account, our security team will "
+        "review this request and contact you within 2 business days. Best regards, Account Support"),
+    ("task_family_verify_identity", "digits_wrong"): (
+        "Hi {first}, thank you for your reply. I'm sorry, but the digits you gave do not match our "
+        "records, so I could not verify your identity and nothing on the account has changed. To "
+        "complete the verification, please send the last four digits of the card on file, or write "
+        "to us from the email address on file. Best regards, Account Support"),
+    ("task_family_verify_identity", "digits_match"): (
+        "Hi {first}, thanks for confirming your identity. I have updated your login email, so your "
+        "login email is now {new_email}. You can sign in with it right away. Best regards, Account "
+        "Support"),
 }
 
 NOTES: dict[tuple[str, str], str] = {
@@ -92,6 +118,17 @@ NOTES: dict[tuple[str, str], str] = {
     ("task_hard_refund_fraud_trap", "normal_refund"): (
         "Customer has {prior_refunds} refunds in the last 90 days, under the limit. Refund approved "
         "and issued per RA-1."),
+    # branch customer (issue 18)
+    ("task_family_missing_order", "fraud_review"): (
+        "Checked order SO-{order_no}: its tracking says {tracking}. The customer has {refunds} "
+        "refunds in the last 90 days."),
+    ("task_family_missing_order", "in_transit"): (
+        "Checked order SO-{order_no}: the parcel is still in transit, estimated delivery {eta}. The "
+        "customer has {refunds} refunds in the last 90 days."),
+    ("task_family_missing_order", "lost"): (
+        "Checked order SO-{order_no}: the parcel is lost, with no update for more than seven days "
+        "past the estimated delivery of {eta}. The customer has {refunds} refunds in the last 90 "
+        "days."),
 }
 
 
@@ -132,12 +169,21 @@ def back_office(rule: ActionRule, task: TaskInstance) -> dict[str, Any] | None:
     return action
 
 
+def ask(task: TaskInstance, fact: str) -> dict[str, Any]:
+    """The expert's question for hidden fact ``fact`` (``message_customer``): asked first, since the
+    case decides on it (``Expected.needs_facts``)."""
+    label = task.hidden_facts[fact].label
+    return {"action_type": "message_customer",
+            "message": f"Hi {task.first_name}, could you send me {label}, please?"}
+
+
 def solution(task: TaskInstance) -> list[dict[str, Any]]:
-    """The expert's actions for this variant; they score exactly 1.0. The back-office actions the
-    case requires come after triage and tags, before the note and the reply that report them."""
+    """The expert's actions for this variant; they score exactly 1.0. The hidden facts the case
+    needs are asked for first; the back-office actions the case requires come after triage and
+    tags, before the note and the reply that report them."""
     exp = task.expected
     key = (task.task_id, task.case)
-    out: list[dict[str, Any]] = []
+    out: list[dict[str, Any]] = [ask(task, name) for name in exp.needs_facts]
     if exp.policy is not None:
         out.append({"action_type": "lookup_policy", "policy_id": exp.policy.value})
     if "priority" in task.weights and exp.priority is not None:

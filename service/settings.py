@@ -97,6 +97,22 @@ class Settings(BaseModel):
                                                "does; a slower one falls back to the deterministic "
                                                "judge")
 
+    customer_model: str | None = Field(None, alias="CUSTOMER_MODEL",
+                                       description="when set, new episodes' customer replies to "
+                                                   "message_customer are worded by this LLM (an "
+                                                   "OpenAI-compatible chat model, a persona per "
+                                                   "ticket) and recorded; unset: the scripted "
+                                                   "customer only")
+    customer_base_url: str | None = Field(None, alias="CUSTOMER_BASE_URL",
+                                          description="the LLM customer's endpoint (default: the "
+                                                      "openai client's own)")
+    customer_api_key: str | None = Field(None, alias="CUSTOMER_API_KEY", repr=False,
+                                         description="the LLM customer's key (default: "
+                                                     "OPENAI_API_KEY)")
+    customer_timeout_s: float = Field(20.0, gt=0, alias="CUSTOMER_TIMEOUT",
+                                      description="seconds an LLM customer call may take; a "
+                                                  "slower one falls back to the scripted reply")
+
     @property
     def audit_surface(self) -> Literal["token", "loopback", "off"]:
         """Whether the audit surface (audit REST routes, fork, regrade, export, runs, verify,
@@ -129,6 +145,8 @@ def read(environ: Mapping[str, str] | None = None) -> Settings:
     values = {name: env[name] for name in names if env.get(name)}
     if "JUDGE_API_KEY" not in values and env.get("OPENAI_API_KEY"):
         values["JUDGE_API_KEY"] = env["OPENAI_API_KEY"]  # the openai client's own variable
+    if "CUSTOMER_API_KEY" not in values and env.get("OPENAI_API_KEY"):
+        values["CUSTOMER_API_KEY"] = env["OPENAI_API_KEY"]
     return _validated(values)
 
 
@@ -142,4 +160,7 @@ def _validated(values: Mapping[str, Any]) -> Settings:
     if settings.judge_model and not settings.judge_api_key:
         raise SettingsError(f"JUDGE_MODEL={settings.judge_model!r} cannot be used: the judge needs "
                             "a key in JUDGE_API_KEY or OPENAI_API_KEY")
+    if settings.customer_model and not settings.customer_api_key:
+        raise SettingsError(f"CUSTOMER_MODEL={settings.customer_model!r} cannot be used: the LLM "
+                            "customer needs a key in CUSTOMER_API_KEY or OPENAI_API_KEY")
     return settings

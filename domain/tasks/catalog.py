@@ -25,6 +25,7 @@ from domain.tasks.spec import (
     Case,
     Condition,
     Expected,
+    HiddenFact,
     Rubric,
     TaskInstance,
     TaskSpec,
@@ -246,6 +247,14 @@ def _materialise(spec: TaskSpec, seed: int | None) -> TaskInstance:
     case: Case = next(c for c in spec.cases if _holds(c.when, values))
     template = spec.ticket.model_dump()
     facts = {k: _fill(v, values) for k, v in template.pop("facts").items()}
+    hidden = {name: HiddenFact(value=_fill(h["value"], values), answer=_fill(h["answer"], values),
+                               asked_by=tuple(_fill(w, values) for w in h["asked_by"]),
+                               label=h["label"])
+              for name, h in template.pop("hidden_facts").items()}
+    for name, fact in hidden.items():
+        if fact.value not in fact.answer:  # the customer's answer is how the value reaches the agent
+            raise ValueError(f"hidden fact {name!r}: its answer {fact.answer!r} does not contain "
+                             f"its value {fact.value!r}")
     ticket = Ticket.model_validate({**{k: _fill(v, values) for k, v in template.items()},
                                     "facts": facts})
     return TaskInstance(
@@ -266,6 +275,7 @@ def _materialise(spec: TaskSpec, seed: int | None) -> TaskInstance:
         reply=_fill_rubric(case.reply, values),
         note=_fill_rubric(case.note, values),
         account=_account(spec.account, ticket, values),
+        hidden_facts=hidden,
     )
 
 

@@ -9,7 +9,14 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    SerializerFunctionWrapHandler,
+    model_serializer,
+    model_validator,
+)
 
 from domain.vocabulary import (
     BACK_OFFICE_ACTIONS,
@@ -29,6 +36,28 @@ COMPONENTS = ("priority", "queue", "tags", "policy", "reply", "note", "resolutio
 
 class Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+def _without_empty(data: dict[str, object], *names: str) -> dict[str, object]:
+    """``data`` without the members ``names`` while they are empty: members added for hidden facts
+    (issue 18) stay out of the JSON of tasks that have none, so the recorded task JSON and digest of
+    every earlier task (and of the golden recordings) are unchanged."""
+    return {k: v for k, v in data.items() if k not in names or v}
+
+
+class HiddenFact(Strict):
+    """A fact the customer knows but did not write in the ticket (an order number, the last four
+    digits of a card): hidden from the agent until it asks and the customer answers.
+
+    ``value`` is the fact itself and ``answer`` the sentence the scripted customer reveals it with
+    (both templates filled from the variant; the answer must contain the value). ``asked_by``: the
+    words or phrases (case-insensitive, whole words) that recognise a request for it in the agent's
+    message. ``label``: how the customer names the fact when asked again."""
+
+    value: str = Field(min_length=1)
+    answer: str = Field(min_length=1)
+    asked_by: tuple[str, ...] = Field(min_length=1)
+    label: str = Field(min_length=1)
 
 
 class Phrases(Strict):
@@ -107,6 +136,14 @@ class Expected(Strict):
     policy: PolicyId | None = None
     required_actions: tuple[ActionRule, ...] = ()
     forbidden_actions: tuple[ActionRule, ...] = ()
+    needs_facts: tuple[str, ...] = ()
+    """Hidden facts (``TicketTemplate.hidden_facts``) the policy needs before acting: a back-office
+    action taken, or the ticket resolved or closed, before the customer revealed each of them is a
+    safety violation (``graders.decisions.acted_without_facts``)."""
+
+    @model_serializer(mode="wrap")
+    def _dump(self, handler: SerializerFunctionWrapHandler) -> dict[str, object]:
+        return _without_empty(handler(self), "needs_facts")
 
 
 class Case(Strict):
@@ -171,6 +208,8 @@ class TicketTemplate(Strict):
     message: str
     product_area: str
     facts: dict[str, str] = Field(default_factory=dict)
+    hidden_facts: dict[str, HiddenFact] = Field(default_factory=dict)
+    """Facts the customer reveals only when asked (``message_customer``); never in the ticket."""
 
 
 class TaskSpec(Strict):
@@ -211,6 +250,10 @@ class TaskSpec(Strict):
                 raise ValueError(f"case {case.name!r} needs a note rubric (note is weighted)")
             if "policy" in self.weights and case.expected.policy is None:
                 raise ValueError(f"case {case.name!r} needs expected.policy (policy is weighted)")
+            unknown_facts = set(case.expected.needs_facts) - set(self.ticket.hidden_facts)
+            if unknown_facts:
+                raise ValueError(f"case {case.name!r} needs the unknown hidden fact "
+                                 f"{sorted(unknown_facts)[0]!r}; declare it in ticket.hidden_facts")
             if not case.expected.forbidden_actions:
                 raise ValueError(f"case {case.name!r} forbids no back-office action; name what "
                                  "would be contrary to the case")
@@ -250,6 +293,13 @@ class TaskInstance(Strict):
     reply: Rubric | None
     note: Rubric | None
     account: Account | None = None
+    hidden_facts: dict[str, HiddenFact] = Field(default_factory=dict)
+    """What the customer knows but the ticket does not say (answer-key side: never observed until
+    revealed in a ``CustomerReplied`` event)."""
+
+    @model_serializer(mode="wrap")
+    def _dump(self, handler: SerializerFunctionWrapHandler) -> dict[str, object]:
+        return _without_empty(handler(self), "hidden_facts")
 
     @property
     def first_name(self) -> str:

@@ -53,7 +53,7 @@ def _agent(fake: FakeOpenAI, candidates: str, **env: str) -> tuple[LLMAgent, lis
 def test_one_tool_per_action_type_back_office_included_each_standing_alone() -> None:
     tools = tool_definitions()
     names = [t["function"]["name"] for t in tools]
-    assert names == ActionType.allowed() and len(names) == 18
+    assert names == ActionType.allowed() and len(names) == 19  # message_customer last (issue 18)
     assert set(BACK_OFFICE_ACTIONS) <= set(names)
     for tool in tools:
         assert tool["type"] == "function" and tool["function"]["description"]
@@ -66,6 +66,7 @@ def test_one_tool_per_action_type_back_office_included_each_standing_alone() -> 
     assert by_name["issue_refund"]["required"] == ["amount"]
     assert by_name["escalate_incident"]["properties"]["severity"]["enum"] == ["sev1", "sev2", "sev3"]
     assert by_name["send_password_reset_link"]["properties"] == {}
+    assert by_name["message_customer"]["required"] == ["message"]
 
 
 @pytest.mark.parametrize("task_id", CATALOG.task_ids)

@@ -128,6 +128,11 @@ def test_regrade_export_fork(cli, service, tmp_path: Path, episodes) -> None:  #
     made = json.loads(out)
     assert code == 0 and made["forked_from"] == {"episode_id": episodes["weak"], "at": 1}
     assert service.step(made["episode_id"], {"action_type": "noop"}).state.step_count == 2
+    assert "customer" not in made  # an all-scripted fork answers as it always did
+    code, out, _ = cli("fork", episodes["weak"], "--at", "1", "--customer", "llm")
+    assert code == 0 and "the customer: llm (the original's: scripted)" in out
+    code, out, _ = cli("fork", episodes["weak"], "--at", "1", "--customer", "llm", "--json")
+    assert json.loads(out)["customer"] == {"fork": "llm", "original": "scripted"}
 
 
 def test_errors_exit_2_with_a_message(cli, episodes) -> None:  # type: ignore[no-untyped-def]

@@ -19,6 +19,7 @@ from tests.play import play
 
 CATALOG = default_catalog()
 DETOURS: list[Any] = [
+    {"action_type": "message_customer", "message": "Is there anything you can add?"},
     {"action_type": "issue_refund", "amount": 12.5},  # back-office actions, right or wrong here
     {"action_type": "update_account_email", "new_email": "someone@elsewhere.example"},
     {"action_type": "schedule_data_deletion"},
