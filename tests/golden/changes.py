@@ -105,6 +105,8 @@ APPENDED_BY_ISSUE_18 = frozenset({
     "incident_response", "security_reports", "shipping_claims", "plan_changes", "complaints",
     # the tags the families added
     "Shipping", "Plan_Change",
+    # the action that messages the customer (appended to the action types)
+    "message_customer",
 })
 """Values issue 18 appended to the closed vocabularies (``domain/vocabulary.py``). Every list of
 allowed values an answer shows (the observation's ``available_policies`` and ``allowed``, a
@@ -117,10 +119,30 @@ RESET_FIELDS_ADDED_BY_ISSUE_18 = ("split", "index")
 ``reset`` tool's input schema has them as members, and the refusal of an unknown reset field lists
 them after the recorded ones."""
 
+MEMBERS_ADDED_BY_ISSUE_18 = frozenset({
+    *RESET_FIELDS_ADDED_BY_ISSUE_18,
+    # the conversation with the customer: the observation's member and its schema, the action's
+    # schema and its key in the action union's discriminator
+    "conversation", "Message", "MessageCustomer", "message_customer",
+})
+"""Members issue 18 added to what the wire shows (answers recorded before it lack them)."""
+
 
 def added_by_issue_18(member: str) -> bool:
-    """Whether a member a recording lacks is one issue 18 added (:data:`RESET_FIELDS_ADDED_BY_ISSUE_18`)."""
-    return member in RESET_FIELDS_ADDED_BY_ISSUE_18
+    """Whether a member a recording lacks is one issue 18 added (:data:`MEMBERS_ADDED_BY_ISSUE_18`)."""
+    return member in MEMBERS_ADDED_BY_ISSUE_18
+
+
+def _appended_by_issue_18(item: Any) -> bool:
+    """An item issue 18 appended to a list: a vocabulary value, the MCP tool of its action
+    (``{"name": "message_customer", ...}``), or the action union's reference to its schema."""
+    if isinstance(item, str):
+        return item in APPENDED_BY_ISSUE_18
+    if isinstance(item, dict) and isinstance(item.get("name"), str):
+        return item["name"] in APPENDED_BY_ISSUE_18
+    if isinstance(item, dict) and set(item) == {"$ref"}:
+        return str(item["$ref"]).rsplit("/", 1)[-1] in MEMBERS_ADDED_BY_ISSUE_18
+    return False
 
 
 def grown_by_issue_18(recorded: Any, now: Any) -> bool:
@@ -128,9 +150,8 @@ def grown_by_issue_18(recorded: Any, now: Any) -> bool:
     that goes on with such items, or a string that goes on with ", " and such values (or the
     reset fields of :data:`RESET_FIELDS_ADDED_BY_ISSUE_18`, in a refusal that lists reset's)."""
     if isinstance(recorded, list) and isinstance(now, list):
-        added = now[len(recorded):]
-        return (len(now) > len(recorded) and now[:len(recorded)] == recorded
-                and all(isinstance(v, str) and v in APPENDED_BY_ISSUE_18 for v in added))
+        return len(now) > len(recorded) and now[:len(recorded)] == recorded \
+            and all(_appended_by_issue_18(v) for v in now[len(recorded):])
     if isinstance(recorded, str) and isinstance(now, str) and now.startswith(recorded):
         rest = now[len(recorded):]
         added = rest.removeprefix(", ").split(", ")
@@ -144,9 +165,10 @@ def with_issue_18_vocabulary(observation: dict[str, Any]) -> dict[str, Any]:
     values issue 18 appended), so that a step played today from it shows no change there. Each
     recorded list must be today's without :data:`APPENDED_BY_ISSUE_18` or already today's."""
     from domain.observation import ALLOWED
-    from domain.vocabulary import PolicyId
+    from domain.vocabulary import ActionType, PolicyId
 
     today: dict[str, Any] = {"available_policies": PolicyId.allowed(),
+                             "available_actions": ActionType.allowed(),
                              "allowed": ALLOWED.model_dump(mode="json")}
     out = dict(observation)
     for member, now in today.items():
@@ -159,3 +181,11 @@ def with_issue_18_vocabulary(observation: dict[str, Any]) -> dict[str, Any]:
             assert recorded == now or grown_by_issue_18(recorded, now), member
         out[member] = now
     return out
+
+
+def without_issue_18_items(recorded: list[Any], now: list[Any]) -> list[Any]:
+    """``now`` without the items issue 18 appended after ``recorded``'s (the rest is compared item
+    by item, so an item that changed otherwise, such as the MCP reset tool, still shows)."""
+    if len(now) > len(recorded) and all(_appended_by_issue_18(v) for v in now[len(recorded):]):
+        return now[:len(recorded)]
+    return now
