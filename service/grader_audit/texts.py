@@ -370,3 +370,30 @@ CONTRADICTIONS.update({
         "hours. [[We have refunded your last order in full as compensation.]] Kind regards, "
         "Customer Care",),
 })
+
+# branch customer (issue 18): missing_order and verify_identity, the multi-turn families. The
+# correct work they build on is their solvers' (which ask the customer first).
+CONTRADICTIONS.update({
+    ("task_family_missing_order", "fraud_review"): (
+        "Hi {first}, thank you for letting us know about order SO-{order_no}. [[We have refunded the "
+        "full ${amount} to your card already.]] A specialist team will still review your claim "
+        "within 2 business days. Best regards, Support",),
+    ("task_family_missing_order", "in_transit"): (
+        "Hi {first}, I understand how frustrating the wait is. Order SO-{order_no} is still in "
+        "transit. [[We have refunded you the full ${amount} for the parcel already.]] If it has not "
+        "arrived two days after its estimated date, please write back. Best regards, Support",),
+    ("task_family_missing_order", "lost"): (
+        "Hi {first}, I am sorry your parcel never arrived. [[We can not refund order SO-{order_no}: a "
+        "parcel lost by the carrier is not eligible for a refund.]] Best regards, Support",),
+    ("task_family_verify_identity", "flagged"): (
+        "Hi {first}, thank you for your message. [[I have already changed your login email to "
+        "{new_email}, so you can sign in with it now.]] Our security team will still contact you "
+        "within 2 business days. Best regards, Account Support",),
+    ("task_family_verify_identity", "digits_wrong"): (
+        "Hi {first}, thank you for your reply. [[We have updated your login email, so your login "
+        "email is now {new_email}.]] Next time, the last four digits of the card on file help us "
+        "verify you. Best regards, Account Support",),
+    ("task_family_verify_identity", "digits_match"): (
+        "Hi {first}, thanks for confirming your identity. [[Your login email stays as it was: we "
+        "have not changed anything on the account.]] Best regards, Account Support",),
+})
