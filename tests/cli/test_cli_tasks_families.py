@@ -10,6 +10,9 @@ import pytest
 from cli.main import main
 from domain.tasks import default_catalog
 from domain.tasks.manifest import MANIFEST_FILE
+from tests.databases import sqlite_pass_only
+
+pytestmark = sqlite_pass_only("the catalog commands read no database")
 
 CATALOG = default_catalog()
 

@@ -6,6 +6,7 @@ import pytest
 
 from baseline.solvers import missing_order
 from service import EnvironmentService
+from tests.databases import sqlite_pass_only
 from tests.domain.families.conversation_catalog import conversation_catalog, play
 from tests.domain.families.family_checks import (
     SEEDS,
@@ -13,6 +14,8 @@ from tests.domain.families.family_checks import (
     check_instances,
     check_solver,
 )
+
+pytestmark = sqlite_pass_only("families and grading are pure: it plays in memory or on its own SQLite")
 
 TASK = "task_family_missing_order"
 

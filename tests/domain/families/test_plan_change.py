@@ -5,7 +5,10 @@ from __future__ import annotations
 
 import pytest
 
+from tests.databases import sqlite_pass_only
 from tests.domain.families import fd2_support as fs
+
+pytestmark = sqlite_pass_only("families and grading are pure: it plays in memory or on its own SQLite")
 
 FAMILY = "plan_change"
 

@@ -8,6 +8,9 @@ from domain.tasks import default_catalog
 from domain.vocabulary import PolicyId
 from service.environment import open_in_memory
 from service.task_families import play
+from tests.databases import sqlite_pass_only
+
+pytestmark = sqlite_pass_only("families and grading are pure: it plays in memory or on its own SQLite")
 
 CATALOG = default_catalog()
 TASK = "task_family_refund_request"
