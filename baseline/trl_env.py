@@ -374,22 +374,28 @@ def reward_func(environments: list[TicketLedgerToolEnv], **kwargs: Any) -> list[
 
 
 def training_rows(task_ids: list[str] | None = None, seeds: range = range(1),
-                  reward_mode: str | None = None) -> list[dict[str, Any]]:
-    """The dataset rows of a training set: one per task and seed, each with the chat prompt (the
-    system prompt for tool calling and an instruction; ``reset`` then adds the observation) and
-    the columns ``reset`` reads."""
+                  reward_mode: str | None = None, split: str | None = None) -> list[dict[str, Any]]:
+    """The dataset rows of a training set, each with the chat prompt (the system prompt for tool
+    calling and an instruction; ``reset`` then adds the observation) and the columns ``reset``
+    reads: one per task and seed, or with ``split`` (train, dev or test) one per instance of that
+    frozen split of the task families (columns ``split`` and ``index``; docs/tasks.md), so a
+    model trained on ``train`` is evaluated on instances it never saw."""
     from domain.tasks import default_catalog
 
-    tasks = task_ids or default_catalog().task_ids
+    catalog = default_catalog()
     prompt = [{"role": "system", "content": system_prompt("tools")},
               {"role": "user", "content": "Work the ticket in the observation below, one tool call "
                                           "per turn, until it is resolved or closed."}]
+    columns: list[dict[str, Any]]
+    if split is not None:
+        columns = [{"split": split, "index": i} for i in range(len(catalog.split(split)))]
+    else:
+        columns = [{"task_id": task_id, "seed": seed}
+                   for task_id in task_ids or catalog.task_ids for seed in seeds]
     rows: list[dict[str, Any]] = []
-    for task_id in tasks:
-        for seed in seeds:
-            row: dict[str, Any] = {"prompt": json.loads(json.dumps(prompt)), "task_id": task_id,
-                                   "seed": seed}
-            if reward_mode is not None:
-                row["reward_mode"] = reward_mode
-            rows.append(row)
+    for column in columns:
+        row: dict[str, Any] = {"prompt": json.loads(json.dumps(prompt)), **column}
+        if reward_mode is not None:
+            row["reward_mode"] = reward_mode
+        rows.append(row)
     return rows

@@ -29,6 +29,8 @@ def arguments(argv: list[str] | None = None) -> argparse.Namespace:
                         help="a running TicketLedger server (default: in-process on DATABASE_URL)")
     parser.add_argument("--tasks", default=None, help="comma-separated task ids (default: every task)")
     parser.add_argument("--variants", type=int, default=8, help="seeds 0..n-1 per task (default %(default)s)")
+    parser.add_argument("--split", choices=("train", "dev", "test"), default=None,
+                        help="train on a frozen split of the task families instead (docs/tasks.md)")
     parser.add_argument("--reward-mode", choices=("dense", "sparse", "binary"), default="dense",
                         help="reward mode chosen at reset (default %(default)s)")
     parser.add_argument("--num-generations", type=int, default=4, help="completions per prompt (GRPO group)")
@@ -48,7 +50,8 @@ def main(argv: list[str] | None = None) -> int:
     from baseline.trl_env import environment_factory, reward_func, training_rows
 
     tasks = args.tasks.split(",") if args.tasks else None
-    dataset = Dataset.from_list(training_rows(tasks, range(args.variants), args.reward_mode))
+    dataset = Dataset.from_list(training_rows(tasks, range(args.variants), args.reward_mode,
+                                              split=args.split))
     config = GRPOConfig(
         output_dir=args.output_dir,
         num_generations=args.num_generations,

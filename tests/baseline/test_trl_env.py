@@ -10,6 +10,7 @@ documentation states: every public method but ``reset`` is a tool, with typed ar
 from __future__ import annotations
 
 import inspect
+import json
 import re
 import subprocess
 import sys
@@ -132,6 +133,21 @@ def test_training_rows_carry_the_tools_prompt_and_what_reset_reads() -> None:
     system = rows[0]["prompt"][0]
     assert system["role"] == "system" and "exactly one of the tools" in system["content"]
     assert len(training_rows()) == len(CATALOG.task_ids)
+
+
+def test_split_rows_reset_to_the_instances_of_that_split(database_url: str) -> None:
+    rows = training_rows(split="dev", reward_mode="binary")
+    dev = CATALOG.split("dev")
+    assert [(r["split"], r["index"]) for r in rows] == [("dev", i) for i in range(len(dev))]
+    assert all("task_id" not in r and r["reward_mode"] == "binary" for r in rows)
+    env = environment_factory(database_url=database_url)()
+    for row in (rows[0], rows[-1]):
+        answer = env.reset(**row)
+        observation = json.loads(answer.split("\n", 1)[1])
+        ref = dev[row["index"]]
+        assert observation["task_id"] == ref.task_id  # the manifest's instance, not a classic task
+    with pytest.raises(ValueError, match="unknown split 'holdout'; one of train, dev, test"):
+        training_rows(split="holdout")
 
 
 def test_the_module_imports_no_trl_and_the_example_needs_it_only_to_train() -> None:
