@@ -17,7 +17,7 @@ from service import EnvironmentService
 from service.environment import StepResult
 
 FAMILIES_DIR = Path(__file__).resolve().parents[3] / "domain" / "tasks" / "families"
-CONVERSATION_FAMILIES = ("missing_order", "verify_identity")
+CONVERSATION_FAMILIES = ("missing_order", "verify_identity", "late_refund")
 
 
 def family_spec(family: str) -> tuple[TaskSpec, dict[str, JudgingRubric]]:
