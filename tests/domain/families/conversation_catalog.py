@@ -1,4 +1,5 @@
-"""The two multi-turn families (``missing_order``, ``verify_identity``) in a catalog of their own,
+"""The multi-turn families (``missing_order``, ``verify_identity``, ``late_refund``) in a catalog
+of their own,
 with the packaged policies, until the family loader (fam-core, issue 18) serves them; and a helper
 that plays a solver through a real ``EnvironmentService``."""
 
@@ -29,7 +30,7 @@ def family_spec(family: str) -> tuple[TaskSpec, dict[str, JudgingRubric]]:
 
 @cache
 def conversation_catalog() -> Catalog:
-    """The classic policies with the two families' specs and judging rubrics."""
+    """The classic policies with the multi-turn families' specs and judging rubrics."""
     specs, judging = [], {}
     for family in CONVERSATION_FAMILIES:
         spec, rubric = family_spec(family)
