@@ -1,7 +1,6 @@
 """The multi-turn families (``missing_order``, ``verify_identity``, ``late_refund``) in a catalog
-of their own,
-with the packaged policies, until the family loader (fam-core, issue 18) serves them; and a helper
-that plays a solver through a real ``EnvironmentService``."""
+of their own, with the packaged policies, until the family loader (fam-core, issue 18) serves them;
+and a helper that plays a solver through a real ``EnvironmentService``."""
 
 from __future__ import annotations
 
