@@ -1,4 +1,4 @@
-"""What the two multi-turn solvers (``missing_order``, ``verify_identity``) share: reading the
+"""What the multi-turn solvers (``missing_order``, ``verify_identity``, ``late_refund``) share: reading the
 conversation with the customer, and taking the first step of a plan the observation does not show
 yet (stateless, like ``baseline.policy``)."""
 

@@ -397,3 +397,20 @@ CONTRADICTIONS.update({
         "Hi {first}, thanks for confirming your identity. [[Your login email stays as it was: we "
         "have not changed anything on the account.]] Best regards, Account Support",),
 })
+
+# branch fam-ask3 (issue 18): late_refund, the multi-turn family of RR-1 whose purchase date the
+# customer gives when asked. The correct work it builds on is its solver's (which asks first).
+CONTRADICTIONS.update({
+    ("task_family_late_refund", "fraud_review"): (
+        "Hi {first}, thank you for getting back to me about order {order_id}. [[We have already "
+        "refunded the full ${amount} to your card.]] A specialist team will still review your "
+        "request within 2 business days. Best regards, Support",),
+    ("task_family_late_refund", "refund_within_window"): (
+        "Hi {first}, thank you for checking the date for me. [[Order {order_id} from {order_date} "
+        "is outside our 30-day window, so we are unable to refund it; we can offer store credit "
+        "instead.]] Best regards, Support",),
+    ("task_family_late_refund", "deny_after_window"): (
+        "Hi {first}, thank you for checking the date for me. Order {order_id} was placed on "
+        "{order_date}, more than 30 days ago. [[Even so, we have refunded the full ${amount} to "
+        "your card today.]] Best regards, Support",),
+})

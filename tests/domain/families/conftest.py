@@ -1,4 +1,4 @@
-"""A service over the two multi-turn families' catalog, on a real database of the run's backend."""
+"""A service over the multi-turn families' catalog, on a real database of the run's backend."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
-"""The two multi-turn families (``missing_order``, ``verify_identity``) in a catalog of their own,
-with the packaged policies, until the family loader (fam-core, issue 18) serves them; and a helper
-that plays a solver through a real ``EnvironmentService``."""
+"""The multi-turn families (``missing_order``, ``verify_identity``, ``late_refund``) in a catalog
+of their own, with the packaged policies, until the family loader (fam-core, issue 18) serves them;
+and a helper that plays a solver through a real ``EnvironmentService``."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ from service import EnvironmentService
 from service.environment import StepResult
 
 FAMILIES_DIR = Path(__file__).resolve().parents[3] / "domain" / "tasks" / "families"
-CONVERSATION_FAMILIES = ("missing_order", "verify_identity")
+CONVERSATION_FAMILIES = ("missing_order", "verify_identity", "late_refund")
 
 
 def family_spec(family: str) -> tuple[TaskSpec, dict[str, JudgingRubric]]:
@@ -29,7 +29,7 @@ def family_spec(family: str) -> tuple[TaskSpec, dict[str, JudgingRubric]]:
 
 @cache
 def conversation_catalog() -> Catalog:
-    """The classic policies with the two families' specs and judging rubrics."""
+    """The classic policies with the multi-turn families' specs and judging rubrics."""
     specs, judging = [], {}
     for family in CONVERSATION_FAMILIES:
         spec, rubric = family_spec(family)
