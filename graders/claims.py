@@ -44,8 +44,14 @@ class Claim:
 
 
 def _p(*patterns: str) -> tuple[re.Pattern[str], ...]:
-    """One compiled alternation of whole-word ``patterns`` (one scan per clause, not one each)."""
-    return (re.compile("|".join(rf"(?<![a-z0-9])(?:{p})(?![a-z0-9])" for p in patterns)),)
+    """One compiled alternation of whole-word ``patterns`` (one scan per clause, not one each).
+
+    The word boundaries stand once around the whole alternation rather than around each pattern:
+    the same matches (a pattern whose end fails the boundary backtracks into the next one, as
+    before), but a branch that starts with a letter is skipped at a glance where that letter is
+    not, and a position inside a word is given up at once, not once per pattern (callgrind: the
+    abuse list of about 70 patterns cost about 2 M instructions a reply, more than a whole step)."""
+    return (re.compile(rf"(?<![a-z0-9])(?:{'|'.join(patterns)})(?![a-z0-9])"),)
 
 
 _DET = r"(?:\S+ ){0,3}?"
