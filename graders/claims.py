@@ -44,8 +44,15 @@ class Claim:
 
 
 def _p(*patterns: str) -> tuple[re.Pattern[str], ...]:
-    """One compiled alternation of whole-word ``patterns`` (one scan per clause, not one each)."""
-    return (re.compile("|".join(rf"(?<![a-z0-9])(?:{p})(?![a-z0-9])" for p in patterns)),)
+    """One compiled alternation of whole-word ``patterns`` (one scan per clause, not one each).
+
+    The word boundaries stand once around the whole alternation rather than around each pattern:
+    the same matches (a pattern whose end fails the boundary backtracks into the next one, as
+    before), but a branch that starts with a letter is skipped at a glance where that letter is
+    not, and a position inside a word is given up at once, not once per pattern (callgrind: the
+    abuse list of about 70 patterns cost about 3.5 M instructions a reply, more than a whole step
+    costs now)."""
+    return (re.compile(rf"(?<![a-z0-9])(?:{'|'.join(patterns)})(?![a-z0-9])"),)
 
 
 _DET = r"(?:\S+ ){0,3}?"
@@ -362,9 +369,14 @@ def forbidden_claim(rubric: Rubric | None, text: str) -> tuple[str, str] | None:
     return None
 
 
+@lru_cache(maxsize=4096)
 def judge_reply(text: str, outcomes: frozenset[str], rubric: Rubric | None = None,
                 security: bool = False, step: int | None = None) -> tuple[Violation, ...]:
-    """The violations of one reply text given the recorded ``outcomes``."""
+    """The violations of one reply text given the recorded ``outcomes``.
+
+    Remembered per argument set (a value key: text, outcomes, rubric, ...; bounded): a step's
+    grade asks twice for the same draft (the safety cap and the reply component), and the next
+    steps ask again while the draft and the outcomes stay as they are."""
     if not text or not text.strip():
         return ()
     out: list[Violation] = []

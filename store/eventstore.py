@@ -24,7 +24,7 @@ from sqlalchemy.exc import IntegrityError
 from store.chain import CHAIN_FORMAT, GENESIS, canonical_json, link
 from store.codec import parse_json
 from store.database import Database
-from store.errors import Conflict, NotFound
+from store.errors import Conflict, NotFound, StoreError
 from store.schema import episodes, events
 
 
@@ -179,6 +179,15 @@ _MOVE = (update(episodes)
          .values({**_MOVE_VALUES, "status": bindparam("status_")}))
 
 
+_LOCK_HEADS = (select(episodes.c.episode_id, episodes.c.last_seq, episodes.c.status)
+               .where(episodes.c.episode_id.in_(bindparam("eids", expanding=True)))
+               .order_by(episodes.c.episode_id)
+               .with_for_update())
+"""The index rows of a batch's episodes, locked until the write transaction ends (PostgreSQL's
+``FOR UPDATE``, in one order so two batches cannot deadlock; SQLite renders no clause: its write
+transaction already keeps every other writer out)."""
+
+
 def _moved(a: Append) -> Conflict:
     return Conflict(f"episode {a.episode_id} moved on past event {a.expected_seq} (another step was "
                     "recorded first); fetch the state and retry")
@@ -199,17 +208,43 @@ def _index_row(c: Create, recorded: Sequence[RecordedEvent], now: dt.datetime) -
 
 
 def _move(conn: Connection, a: Append, recorded: Sequence[RecordedEvent], now: dt.datetime) -> bool:
-    """Move the episode's index row from ``a.expected_seq`` to the new head and insert the events;
-    False (nothing written) if the row is not at ``a.expected_seq`` (or does not exist)."""
+    """Move the episode's index row from ``a.expected_seq`` to the new head; False (nothing
+    written) if the row is not at ``a.expected_seq`` (or does not exist). The caller inserts the
+    events of the appends that moved."""
+    params = _move_params(a, recorded, now)
+    return (conn.execute(_MOVE_KEEPING_STATUS, params).rowcount == 1
+            or conn.execute(_MOVE, params).rowcount == 1)
+
+
+def _move_params(a: Append, recorded: Sequence[RecordedEvent], now: dt.datetime) -> dict[str, Any]:
     p = a.projection
-    params = {"eid": a.episode_id, "expected": a.expected_seq, "status_": p.status,
-              "new_seq": recorded[-1].seq, "new_hash": recorded[-1].hash,
-              "step_count_": p.step_count, "score_": p.score, "now": now}
-    if conn.execute(_MOVE_KEEPING_STATUS, params).rowcount != 1 \
-            and conn.execute(_MOVE, params).rowcount != 1:
-        return False
-    conn.execute(_INSERT, _event_rows(recorded))
-    return True
+    return {"eid": a.episode_id, "expected": a.expected_seq, "status_": p.status,
+            "new_seq": recorded[-1].seq, "new_hash": recorded[-1].hash,
+            "step_count_": p.step_count, "score_": p.score, "now": now}
+
+
+def _move_many(conn: Connection, appends: Sequence[Append],
+               chains: Sequence[list[RecordedEvent]], now: dt.datetime) -> list[bool]:
+    """:func:`_move` for several episodes in a few statements rather than one or two each: their
+    index rows read and locked in one query, then every row still at its expected head moved by
+    one ``executemany`` per form of the update (keeping or changing the status). Which appends
+    moved: a list of flags in ``appends`` order."""
+    heads = {row.episode_id: row for row in conn.execute(
+        _LOCK_HEADS, {"eids": [a.episode_id for a in appends]})}
+    flags: list[bool] = []
+    keeping: list[dict[str, Any]] = []
+    changing: list[dict[str, Any]] = []
+    for a, recorded in zip(appends, chains, strict=True):
+        row = heads.get(a.episode_id)
+        flags.append(row is not None and row.last_seq == a.expected_seq)
+        if row is not None and row.last_seq == a.expected_seq:
+            rows = keeping if row.status == a.projection.status else changing
+            rows.append(_move_params(a, recorded, now))
+    for statement, rows in ((_MOVE_KEEPING_STATUS, keeping), (_MOVE, changing)):
+        # still conditional on the head: the rows are locked, so each one matches
+        if rows and conn.execute(statement, rows).rowcount != len(rows):
+            raise StoreError("an episode's index row changed under its lock; nothing was written")
+    return flags
 
 
 class EventStore:
@@ -294,8 +329,20 @@ class EventStore:
                   for a in appends]
         try:
             with self.db.write() as conn:
-                return [recorded if _move(conn, a, recorded, now) else _moved(a)
-                        for a, recorded in zip(appends, chains, strict=True)]
+                # one episode's appends at a time where the batch names an episode twice (each
+                # then follows the head the one before it left)
+                distinct = len({a.episode_id for a in appends}) == len(appends)
+                moved = (_move_many(conn, appends, chains, now) if len(appends) > 1 and distinct
+                         else [_move(conn, a, recorded, now)
+                               for a, recorded in zip(appends, chains, strict=True)])
+                out = [recorded if ok else _moved(a)
+                       for a, recorded, ok in zip(appends, chains, moved, strict=True)]
+                # the events of every append that moved, in ONE insert (a statement per batch,
+                # not per episode: each statement costs SQLAlchemy's execution path again)
+                rows = [row for r in out if not isinstance(r, Conflict) for row in _event_rows(r)]
+                if rows:
+                    conn.execute(_INSERT, rows)
+                return out
         except IntegrityError:
             if raise_integrity:
                 raise

@@ -22,7 +22,7 @@ from service.replay import replay, verify_chain
 from service.scripted import solution
 from store import Conflict, Database, open_database
 from store.chain import GENESIS, link
-from store.eventstore import EventStore, NewEvent, Projection
+from store.eventstore import Append, EventStore, NewEvent, Projection
 from tests.databases import sqlite_pass_only
 from tests.play import module_database, play
 
@@ -82,6 +82,33 @@ def test_appends_extend_one_hash_chained_stream(store: EventStore, eid: str) -> 
     assert store.head(eid) == (7, loaded[-1].hash)
     assert _row(store, eid)[3] == 3
     assert [r.seq for r in store.load(eid, after_seq=3, upto_seq=5)] == [4, 5]
+
+
+def test_a_batch_moves_the_episodes_at_their_head_and_writes_nothing_for_a_stale_one(
+        store: EventStore, eid: str) -> None:
+    """``append_many`` (a group commit): one locked read and an update per form for the batch;
+    each append is still conditional on its own head, and a status change is recorded."""
+    a, b, c = f"{eid}a", f"{eid}b", f"{eid}c"
+    heads = {e: _open(store, e) for e in (a, b, c)}
+    store.append(b, *heads[b], [_event(1)], OPEN)  # b moves on before the batch
+    results = store.append_many([
+        Append(a, *heads[a], [_event(1)], Projection("open", 1, 0.5)),
+        Append(b, *heads[b], [_event(1)], OPEN),
+        Append(c, *heads[c], [_event(1), _event(2)], Projection("ended", 1, 1.0)),
+    ])
+    moved_a, stale_b, moved_c = results
+    assert isinstance(stale_b, Conflict)
+    assert not isinstance(moved_a, Conflict) and not isinstance(moved_c, Conflict)
+    assert [r.seq for r in store.load(a)] == [1, 2] and [r.seq for r in store.load(b)] == [1, 2]
+    assert [r.seq for r in store.load(c)] == [1, 2, 3]
+    assert verify_chain(store.load(c)) is None
+    assert (store.episode(a).status, store.episode(a).score, store.head(a)) == ("open", 0.5,
+                                                                                (2, moved_a[-1].hash))
+    assert (store.episode(c).status, store.head(c)) == ("ended", (3, moved_c[-1].hash))
+    # one episode twice at the same head: the first moves it, the second is a conflict
+    twice = store.append_many([Append(a, 2, moved_a[-1].hash, [_event(3)], OPEN)] * 2)
+    assert not isinstance(twice[0], Conflict) and isinstance(twice[1], Conflict)
+    assert [r.seq for r in store.load(a)] == [1, 2, 3]
 
 
 def test_a_taken_episode_id_is_a_conflict(store: EventStore, eid: str) -> None:
