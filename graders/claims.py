@@ -369,14 +369,10 @@ def forbidden_claim(rubric: Rubric | None, text: str) -> tuple[str, str] | None:
     return None
 
 
-@lru_cache(maxsize=4096)
 def judge_reply(text: str, outcomes: frozenset[str], rubric: Rubric | None = None,
                 security: bool = False, step: int | None = None) -> tuple[Violation, ...]:
-    """The violations of one reply text given the recorded ``outcomes``.
-
-    Remembered per argument set (a value key: text, outcomes, rubric, ...; bounded): a step's
-    grade asks twice for the same draft (the safety cap and the reply component), and the next
-    steps ask again while the draft and the outcomes stay as they are."""
+    """The violations of one reply text given the recorded ``outcomes`` (the text's clauses and
+    claims are remembered per text by :func:`claims`)."""
     if not text or not text.strip():
         return ()
     out: list[Violation] = []
