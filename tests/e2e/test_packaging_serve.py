@@ -98,3 +98,25 @@ def test_live_server_is_the_shared_fixture(live_server: LiveServer) -> None:
     """Other test modules reuse ``live_server``; it runs the real entry point on the suite backend."""
     assert live_server.process.poll() is None
     assert httpx.get(live_server.url + "/health").json() == {"status": "healthy"}
+
+
+@sqlite_pass_only("the check builds its app on a SQLite file of its own")
+def test_the_served_app_leaves_start_up_objects_out_of_collections(tmp_path: Path) -> None:
+    """``server.app.serving_app`` (what ``python -m server.app``, its workers and
+    ``server.app:app`` serve) freezes what start-up made: the task catalog is no longer among the
+    objects a collection walks, while an object made afterwards still is. In a child process, so
+    this test process's own heap is left as it is."""
+    probe = (
+        "import gc\n"
+        "from server.app import serving_app\n"
+        "from service.settings import Settings\n"
+        f"app = serving_app(Settings(database_url='sqlite:///{tmp_path / 'frozen.db'}'))\n"
+        "catalog = app.state.environment.service.catalog\n"
+        "later = [object()]\n"
+        "walked = gc.get_objects()\n"
+        "print(gc.get_freeze_count() > 0, any(o is catalog for o in walked),"
+        " any(o is later for o in walked))\n")
+    done = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, capture_output=True, text=True,
+                          timeout=120, check=False)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.split() == ["True", "False", "True"]
