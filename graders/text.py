@@ -406,14 +406,12 @@ def find(analysis: Analysis, phrase: str, max_gap: int = 0) -> list[Match]:
     """Occurrences of ``phrase`` in ``analysis``: phrase keys in order, within one clause, soft
     adverbs skipped, and at most ``max_gap`` other words between two phrase words."""
     keys = phrase_keys(phrase, analysis.lexicon)
-    if not keys:
-        return []
+    if not keys or any(k not in analysis.positions for k in keys):
+        return []  # most phrases looked for (other tickets' points) end here
     toks = analysis.tokens
     phrase_words = set(keys)
     across = spans_clauses(phrase, analysis.lexicon)
     matches: list[Match] = []
-    if any(k not in analysis.positions for k in keys):
-        return []
     for i in analysis.positions[keys[0]]:
         tok = toks[i]
         j, pos, ok = 1, i, True
