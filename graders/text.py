@@ -455,7 +455,13 @@ def affirmed(analysis: Analysis, phrase: str, max_gap: int = 0, skip: frozenset[
              statements_only: bool = False) -> list[Match]:
     """Un-negated occurrences (and, with ``statements_only``, not hypothetical or a question) none
     of whose words is in ``skip`` (token indexes, e.g. words echoed from the ticket)."""
-    return [m for m in find(analysis, phrase, max_gap)
+    return affirmed_of(find(analysis, phrase, max_gap), skip, statements_only)
+
+
+def affirmed_of(matches: Sequence[Match], skip: frozenset[int] = frozenset(),
+                statements_only: bool = False) -> list[Match]:
+    """Those of ``matches`` (from :func:`find`) that :func:`affirmed` keeps."""
+    return [m for m in matches
             if not m.negated and not (statements_only and m.conditional)
             and not any(x in skip for x in range(m.first, m.last + 1))]
 
