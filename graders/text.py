@@ -291,12 +291,10 @@ def _raw_words(prepared: str) -> list[str]:
             or m.group()[0] == "$"]
 
 
-@lru_cache(maxsize=4096)
-def analyse(text: str, lexicon: Lexicon | None = None) -> Analysis:
-    """Tokens of ``text`` with keys, clause and sentence numbers (see the module docstring), read
-    with ``lexicon`` (default: grader 2.0's, :data:`LEXICON_2_0`)."""
-    lexicon = lexicon or LEXICON_2_0
-    prepared = _prepare(text)
+def _surface(prepared: str, lexicon: Lexicon) -> list[tuple[str, int, int]]:
+    """The words of a prepared text (:func:`_prepare`) and its clause breaks, in order, each with
+    its offsets: number words read as digits, paraphrases as their canonical words, a refund verb
+    as "approve" (:func:`analyse` keys and numbers them)."""
     raw: list[tuple[str, int, int]] = []  # (word or break marker, start, end)
     for m in _TOKEN.finditer(prepared):
         g = m.group()
@@ -348,6 +346,16 @@ def analyse(text: str, lexicon: Lexicon | None = None) -> Analysis:
     for i, w in enumerate(words):
         if w in REFUND_VERBS and _refund_follows(words, i):
             out[i] = ("approve", out[i][1], out[i][2])
+    return out
+
+
+@lru_cache(maxsize=4096)
+def analyse(text: str, lexicon: Lexicon | None = None) -> Analysis:
+    """Tokens of ``text`` with keys, clause and sentence numbers (see the module docstring), read
+    with ``lexicon`` (default: grader 2.0's, :data:`LEXICON_2_0`)."""
+    lexicon = lexicon or LEXICON_2_0
+    prepared = _prepare(text)
+    out = _surface(prepared, lexicon)
     tokens: list[Token] = []
     clause = sentence = 0
     questions: set[int] = set()
@@ -471,8 +479,14 @@ def words(text: str) -> list[str]:
     return [t.word if not t.key.isdigit() else t.key for t in analyse(text).tokens]
 
 
+def word_count(text: str) -> int:
+    """How many words :func:`words` finds in ``text`` (grader 2.0's reading), without keying them."""
+    return sum(1 for w, _, _ in _surface(_prepare(text), LEXICON_2_0) if w not in _BREAK and w != ";")
+
+
 def sentence_count(text: str) -> int:
-    return len([s for s in re.split(r"[.!?]+(?:\s|$)|\n{2,}", text.strip()) if len(words(s)) >= 2])
+    """Sentences of ``text`` with two words or more (:func:`word_count`)."""
+    return len([s for s in re.split(r"[.!?]+(?:\s|$)|\n{2,}", text.strip()) if word_count(s) >= 2])
 
 
 def function_word_ratio(tokens: Sequence[str]) -> float:
