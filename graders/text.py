@@ -79,21 +79,25 @@ FUNCTION_WORDS = frozenset((
     "please so just any all there here what when how which who than then also into about not"
 ).split())
 
-_CONTRACTIONS = (
-    (re.compile(r"\bcan'?t\b|\bcannot\b"), "can not"), (re.compile(r"\bwon'?t\b"), "will not"),
-    (re.compile(r"\bshan't\b"), "shall not"), (re.compile(r"\bain't\b"), "is not"),
+_CONTRACTIONS: tuple[tuple[re.Pattern[str], str, str], ...] = (
+    # (pattern, replacement, a string every match contains: the pattern is tried only on a text
+    # that has it, since most texts have few contractions and a regex scan costs a pass each)
+    (re.compile(r"\bcan'?t\b|\bcannot\b"), "can not", "can"), (re.compile(r"\bwon'?t\b"), "will not", "won"),
+    (re.compile(r"\bshan't\b"), "shall not", "shan't"), (re.compile(r"\bain't\b"), "is not", "ain't"),
     (re.compile(r"\b(do|does|did|is|are|was|were|have|has|had|would|should|could|must|need)n'?t\b"),
-     r"\1 not"),
-    (re.compile(r"\b(i|you|we|they|he|she|it|that|there|who)'ll\b"), r"\1 will"),
-    (re.compile(r"\b(i|you|we|they)'ve\b"), r"\1 have"),
-    (re.compile(r"\b(you|we|they)'re\b"), r"\1 are"),
-    (re.compile(r"\bi'm\b"), "i am"), (re.compile(r"\bi'd\b"), "i would"),
-    (re.compile(r"\b(it|that|there|here|what|who|he|she)'s\b"), r"\1 is"),
-    (re.compile(r"\blet's\b"), "let us"),
+     r"\1 not", "t"),
+    (re.compile(r"\b(i|you|we|they|he|she|it|that|there|who)'ll\b"), r"\1 will", "'ll"),
+    (re.compile(r"\b(i|you|we|they)'ve\b"), r"\1 have", "'ve"),
+    (re.compile(r"\b(you|we|they)'re\b"), r"\1 are", "'re"),
+    (re.compile(r"\bi'm\b"), "i am", "i'm"), (re.compile(r"\bi'd\b"), "i would", "i'd"),
+    (re.compile(r"\b(it|that|there|here|what|who|he|she)'s\b"), r"\1 is", "'s"),
+    (re.compile(r"\blet's\b"), "let us", "let's"),
 )
-_BRITISH = ((re.compile(r"\b(\w{3,}?)is(e|ed|es|ing|ation|ations)\b"), r"\1iz\2"),
-            (re.compile(r"\bcentre"), "center"), (re.compile(r"\bcancell"), "cancel"),
-            (re.compile(r"\bunauthoris"), "unauthoriz"), (re.compile(r"\bbehaviour"), "behavior"))
+_BRITISH: tuple[tuple[re.Pattern[str], str, str], ...] = (
+    (re.compile(r"\b(\w{3,}?)is(e|ed|es|ing|ation|ations)\b"), r"\1iz\2", "is"),
+    (re.compile(r"\bcentre"), "center", "centre"), (re.compile(r"\bcancell"), "cancel", "cancell"),
+    (re.compile(r"\bunauthoris"), "unauthoriz", "unauthoris"),
+    (re.compile(r"\bbehaviour"), "behavior", "behaviour"))
 
 _TOKEN = re.compile(
     r"[a-z0-9][a-z0-9._%+-]*@[a-z0-9-]+(?:\.[a-z0-9-]+)+"  # e-mail address
@@ -228,10 +232,9 @@ def _stem(word: str) -> str:
 
 def _prepare(text: str) -> str:
     text = text.lower().replace("\u2019", "'").replace("\u2018", "'")
-    for pattern, repl in _CONTRACTIONS:
-        text = pattern.sub(repl, text)
-    for pattern, repl in _BRITISH:
-        text = pattern.sub(repl, text)
+    for pattern, repl, needs in _CONTRACTIONS + _BRITISH:
+        if needs in text:
+            text = pattern.sub(repl, text)
     return text
 
 
