@@ -352,11 +352,16 @@ def _surface(prepared: str, lexicon: Lexicon) -> list[tuple[str, int, int]]:
     return out
 
 
-@lru_cache(maxsize=4096)
 def analyse(text: str, lexicon: Lexicon | None = None) -> Analysis:
     """Tokens of ``text`` with keys, clause and sentence numbers (see the module docstring), read
     with ``lexicon`` (default: grader 2.0's, :data:`LEXICON_2_0`)."""
-    lexicon = lexicon or LEXICON_2_0
+    return _analysed(text, lexicon or LEXICON_2_0)
+
+
+@lru_cache(maxsize=4096)
+def _analysed(text: str, lexicon: Lexicon) -> Analysis:
+    """:func:`analyse`, remembered per text and lexicon (the default named, so that a text read
+    with grader 2.0's lexicon by default and by name is read once)."""
     prepared = _prepare(text)
     out = _surface(prepared, lexicon)
     tokens: list[Token] = []
