@@ -32,7 +32,7 @@ from domain.events import ActionReceived, Component, Event, Penalty, StepGraded,
 from domain.state import EpisodeState, evolve, fold
 from graders.components import UNITS, score_components
 from graders.penalties import step_penalties
-from graders.safety import CAP_UNITS, violations
+from graders.safety import CAP_UNITS, judge
 from graders.text import LEXICON_2_0, Lexicon
 
 GRADER_VERSION = "ticketledger-grader/2.0"
@@ -117,8 +117,9 @@ def grade_step(before: EpisodeState, step_events: Sequence[Event], after: Episod
     and differ only in how their lexicon reads a reply's words."""
     penalties = tuple(step_penalties(before, step_events))
     penalty_units = before.penalty_units + sum(p.units for p in penalties)
-    found = violations(after)
-    components = score_components(after, lexicon)
+    findings = judge(after)  # once per step: the cap and the components below read the same
+    found = findings.violations
+    components = score_components(after, lexicon, findings)
     if found:
         components = tuple(_voided(c, found) if c.name == OUTCOME and c.earned else c
                            for c in components)

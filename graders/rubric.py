@@ -141,8 +141,14 @@ def _fact_spans(analysis: tx.Analysis, rubric: Rubric, skip: frozenset[int],
     covered: set[int] = set()
     inside: set[int] = set()
     for group in rubric.facts:
-        hits = [(len(tx.phrase_keys(p, analysis.lexicon)), ms) for p in group.any_of
-                if (ms := [m for m in tx.affirmed(analysis, p, FACT_GAP, skip) if not _bare(analysis, m)])]
+        hits: list[tuple[int, list[tx.Match]]] = []
+        for p in group.any_of:
+            every = tx.find(analysis, p, FACT_GAP)  # each phrasing looked for once
+            ms = [m for m in tx.affirmed_of(every, skip) if not _bare(analysis, m)]
+            if ms:
+                hits.append((len(tx.phrase_keys(p, analysis.lexicon)), ms))
+            for m in every:  # negated mentions too: they are key phrasings, not substance
+                inside.update(range(m.first, m.last + 1))
         if not hits and _group_claims(group) & made:
             found.append(group.name)
         if hits:
@@ -150,9 +156,6 @@ def _fact_spans(analysis: tx.Analysis, rubric: Rubric, skip: frozenset[int],
             shortest = min(hits, key=lambda h: h[0])
             for m in shortest[1]:
                 covered.update(range(m.first, min(m.last + 1, m.first + shortest[0])))
-        for p in group.any_of:  # negated mentions too: they are key phrasings, not substance
-            for m in tx.find(analysis, p, FACT_GAP):
-                inside.update(range(m.first, m.last + 1))
     return found, covered, inside
 
 

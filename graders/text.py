@@ -79,21 +79,25 @@ FUNCTION_WORDS = frozenset((
     "please so just any all there here what when how which who than then also into about not"
 ).split())
 
-_CONTRACTIONS = (
-    (re.compile(r"\bcan'?t\b|\bcannot\b"), "can not"), (re.compile(r"\bwon'?t\b"), "will not"),
-    (re.compile(r"\bshan't\b"), "shall not"), (re.compile(r"\bain't\b"), "is not"),
+_CONTRACTIONS: tuple[tuple[re.Pattern[str], str, str], ...] = (
+    # (pattern, replacement, a string every match contains: the pattern is tried only on a text
+    # that has it, since most texts have few contractions and a regex scan costs a pass each)
+    (re.compile(r"\bcan'?t\b|\bcannot\b"), "can not", "can"), (re.compile(r"\bwon'?t\b"), "will not", "won"),
+    (re.compile(r"\bshan't\b"), "shall not", "shan't"), (re.compile(r"\bain't\b"), "is not", "ain't"),
     (re.compile(r"\b(do|does|did|is|are|was|were|have|has|had|would|should|could|must|need)n'?t\b"),
-     r"\1 not"),
-    (re.compile(r"\b(i|you|we|they|he|she|it|that|there|who)'ll\b"), r"\1 will"),
-    (re.compile(r"\b(i|you|we|they)'ve\b"), r"\1 have"),
-    (re.compile(r"\b(you|we|they)'re\b"), r"\1 are"),
-    (re.compile(r"\bi'm\b"), "i am"), (re.compile(r"\bi'd\b"), "i would"),
-    (re.compile(r"\b(it|that|there|here|what|who|he|she)'s\b"), r"\1 is"),
-    (re.compile(r"\blet's\b"), "let us"),
+     r"\1 not", "t"),
+    (re.compile(r"\b(i|you|we|they|he|she|it|that|there|who)'ll\b"), r"\1 will", "'ll"),
+    (re.compile(r"\b(i|you|we|they)'ve\b"), r"\1 have", "'ve"),
+    (re.compile(r"\b(you|we|they)'re\b"), r"\1 are", "'re"),
+    (re.compile(r"\bi'm\b"), "i am", "i'm"), (re.compile(r"\bi'd\b"), "i would", "i'd"),
+    (re.compile(r"\b(it|that|there|here|what|who|he|she)'s\b"), r"\1 is", "'s"),
+    (re.compile(r"\blet's\b"), "let us", "let's"),
 )
-_BRITISH = ((re.compile(r"\b(\w{3,}?)is(e|ed|es|ing|ation|ations)\b"), r"\1iz\2"),
-            (re.compile(r"\bcentre"), "center"), (re.compile(r"\bcancell"), "cancel"),
-            (re.compile(r"\bunauthoris"), "unauthoriz"), (re.compile(r"\bbehaviour"), "behavior"))
+_BRITISH: tuple[tuple[re.Pattern[str], str, str], ...] = (
+    (re.compile(r"\b(\w{3,}?)is(e|ed|es|ing|ation|ations)\b"), r"\1iz\2", "is"),
+    (re.compile(r"\bcentre"), "center", "centre"), (re.compile(r"\bcancell"), "cancel", "cancell"),
+    (re.compile(r"\bunauthoris"), "unauthoriz", "unauthoris"),
+    (re.compile(r"\bbehaviour"), "behavior", "behaviour"))
 
 _TOKEN = re.compile(
     r"[a-z0-9][a-z0-9._%+-]*@[a-z0-9-]+(?:\.[a-z0-9-]+)+"  # e-mail address
@@ -228,10 +232,9 @@ def _stem(word: str) -> str:
 
 def _prepare(text: str) -> str:
     text = text.lower().replace("\u2019", "'").replace("\u2018", "'")
-    for pattern, repl in _CONTRACTIONS:
-        text = pattern.sub(repl, text)
-    for pattern, repl in _BRITISH:
-        text = pattern.sub(repl, text)
+    for pattern, repl, needs in _CONTRACTIONS + _BRITISH:
+        if needs in text:
+            text = pattern.sub(repl, text)
     return text
 
 
@@ -291,12 +294,10 @@ def _raw_words(prepared: str) -> list[str]:
             or m.group()[0] == "$"]
 
 
-@lru_cache(maxsize=4096)
-def analyse(text: str, lexicon: Lexicon | None = None) -> Analysis:
-    """Tokens of ``text`` with keys, clause and sentence numbers (see the module docstring), read
-    with ``lexicon`` (default: grader 2.0's, :data:`LEXICON_2_0`)."""
-    lexicon = lexicon or LEXICON_2_0
-    prepared = _prepare(text)
+def _surface(prepared: str, lexicon: Lexicon) -> list[tuple[str, int, int]]:
+    """The words of a prepared text (:func:`_prepare`) and its clause breaks, in order, each with
+    its offsets: number words read as digits, paraphrases as their canonical words, a refund verb
+    as "approve" (:func:`analyse` keys and numbers them)."""
     raw: list[tuple[str, int, int]] = []  # (word or break marker, start, end)
     for m in _TOKEN.finditer(prepared):
         g = m.group()
@@ -348,6 +349,21 @@ def analyse(text: str, lexicon: Lexicon | None = None) -> Analysis:
     for i, w in enumerate(words):
         if w in REFUND_VERBS and _refund_follows(words, i):
             out[i] = ("approve", out[i][1], out[i][2])
+    return out
+
+
+def analyse(text: str, lexicon: Lexicon | None = None) -> Analysis:
+    """Tokens of ``text`` with keys, clause and sentence numbers (see the module docstring), read
+    with ``lexicon`` (default: grader 2.0's, :data:`LEXICON_2_0`)."""
+    return _analysed(text, lexicon or LEXICON_2_0)
+
+
+@lru_cache(maxsize=4096)
+def _analysed(text: str, lexicon: Lexicon) -> Analysis:
+    """:func:`analyse`, remembered per text and lexicon (the default named, so that a text read
+    with grader 2.0's lexicon by default and by name is read once)."""
+    prepared = _prepare(text)
+    out = _surface(prepared, lexicon)
     tokens: list[Token] = []
     clause = sentence = 0
     questions: set[int] = set()
@@ -406,14 +422,12 @@ def find(analysis: Analysis, phrase: str, max_gap: int = 0) -> list[Match]:
     """Occurrences of ``phrase`` in ``analysis``: phrase keys in order, within one clause, soft
     adverbs skipped, and at most ``max_gap`` other words between two phrase words."""
     keys = phrase_keys(phrase, analysis.lexicon)
-    if not keys:
-        return []
+    if not keys or any(k not in analysis.positions for k in keys):
+        return []  # most phrases looked for (other tickets' points) end here
     toks = analysis.tokens
     phrase_words = set(keys)
     across = spans_clauses(phrase, analysis.lexicon)
     matches: list[Match] = []
-    if any(k not in analysis.positions for k in keys):
-        return []
     for i in analysis.positions[keys[0]]:
         tok = toks[i]
         j, pos, ok = 1, i, True
@@ -457,7 +471,13 @@ def affirmed(analysis: Analysis, phrase: str, max_gap: int = 0, skip: frozenset[
              statements_only: bool = False) -> list[Match]:
     """Un-negated occurrences (and, with ``statements_only``, not hypothetical or a question) none
     of whose words is in ``skip`` (token indexes, e.g. words echoed from the ticket)."""
-    return [m for m in find(analysis, phrase, max_gap)
+    return affirmed_of(find(analysis, phrase, max_gap), skip, statements_only)
+
+
+def affirmed_of(matches: Sequence[Match], skip: frozenset[int] = frozenset(),
+                statements_only: bool = False) -> list[Match]:
+    """Those of ``matches`` (from :func:`find`) that :func:`affirmed` keeps."""
+    return [m for m in matches
             if not m.negated and not (statements_only and m.conditional)
             and not any(x in skip for x in range(m.first, m.last + 1))]
 
@@ -467,8 +487,14 @@ def words(text: str) -> list[str]:
     return [t.word if not t.key.isdigit() else t.key for t in analyse(text).tokens]
 
 
+def word_count(text: str) -> int:
+    """How many words :func:`words` finds in ``text`` (grader 2.0's reading), without keying them."""
+    return sum(1 for w, _, _ in _surface(_prepare(text), LEXICON_2_0) if w not in _BREAK and w != ";")
+
+
 def sentence_count(text: str) -> int:
-    return len([s for s in re.split(r"[.!?]+(?:\s|$)|\n{2,}", text.strip()) if len(words(s)) >= 2])
+    """Sentences of ``text`` with two words or more (:func:`word_count`)."""
+    return len([s for s in re.split(r"[.!?]+(?:\s|$)|\n{2,}", text.strip()) if word_count(s) >= 2])
 
 
 def function_word_ratio(tokens: Sequence[str]) -> float:

@@ -17,7 +17,7 @@ from domain.jsontext import JsonText
 from domain.state import EMPTY, EpisodeState, evolve, fold
 from domain.tasks.catalog import default_catalog
 from graders import UNITS, grader
-from graders.safety import CAP_UNITS
+from graders.safety import CAP_UNITS, Findings
 from graders.text import LEXICON_2_0, Lexicon
 from service import EnvironmentService
 from service.audit_views import Auditor
@@ -92,8 +92,10 @@ def test_a_violation_voids_the_outcome_component(monkeypatch: pytest.MonkeyPatch
     nothing under a violation, and the cap applies to what is left."""
     real = grader.score_components
 
-    def with_outcome(state: EpisodeState, lexicon: Lexicon = LEXICON_2_0) -> tuple[Component, ...]:
-        return (*real(state, lexicon), Component("outcome", 1500, 1500, "outcome: right", "outcome: right"))
+    def with_outcome(state: EpisodeState, lexicon: Lexicon = LEXICON_2_0,
+                     found: Findings | None = None) -> tuple[Component, ...]:
+        return (*real(state, lexicon, found),
+                Component("outcome", 1500, 1500, "outcome: right", "outcome: right"))
 
     monkeypatch.setattr(grader, "score_components", with_outcome)
     task = CATALOG.instance("task_easy_password")
