@@ -19,6 +19,7 @@ contains its own). A fixed window of words could not tell "we won't, and never w
 
 from __future__ import annotations
 
+import math
 import re
 import threading
 from collections.abc import Sequence
@@ -239,11 +240,15 @@ def _prepare(text: str) -> str:
 
 
 def _number(word: str) -> str | None:
-    """Digits for a numeral or an amount ("$129.00" and "129" are both "129")."""
+    """Digits for a numeral or an amount ("$129.00" and "129" are both "129"). Words that
+    ``float`` also reads but that are no number a reply states ("Nan", "inf", "infinity") are
+    words: without the check, a greeting to a customer named Nan failed the step."""
     w = word.lstrip("$").rstrip("%").replace(",", "")
     try:
         value = float(w)
     except ValueError:
+        return None
+    if not math.isfinite(value):
         return None
     return str(int(value)) if value == int(value) else str(value)
 

@@ -325,6 +325,21 @@ def test_each_input_limit_at_its_edge(server: LiveServer, eid: str) -> None:
     assert log_size(server.database_url) == before
 
 
+@pytest.mark.parametrize("text", ["Hi Nan, the reset link is on its way.", "NaN", "inf",
+                                  "Infinity and beyond: -inf, 1e999 and $nan"])
+def test_words_python_reads_as_special_floats_are_words_in_a_reply_and_a_note(
+        server: LiveServer, text: str) -> None:
+    """``float`` reads "nan", "inf" and "infinity" (and 1e999 as infinity): a reply or note
+    holding one is graded like any other text, not a failed step."""
+    with httpx.Client(base_url=server.url, timeout=30) as http:
+        episode = http.post("/reset", json={"task_id": "task_easy_password"}).json()["episode_id"]
+        for action in ({"action_type": "draft_reply", "reply_text": text},
+                       {"action_type": "add_internal_note", "note": text}):
+            answer = http.post("/step", json={"action": action, "episode_id": episode})
+            assert answer.status_code == 200, answer.text[:500]
+            assert answer.json()["observation"]["last_action_error"] is None
+
+
 def test_no_probe_left_a_traceback(server: LiveServer) -> None:
     """Runs after the probes above (file order): not one of them was a bug in the server."""
     assert httpx.get(server.url + "/health", timeout=30).json() == {"status": "healthy"}
