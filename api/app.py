@@ -7,6 +7,8 @@ one dependency of ``api.deps``. Importing this module must not import openenv or
 from __future__ import annotations
 
 import logging
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 
 from fastapi import FastAPI
 
@@ -32,14 +34,21 @@ def create_app(settings: Settings | None = None, service: EnvironmentService | N
     ``settings`` (``uvicorn server.app:app``, worker processes) they are read here, once."""
     settings = settings or read()
     logs.install()  # no secret in uvicorn's lines, however the server was started
-    app = FastAPI(title="TicketLedger", version="0.1.0",
-                  description="Event-sourced customer-support environment for AI agents (OpenEnv).")
     if service is None:
         catalog = default_catalog()
         service = EnvironmentService(open_database(settings.database_url), catalog,
                                      judge=LLMJudge.from_settings(settings, catalog),
                                      customer=LLMCustomer.from_settings(settings))
-    app.state.environment = Environment(service, settings)
+    environment = Environment(service, settings)
+
+    @asynccontextmanager
+    async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+        yield
+        environment.close()  # the service threads finish what they hold, then stop
+
+    app = FastAPI(title="TicketLedger", version="0.1.0", lifespan=lifespan,
+                  description="Event-sourced customer-support environment for AI agents (OpenEnv).")
+    app.state.environment = environment
     for module in ROUTERS:
         module.install(app)
     guard.install(app, settings)  # outermost: Host and Origin are checked before anything else

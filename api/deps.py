@@ -3,19 +3,24 @@
 ``Env`` (``Annotated[Environment, Depends(environment)]``) hands a route the app's
 :class:`Environment`: the service, the settings, the HTTP episode routing and the auditor. The
 service is blocking (SQLite/PostgreSQL); :meth:`Environment.run` runs its calls inline on the event
-loop or in the thread pool, as ``Settings.blocking_calls`` says, so no route chooses. In the thread
-pool, steps that queue up while the writers are busy are committed together (:class:`StepBatcher`).
+loop or in the service's own threads (:class:`ServiceThreads`), as ``Settings.blocking_calls``
+says, so no route chooses. In the threads, steps that queue up while the threads are busy are
+committed together.
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
-from typing import Annotated, ParamSpec, TypeVar
+import contextlib
+import functools
+import queue
+import threading
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Annotated, Any, ParamSpec, TypeVar
 
 from fastapi import Depends, HTTPException
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
-from starlette.concurrency import run_in_threadpool
 from starlette.requests import HTTPConnection
 
 from api.episode_routing import EpisodeRouter, Opening, Target
@@ -33,65 +38,154 @@ P = ParamSpec("P")
 T = TypeVar("T")
 
 
-class StepBatcher:
-    """A few writers that take steps in arrival order; whatever queued up while they were busy
-    goes in one batch (a group commit).
+class ServiceThreads:
+    """The threads the blocking service runs in, fed by the event loop through one queue.
 
-    Each of ``writers`` tasks takes the oldest waiting step and every step that queued behind it
-    (up to ``most``) and runs them in the thread pool as ``EnvironmentService.step_many`` (one
-    transaction, one commit; a batch of one as ``step``). When the server is idle a step goes
-    alone at once; under load, batches grow and a commit is shared. A slow commit holds up one
-    writer and its batch; the other writers go on.
+    :meth:`call` and :meth:`step` put the call on a thread-safe queue and await a future. Each of
+    ``threads`` threads takes the oldest call; when it is a step, it takes the steps queued right
+    behind it too (up to ``most``) and runs them as ``EnvironmentService.step_many`` (one
+    transaction, one commit: a group commit; a batch of one as ``step``). When the server is idle
+    a step goes alone at once; under load, batches grow and a commit is shared. A slow call (a
+    commit, a checkpoint, an LLM judge) holds up one thread and its batch; the others go on.
+
+    Outcomes go back to the event loop with ``loop.call_soon_threadsafe``, each to its own caller:
+    its result, or the error its call raised (a fault of a whole batch reaches every step in it);
+    a caller that has gone meanwhile (a closed connection: its future cancelled) is skipped. The
+    threads start on first use (a server that forks its workers forks none) and stop at
+    :meth:`close` (the app's shutdown); they are daemon threads, so an app that is never shut down
+    does not keep its process alive.
     """
 
-    def __init__(self, service: EnvironmentService, writers: int = 4, most: int = 16):
+    def __init__(self, service: EnvironmentService, threads: int = 4, most: int = 16):
         self.service = service
-        self.writers = writers
+        self.threads = threads
         self.most = most
-        self.queue: asyncio.Queue[tuple[str, dict[str, object], asyncio.Future[StepResult]]] | None = None
-        self.tasks: set[asyncio.Task[None]] = set()
+        self._jobs: queue.SimpleQueue[_Call | _Step | _Stop] = queue.SimpleQueue()
+        self._running: list[threading.Thread] = []
+        self._lock = threading.Lock()
+
+    async def call(self, fn: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
+        """``fn(*args, **kwargs)`` in one of the threads."""
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[T] = loop.create_future()
+        self._put(_Call(functools.partial(fn, *args, **kwargs), future, loop))
+        return await future
 
     async def step(self, episode_id: str, action: dict[str, object]) -> StepResult:
-        if self.queue is None:  # started on first use, in the serving event loop
-            self.queue = asyncio.Queue()
-            self.tasks = {asyncio.create_task(self._writer(self.queue)) for _ in range(self.writers)}
-        result: asyncio.Future[StepResult] = asyncio.get_running_loop().create_future()
-        self.queue.put_nowait((episode_id, action, result))
-        return await result
+        """``EnvironmentService.step(episode_id, action)`` in one of the threads, perhaps committed
+        with other steps that queued meanwhile (the class docstring)."""
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[StepResult] = loop.create_future()
+        self._put(_Step(episode_id, action, future, loop))
+        return await future
 
-    async def _writer(self, queue: asyncio.Queue[tuple[str, dict[str, object],
-                                                      asyncio.Future[StepResult]]]) -> None:
-        while True:
-            batch = [await queue.get()]
-            while not queue.empty() and len(batch) < self.most:
-                batch.append(queue.get_nowait())
-            await self._run(batch)
+    def close(self) -> None:
+        """Stop the threads once the calls queued before this are done (a later call starts
+        them again)."""
+        with self._lock:
+            running, self._running = self._running, []
+            for _ in running:
+                self._jobs.put(_STOP)
+        for thread in running:
+            thread.join()
 
-    async def _run(self, batch: list[tuple[str, dict[str, object], asyncio.Future[StepResult]]]) -> None:
+    def _put(self, job: _Call | _Step) -> None:
+        if not self._running:
+            self._start()
+        self._jobs.put(job)
+
+    def _start(self) -> None:
+        with self._lock:
+            while len(self._running) < self.threads:
+                thread = threading.Thread(target=self._serve, daemon=True,
+                                          name=f"ticketledger-service-{len(self._running)}")
+                thread.start()
+                self._running.append(thread)
+
+    def _serve(self) -> None:
+        """One thread: calls one by one, steps in batches, until :meth:`close` says stop."""
+        job = self._jobs.get()
+        while not isinstance(job, _Stop):
+            if isinstance(job, _Call):
+                try:
+                    settled: _Settled = (job.future, job.fn(), None)
+                except BaseException as exc:  # the caller's to handle, not this thread's
+                    settled = (job.future, None, exc)
+                _hand_back(job.loop, [settled])
+                job = self._jobs.get()
+                continue
+            batch = [job]
+            following: _Call | _Step | _Stop | None = None
+            while len(batch) < self.most:
+                try:
+                    following = self._jobs.get_nowait()
+                except queue.Empty:
+                    following = None
+                    break
+                if not isinstance(following, _Step):
+                    break  # the next job, once this batch is done
+                batch.append(following)
+                following = None
+            self._run(batch)
+            job = following if following is not None else self._jobs.get()
+
+    def _run(self, batch: list[_Step]) -> None:
+        outcomes: Sequence[StepResult | BaseException]
         try:
             if len(batch) == 1:
-                episode_id, action, _ = batch[0]
-                outcomes: list[StepResult | Exception] = [
-                    await run_in_threadpool(_outcome, self.service.step, episode_id, action)]
-            else:
-                outcomes = await run_in_threadpool(self.service.step_many,
-                                                   [(eid, action) for eid, action, _ in batch])
-        except Exception as exc:  # a fault of the whole batch reaches every step in it
+                outcomes = [self.service.step(batch[0].episode_id, batch[0].action)]
+            else:  # each step's own error comes back as its outcome
+                outcomes = self.service.step_many([(s.episode_id, s.action) for s in batch])
+        except BaseException as exc:  # a fault of the whole batch reaches every step in it
             outcomes = [exc] * len(batch)
-        for (_, _, result), outcome in zip(batch, outcomes, strict=True):
-            if result.done():
-                continue  # its caller has gone (a closed connection)
-            if isinstance(outcome, Exception):
-                result.set_exception(outcome)
-            else:
-                result.set_result(outcome)
+        by_loop: dict[asyncio.AbstractEventLoop, list[_Settled]] = {}
+        for step, outcome in zip(batch, outcomes, strict=True):
+            by_loop.setdefault(step.loop, []).append(
+                (step.future, None, outcome) if isinstance(outcome, BaseException)
+                else (step.future, outcome, None))
+        for loop, settled in by_loop.items():
+            _hand_back(loop, settled)
 
 
-def _outcome(fn: Callable[P, StepResult], *args: P.args, **kwargs: P.kwargs) -> StepResult | Exception:
-    try:
-        return fn(*args, **kwargs)
-    except Exception as exc:
-        return exc
+@dataclass(slots=True)
+class _Call:
+    fn: Callable[[], Any]
+    future: asyncio.Future[Any]
+    loop: asyncio.AbstractEventLoop
+
+
+@dataclass(slots=True)
+class _Step:
+    episode_id: str
+    action: dict[str, object]
+    future: asyncio.Future[StepResult]
+    loop: asyncio.AbstractEventLoop
+
+
+class _Stop:
+    """What :meth:`ServiceThreads.close` queues, once per thread."""
+
+
+_STOP = _Stop()
+
+_Settled = tuple[asyncio.Future[Any], Any, BaseException | None]
+"""A caller's future and its outcome: the result, or the error (not None)."""
+
+
+def _hand_back(loop: asyncio.AbstractEventLoop, settled: list[_Settled]) -> None:
+    with contextlib.suppress(RuntimeError):  # the loop is closed: nobody waits for these now
+        loop.call_soon_threadsafe(_settle, settled)
+
+
+def _settle(settled: list[_Settled]) -> None:
+    """In the event loop: each caller's outcome, unless it has gone (its future cancelled)."""
+    for future, result, error in settled:
+        if future.done():
+            continue
+        if error is not None:
+            future.set_exception(error)
+        else:
+            future.set_result(result)
 
 
 class Environment:
@@ -106,13 +200,17 @@ class Environment:
         # An LLM judge is a network call inside a step: never on the event loop, whatever
         # TICKETLEDGER_BLOCKING_CALLS says.
         self.inline = settings.blocking_calls == "inline" and service.judge is None
-        self.batcher = StepBatcher(service)
+        self.threads = ServiceThreads(service)
+
+    def close(self) -> None:
+        """Stop the service threads (the app's shutdown)."""
+        self.threads.close()
 
     async def run(self, fn: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
-        """``fn(*args, **kwargs)``, on the event loop or in the thread pool (module docstring)."""
+        """``fn(*args, **kwargs)``, on the event loop or in the service threads (module docstring)."""
         if self.inline:
             return fn(*args, **kwargs)
-        return await run_in_threadpool(fn, *args, **kwargs)
+        return await self.threads.call(fn, *args, **kwargs)
 
     async def reset(self, body: ResetBody, opening: Opening,
                     connection: HTTPConnection | None) -> StepResult:
@@ -120,11 +218,15 @@ class Environment:
         client chose, whose opening event records the id as chosen), for the client of
         ``connection`` (an HTTP request or a WebSocket handshake; None inside this process):
         filed under ``body.run_id`` only if it may (``api.run_access``), else nothing is written."""
+        return await self.run(self._reset, body, opening, connection)
+
+    def _reset(self, body: ResetBody, opening: Opening,
+               connection: HTTPConnection | None) -> StepResult:
         if body.run_id is not None:
-            await self.run(check_filing, self.runs, self.settings, connection, body.run_id)
-        return await self.run(self.service.reset, body.task_id, body.seed, opening.stored,
-                              run_id=body.run_id, reward_mode=body.reward_mode or DEFAULT_REWARD_MODE,
-                              public_id=opening.public, split=body.split, index=body.index)
+            check_filing(self.runs, self.settings, connection, body.run_id)
+        return self.service.reset(body.task_id, body.seed, opening.stored, run_id=body.run_id,
+                                  reward_mode=body.reward_mode or DEFAULT_REWARD_MODE,
+                                  public_id=opening.public, split=body.split, index=body.index)
 
     async def step(self, target: Target, action: dict[str, object]) -> StepResult:
         """Step the first of the target's stored ids that exists. When none does, the error is
@@ -139,15 +241,19 @@ class Environment:
     async def _step(self, episode_id: str, action: dict[str, object]) -> StepResult:
         if self.inline:
             return self.service.step(episode_id, action)
-        return await self.batcher.step(episode_id, action)
+        return await self.threads.step(episode_id, action)
 
     async def state(self, target: Target) -> PublicState:
+        """The public state of the first of the target's stored ids that exists (as :meth:`step`)."""
+        return await self.run(self._state, target)
+
+    def _state(self, target: Target) -> PublicState:
         for stored in target.stored[:-1]:
             try:
-                return await self.run(public_state, self.service, stored)
+                return public_state(self.service, stored)
             except EpisodeNotFound:
                 continue
-        return await self.run(public_state, self.service, target.stored[-1])
+        return public_state(self.service, target.stored[-1])
 
 
 async def environment(connection: HTTPConnection) -> Environment:

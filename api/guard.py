@@ -42,18 +42,20 @@ def host_name(host: str) -> str:
 
 
 def host_allowed(name: str, allowed: tuple[str, ...]) -> bool:
-    try:
-        ipaddress.ip_address(name)
-        return True  # an address, not a name: nothing to rebind (module docstring)
-    except ValueError:
-        pass
+    """Whether ``name`` (:func:`host_name`) is listed in ``allowed`` or is an IP address. The list
+    is tried first: it holds the names clients use (``localhost``, ``127.0.0.1``), which then
+    need no address parsing."""
     for pattern in allowed:
         pattern = pattern.strip("[]")
         if pattern == "*" or name == pattern:
             return True
         if pattern.startswith("*.") and name.endswith(pattern[1:]):
             return True
-    return False
+    try:
+        ipaddress.ip_address(name)
+    except ValueError:
+        return False
+    return True  # an address, not a name: nothing to rebind (module docstring)
 
 
 def origin_allowed(origin: str, host: str, allowed: tuple[str, ...]) -> bool:

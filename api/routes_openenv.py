@@ -51,6 +51,48 @@ SCHEMAS = {"action": action_json_schema(), "observation": Observation.model_json
 router = APIRouter()
 
 
+# --------------------------------------------------------------------------------- episodes
+# First in the router: a request is matched against the routes in order, and these are the ones an
+# agent sends all the time.
+@router.post("/reset", tags=["OpenEnv"], response_model=ResetResponse, openapi_extra={
+    "requestBody": {"required": False,
+                    "content": {JSON: {"schema": inline_refs(ResetBody.model_json_schema())}}}})
+async def reset(request: Request, env: Env) -> Response:
+    """Start an episode. Body optional: ``{task_id?, seed?, episode_id?, run_id?}``. Sets a cookie that
+    routes this client's next requests to the new episode; an ``episode_id`` of your own is
+    scoped to your ``X-Episode-Key`` (returned when the server made it)."""
+    body = parse_reset(await request.body())
+    opening = env.episodes.opening(request, body.episode_id)
+    result = await env.reset(body, opening, request)
+    response = _json(reset_answer(result))
+    env.episodes.started(response, opening, result.episode_id, result.state.episode_id)
+    return response
+
+
+@router.post("/step", tags=["OpenEnv"], response_model=StepResponse | SeedStepResponse,
+             openapi_extra={"requestBody": {
+    "required": True, "content": {JSON: {"schema": {
+        "anyOf": [inline_refs(WrappedStep.model_json_schema()), ACTION_SCHEMA],
+        "description": "OpenEnv's wrapped {action, episode_id?} or the SupportOps seed's bare "
+                       "action (a combined CustomerSupportEnv action works in both)"}}}}})
+async def step(request: Request, env: Env) -> Response:
+    """Apply one action. A wrapped body answers OpenEnv's shape; a bare action answers the
+    SupportOps seed's shape (reward object and ``info.task_score``)."""
+    body = parse_step(await request.body())
+    result = await env.step(env.episodes.resolve(request, body.episode_id), body.action)
+    return _json(answer(result, body))
+
+
+@router.get("/state", tags=["OpenEnv"])
+async def state(request: Request, env: Env, episode_id: str | None = None) -> PublicState:
+    """The public state of the routed episode (never the answer key)."""
+    try:
+        chosen = env.episodes.resolve(request, episode_id)
+    except NoEpisodeNamed:
+        return PublicState()  # nothing named and nothing to fall back on: OpenEnv's empty State
+    return await env.state(chosen)
+
+
 # ------------------------------------------------------------------------------- information
 @router.api_route("/", methods=["GET", "HEAD"], include_in_schema=False)
 async def root(request: Request, env: Env) -> Response:
@@ -109,46 +151,6 @@ def _instances(env: Environment, split: str | None, family: str | None) -> dict[
     out["instances"] = [{"index": index.get(r.id), "instance_id": r.id, "task_id": r.task_id,
                          "seed": r.seed, "split": r.split} for r in refs]
     return out
-
-
-# --------------------------------------------------------------------------------- episodes
-@router.post("/reset", tags=["OpenEnv"], response_model=ResetResponse, openapi_extra={
-    "requestBody": {"required": False,
-                    "content": {JSON: {"schema": inline_refs(ResetBody.model_json_schema())}}}})
-async def reset(request: Request, env: Env) -> Response:
-    """Start an episode. Body optional: ``{task_id?, seed?, episode_id?, run_id?}``. Sets a cookie that
-    routes this client's next requests to the new episode; an ``episode_id`` of your own is
-    scoped to your ``X-Episode-Key`` (returned when the server made it)."""
-    body = parse_reset(await request.body())
-    opening = env.episodes.opening(request, body.episode_id)
-    result = await env.reset(body, opening, request)
-    response = _json(reset_answer(result))
-    env.episodes.started(response, opening, result.episode_id, result.state.episode_id)
-    return response
-
-
-@router.post("/step", tags=["OpenEnv"], response_model=StepResponse | SeedStepResponse,
-             openapi_extra={"requestBody": {
-    "required": True, "content": {JSON: {"schema": {
-        "anyOf": [inline_refs(WrappedStep.model_json_schema()), ACTION_SCHEMA],
-        "description": "OpenEnv's wrapped {action, episode_id?} or the SupportOps seed's bare "
-                       "action (a combined CustomerSupportEnv action works in both)"}}}}})
-async def step(request: Request, env: Env) -> Response:
-    """Apply one action. A wrapped body answers OpenEnv's shape; a bare action answers the
-    SupportOps seed's shape (reward object and ``info.task_score``)."""
-    body = parse_step(await request.body())
-    result = await env.step(env.episodes.resolve(request, body.episode_id), body.action)
-    return _json(answer(result, body))
-
-
-@router.get("/state", tags=["OpenEnv"])
-async def state(request: Request, env: Env, episode_id: str | None = None) -> PublicState:
-    """The public state of the routed episode (never the answer key)."""
-    try:
-        chosen = env.episodes.resolve(request, episode_id)
-    except NoEpisodeNamed:
-        return PublicState()  # nothing named and nothing to fall back on: OpenEnv's empty State
-    return await env.state(chosen)
 
 
 def _json(answer: BaseModel) -> Response:

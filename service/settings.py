@@ -75,10 +75,11 @@ class Settings(BaseModel):
                                              "(uvicorn's limit_concurrency)")
     blocking_calls: Annotated[Literal["auto", "inline", "thread"], BeforeValidator(_lower)] = Field(
         "auto", alias="TICKETLEDGER_BLOCKING_CALLS",
-        description="where the (blocking) service runs: inline on the event loop or in the thread "
-                    "pool. auto: the thread pool, so that one session's database work (a slow "
-                    "commit, a WAL checkpoint) never blocks the event loop the other sessions are "
-                    "served on; inline saves the hand-off for a client that never overlaps calls")
+        description="where the (blocking) service runs: inline on the event loop or in the "
+                    "server's service threads (api.deps.ServiceThreads). auto: the threads, so "
+                    "that one session's database work (a slow commit, a WAL checkpoint) never "
+                    "blocks the event loop the other sessions are served on; inline saves the "
+                    "hand-off for a client that never overlaps calls")
     host: str = Field("0.0.0.0", alias="HOST", description="interface the server listens on")
     port: int = Field(7860, alias="PORT", description="the seeds' and Hugging Face Spaces' port")
     workers: int = Field(1, alias="WEB_CONCURRENCY",

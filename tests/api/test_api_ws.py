@@ -330,41 +330,53 @@ def test_one_sessions_slow_write_does_not_stall_another_session(sqlite_url: str,
         service.db.dispose()
 
 
-def test_steps_that_queue_while_the_writers_are_busy_are_committed_together(
+def test_steps_that_queue_while_the_threads_are_busy_are_committed_together(
         sqlite_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    """With its one writer busy, the steps of several sessions queue up and then go to the service
-    as one ``step_many`` (one commit); each gets its own outcome, a second step of one episode its
-    409."""
-    from api.deps import Environment, StepBatcher
+    """With its one thread busy (a step held inside the service), the steps of several sessions
+    queue up and then go to the service as one ``step_many`` (one commit); each gets its own
+    outcome, a second step of one episode its 409."""
+    from api.deps import Environment, ServiceThreads
     from api.episode_routing import target
     from service import EpisodeBusy
 
     service = EnvironmentService(open_database(sqlite_url))
     env = Environment(service, read({"DATABASE_URL": sqlite_url}))
-    env.batcher = StepBatcher(service, writers=1)
+    env.threads = ServiceThreads(service, threads=1)
     ids = [service.reset("task_easy_password", seed=n).episode_id for n in range(4)]
     busy, ids = ids[0], ids[1:]
     batches: list[list[str]] = []
-    real_step_many = service.step_many
+    real_step, real_step_many = service.step, service.step_many
+    inside, release = threading.Event(), threading.Event()
+
+    def held_step(episode_id: str, action: Any) -> Any:
+        inside.set()
+        assert release.wait(30)
+        return real_step(episode_id, action)
 
     def recorded_step_many(steps: Any) -> Any:
         batches.append([eid for eid, _ in steps])
         return real_step_many(steps)
 
+    monkeypatch.setattr(service, "step", held_step)
     monkeypatch.setattr(service, "step_many", recorded_step_many)
     noop = {"action_type": "noop"}
 
     async def together() -> list[Any]:
-        first = asyncio.ensure_future(env.step(target(busy, None), noop))  # the writer takes it alone
-        await asyncio.sleep(0)
-        rest = await asyncio.gather(*(env.step(target(eid, None), noop) for eid in [*ids, ids[0]]),
-                                    return_exceptions=True)
+        first = asyncio.ensure_future(env.step(target(busy, None), noop))  # the thread takes it alone
+        assert await asyncio.to_thread(inside.wait, 30)  # and holds it
+        rest = asyncio.gather(*(env.step(target(eid, None), noop) for eid in [*ids, ids[0]]),
+                              return_exceptions=True)
+        for _ in range(3):
+            await asyncio.sleep(0)  # each of them queues its step
+        release.set()
         assert (await first).state.step_count == 1
-        return rest
+        return await rest
 
     try:
         outcomes = asyncio.run(together())
     finally:
+        release.set()
+        env.close()
         service.db.dispose()
     assert batches == [[*ids, ids[0]]]
     assert [o.state.step_count for o in outcomes[:3]] == [1, 1, 1]

@@ -1,0 +1,138 @@
+"""``api.deps.ServiceThreads``: how the event loop hands the blocking service to its threads.
+
+Each caller gets its own outcome (a result, or the error its call raised); a fault of a whole
+batch reaches every step in it; a caller that went away is skipped and the threads go on; the
+threads start on first use and stop at the app's shutdown. Nothing is timed: a step is held inside
+the service until the test has queued what it needs behind it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from api.app import create_app
+from api.deps import ServiceThreads
+from service import EnvironmentService, EpisodeNotFound
+from service.settings import read
+from store import open_database
+
+NOOP = {"action_type": "noop"}
+
+
+@pytest.fixture
+def service(sqlite_url: str) -> Iterator[EnvironmentService]:
+    service = EnvironmentService(open_database(sqlite_url))
+    yield service
+    service.db.dispose()
+
+
+@pytest.fixture
+def threads(service: EnvironmentService) -> Iterator[ServiceThreads]:
+    threads = ServiceThreads(service, threads=1)
+    yield threads
+    threads.close()
+
+
+class Hold:
+    """Makes ``service.step`` wait inside the service (the one thread busy) until released."""
+
+    def __init__(self, service: EnvironmentService, monkeypatch: pytest.MonkeyPatch):
+        self.inside, self.release = threading.Event(), threading.Event()
+        real = service.step
+
+        def held(episode_id: str, action: Any) -> Any:
+            self.inside.set()
+            assert self.release.wait(30)
+            return real(episode_id, action)
+
+        monkeypatch.setattr(service, "step", held)
+
+    async def entered(self) -> None:
+        assert await asyncio.to_thread(self.inside.wait, 30)
+
+
+def test_calls_return_their_result_or_raise_their_error(threads: ServiceThreads,
+                                                        service: EnvironmentService) -> None:
+    async def scenario() -> None:
+        opened = await threads.call(service.reset, "task_easy_password", seed=3)
+        assert opened.state.step_count == 0
+        with pytest.raises(EpisodeNotFound):
+            await threads.call(service.step, "ep_" + "0" * 32, NOOP)
+        with pytest.raises(EpisodeNotFound):
+            await threads.step("ep_" + "0" * 32, NOOP)
+        assert (await threads.step(opened.episode_id, NOOP)).state.step_count == 1  # still serving
+
+    asyncio.run(scenario())
+
+
+def test_a_fault_of_a_whole_batch_reaches_every_step_in_it(
+        threads: ServiceThreads, service: EnvironmentService,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    ids = [service.reset("task_easy_password", seed=n).episode_id for n in range(3)]
+    hold = Hold(service, monkeypatch)
+
+    def broken(steps: Any) -> Any:
+        raise ConnectionError("the database went away")
+
+    monkeypatch.setattr(service, "step_many", broken)
+
+    async def scenario() -> list[Any]:
+        first = asyncio.ensure_future(threads.step(ids[0], NOOP))
+        await hold.entered()
+        rest = asyncio.gather(*(threads.step(eid, NOOP) for eid in ids[1:]), return_exceptions=True)
+        for _ in range(3):
+            await asyncio.sleep(0)
+        hold.release.set()
+        assert (await first).state.step_count == 1
+        return await rest
+
+    outcomes = asyncio.run(scenario())
+    assert [type(o) for o in outcomes] == [ConnectionError, ConnectionError]
+
+
+def test_a_caller_that_went_away_is_skipped_and_the_threads_go_on(
+        threads: ServiceThreads, service: EnvironmentService,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A cancelled step (its connection closed) is still taken in turn; its outcome goes nowhere,
+    the other steps of its batch get theirs, and later calls are served."""
+    ids = [service.reset("task_easy_password", seed=n).episode_id for n in range(3)]
+    hold = Hold(service, monkeypatch)
+
+    async def scenario() -> None:
+        first = asyncio.ensure_future(threads.step(ids[0], NOOP))
+        await hold.entered()
+        gone = asyncio.ensure_future(threads.step(ids[1], NOOP))
+        kept = asyncio.ensure_future(threads.step(ids[2], NOOP))
+        for _ in range(3):
+            await asyncio.sleep(0)
+        gone.cancel()
+        hold.release.set()
+        assert (await first).state.step_count == 1
+        assert (await asyncio.wait_for(kept, 30)).state.step_count == 1
+        assert gone.cancelled()
+        state = await threads.call(service.step_many, [(ids[1], NOOP)])
+        assert state[0].state.step_count == 2  # the cancelled step was applied all the same
+
+    asyncio.run(scenario())
+
+
+def test_the_threads_start_on_first_use_and_stop_at_the_apps_shutdown(sqlite_url: str) -> None:
+    def service_threads() -> list[threading.Thread]:
+        return [t for t in threading.enumerate() if t.name.startswith("ticketledger-service")]
+
+    before = set(service_threads())
+    app = create_app(read({"DATABASE_URL": sqlite_url, "HOST": "127.0.0.1"}))
+    assert set(service_threads()) == before  # none made for an app that has served nothing
+    with TestClient(app, base_url="http://localhost") as client:
+        assert client.post("/reset", json={"task_id": "task_easy_password"}).status_code == 200
+        assert client.post("/step", json=NOOP).status_code == 200
+        started = set(service_threads()) - before
+        assert started and all(t.daemon for t in started)
+    assert not any(t.is_alive() for t in started)  # the lifespan's shutdown stopped them
+    app.state.environment.service.db.dispose()
