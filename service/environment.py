@@ -89,6 +89,11 @@ _PENDING: Any = object()
 """Placeholder in a batch's results for an item whose write is still to come."""
 
 
+def _status(state: EpisodeState) -> str:
+    """The episode index's status of ``state`` (``store.eventstore.Projection``)."""
+    return "ended" if state.done else "open"
+
+
 def settle(before: EpisodeState, step_events: Sequence[ev.Event], after: EpisodeState
            ) -> tuple[EpisodeState, StepGradeView, tuple[ev.Event, ...]]:
     """Grade a decided step (``before`` -> ``step_events`` -> ``after``) and fold its grade in:
@@ -272,7 +277,8 @@ class EnvironmentService:
     def _append(self, decided: _Decided) -> list[RecordedEvent] | Conflict:
         a = decided.append
         try:
-            return self.store.append(a.episode_id, a.expected_seq, a.prev_hash, a.new, a.projection)
+            return self.store.append(a.episode_id, a.expected_seq, a.prev_hash, a.new, a.projection,
+                                     expected_status=a.expected_status)
         except Conflict as exc:
             return exc
 
@@ -355,8 +361,9 @@ class EnvironmentService:
             step_events = [*step_events, judged]
             after = evolve(after, judged)
         after, grade, events = settle(cached.state, step_events, after)
-        projection = Projection("ended" if after.done else "open", after.step_count, after.score)
-        return _Decided(after, grade, Append(episode_id, cached.seq, cached.head, events, projection))
+        projection = Projection(_status(after), after.step_count, after.score)
+        return _Decided(after, grade, Append(episode_id, cached.seq, cached.head, events, projection,
+                                             _status(cached.state)))
 
     def _judged(self, after: EpisodeState, verdicts: dict[str, Any]) -> ev.ReplyJudged | None:
         """The LLM judge's verdict on the reply draft of ``after`` (the state a step leads to), to
