@@ -78,6 +78,19 @@ class _Decided(NamedTuple):
     append: Append
 
 
+class _Item(NamedTuple):
+    """One step of a ``step_many`` batch to decide: its place in the batch, the state it is decided
+    on (``unchecked``: the cached one, not read from the log first), and the judge verdicts and
+    customer replies it already obtained (kept for a second decision, as :meth:`step` keeps them)."""
+
+    place: int
+    episode_id: str
+    plan: ActionPlan
+    base: _Cached
+    unchecked: bool
+    verdicts: dict[str, Any]
+
+
 _ITEM_ERRORS = (ServiceError, InvalidAction, UnknownTask)
 """What a batch returns in an item's place: the errors :meth:`EnvironmentService.step` and
 ``reset`` raise for bad input (anything else is a fault and propagates)."""
@@ -87,6 +100,11 @@ _UNKNOWN: Any = (-1, "")
 
 _PENDING: Any = object()
 """Placeholder in a batch's results for an item whose write is still to come."""
+
+
+def _status(state: EpisodeState) -> str:
+    """The episode index's status of ``state`` (``store.eventstore.Projection``)."""
+    return "ended" if state.done else "open"
 
 
 def settle(before: EpisodeState, step_events: Sequence[ev.Event], after: EpisodeState
@@ -272,7 +290,8 @@ class EnvironmentService:
     def _append(self, decided: _Decided) -> list[RecordedEvent] | Conflict:
         a = decided.append
         try:
-            return self.store.append(a.episode_id, a.expected_seq, a.prev_hash, a.new, a.projection)
+            return self.store.append(a.episode_id, a.expected_seq, a.prev_hash, a.new, a.projection,
+                                     expected_status=a.expected_status)
         except Conflict as exc:
             return exc
 
@@ -285,52 +304,80 @@ class EnvironmentService:
         one commit per batch instead of one per step. No result is returned before that commit.
         Each item's outcome is its own: a result, or the error :meth:`step` would have raised for
         it (returned, not raised); an episode may appear once per batch.
+
+        As in :meth:`step`, a step is decided on the episode's cached state without reading its
+        head first (the append states the head it follows); a step that another process's append
+        made stale is decided once more on the log's state and written in a second transaction,
+        and only one that loses that race too is refused. Episodes not cached here are read in
+        one query.
         """
         out: list[StepResult | Exception | _Decided] = []
         claimed: list[str] = []
-        heads = self.store.heads([eid for eid, _ in steps if is_id(eid)])
         try:
-            to_decide: list[tuple[int, str, ActionPlan, _Cached]] = []
+            found: list[tuple[int, str, ActionPlan, _Cached | None]] = []
             for episode_id, action in steps:
                 try:
                     plan = parse_action(action)
                     self._claim(episode_id)
                     claimed.append(episode_id)
-                    base = self._current(episode_id, heads.get(episode_id, _UNKNOWN))
-                    to_decide.append((len(out), episode_id, plan, base))
+                    found.append((len(out), episode_id, plan, self._cached(episode_id)))
                     out.append(_PENDING)
                 except _ITEM_ERRORS as exc:
                     out.append(exc)
-            for index, outcome in self._decide_each(to_decide):
-                out[index] = outcome
-            decided = [d for d in out if isinstance(d, _Decided)]
-            written = iter(self.store.append_many([d.append for d in decided]))
-            results: list[StepResult | Exception] = []
-            for item in out:
-                if isinstance(item, _Decided):
+            heads = self.store.heads([eid for _, eid, _, cached in found
+                                      if cached is None and is_id(eid)])
+            to_decide: list[_Item] = []
+            for index, episode_id, plan, cached in found:
+                try:
+                    base = cached or self._current(episode_id, heads.get(episode_id, _UNKNOWN))
+                    to_decide.append(_Item(index, episode_id, plan, base, cached is not None, {}))
+                except _ITEM_ERRORS as exc:
+                    out[index] = exc
+            written = self._write_many(to_decide, out)
+            again: list[_Item] = []
+            for item in to_decide:
+                if item.unchecked and isinstance(written.get(item.place), Conflict):
+                    # Decided on a cache another process made stale: once more, from the log.
+                    self._forget(item.episode_id)
                     try:
-                        results.append(self._stepped(item, next(written)))
+                        again.append(item._replace(base=self._current(item.episode_id),
+                                                   unchecked=False))
+                    except _ITEM_ERRORS as exc:
+                        out[item.place] = exc
+            written.update(self._write_many(again, out))
+            results: list[StepResult | Exception] = []
+            for index, outcome in enumerate(out):
+                if isinstance(outcome, _Decided):
+                    try:
+                        results.append(self._stepped(outcome, written[index]))
                     except ServiceError as exc:
                         results.append(exc)
                 else:
-                    results.append(item)
+                    results.append(outcome)
             return results
         finally:
             for episode_id in claimed:
                 self._release(episode_id)
 
-    def _decide_each(self, items: Sequence[tuple[int, str, ActionPlan, _Cached]]
-                     ) -> list[tuple[int, _Decided | Exception]]:
-        """:meth:`_decide` for each ``(index, episode_id, plan, base)`` of a batch. With an LLM
-        judge, in threads, so the batch waits for its slowest judge call rather than the sum of
-        them (the steps are of different episodes, each claimed; deciding reads nothing shared
-        but the cache, which is locked)."""
-        def one(item: tuple[int, str, ActionPlan, _Cached]) -> tuple[int, _Decided | Exception]:
-            index, episode_id, plan, base = item
+    def _write_many(self, items: Sequence[_Item], out: list[StepResult | Exception | _Decided]
+                    ) -> dict[int, list[RecordedEvent] | Conflict]:
+        """Decide ``items`` (into their places in ``out``) and append the decided ones in one
+        transaction; what the store said of each, by index in ``out``."""
+        for index, outcome in self._decide_each(items):
+            out[index] = outcome
+        decided = [(item.place, d) for item in items if isinstance(d := out[item.place], _Decided)]
+        written = self.store.append_many([d.append for _, d in decided])
+        return {index: w for (index, _), w in zip(decided, written, strict=True)}
+
+    def _decide_each(self, items: Sequence[_Item]) -> list[tuple[int, _Decided | Exception]]:
+        """:meth:`_decide` for each item of a batch. With an LLM judge, in threads, so the batch
+        waits for its slowest judge call rather than the sum of them (the steps are of different
+        episodes, each claimed; deciding reads nothing shared but the cache, which is locked)."""
+        def one(item: _Item) -> tuple[int, _Decided | Exception]:
             try:
-                return index, self._decide(episode_id, plan, base)
+                return item.place, self._decide(item.episode_id, item.plan, item.base, item.verdicts)
             except _ITEM_ERRORS as exc:
-                return index, exc
+                return item.place, exc
 
         if (self.judge is None and self.customer is None) or len(items) < 2:
             return [one(item) for item in items]
@@ -355,8 +402,9 @@ class EnvironmentService:
             step_events = [*step_events, judged]
             after = evolve(after, judged)
         after, grade, events = settle(cached.state, step_events, after)
-        projection = Projection("ended" if after.done else "open", after.step_count, after.score)
-        return _Decided(after, grade, Append(episode_id, cached.seq, cached.head, events, projection))
+        projection = Projection(_status(after), after.step_count, after.score)
+        return _Decided(after, grade, Append(episode_id, cached.seq, cached.head, events, projection,
+                                             _status(cached.state)))
 
     def _judged(self, after: EpisodeState, verdicts: dict[str, Any]) -> ev.ReplyJudged | None:
         """The LLM judge's verdict on the reply draft of ``after`` (the state a step leads to), to

@@ -24,7 +24,7 @@ from sqlalchemy.exc import IntegrityError
 from store.chain import CHAIN_FORMAT, GENESIS, canonical_json, link
 from store.codec import parse_json
 from store.database import Database
-from store.errors import Conflict, NotFound, StoreError
+from store.errors import Conflict, NotFound
 from store.schema import episodes, events
 
 
@@ -79,13 +79,18 @@ class Projection(NamedTuple):
 
 
 class Append(NamedTuple):
-    """One episode's part of :meth:`EventStore.append_many`: its events after ``expected_seq``."""
+    """One episode's part of :meth:`EventStore.append_many`: its events after ``expected_seq``.
+
+    ``expected_status``: the status the index row has at ``expected_seq`` (the episode's before
+    the step), when the caller knows it; the append then runs the one form of the index update
+    that fits (keeping the status or writing the new one). None: it tries the keeping form first."""
 
     episode_id: str
     expected_seq: int
     prev_hash: str
     new: Sequence[Storable]
     projection: Projection
+    expected_status: str | None = None
 
 
 class Create(NamedTuple):
@@ -179,15 +184,6 @@ _MOVE = (update(episodes)
          .values({**_MOVE_VALUES, "status": bindparam("status_")}))
 
 
-_LOCK_HEADS = (select(episodes.c.episode_id, episodes.c.last_seq, episodes.c.status)
-               .where(episodes.c.episode_id.in_(bindparam("eids", expanding=True)))
-               .order_by(episodes.c.episode_id)
-               .with_for_update())
-"""The index rows of a batch's episodes, locked until the write transaction ends (PostgreSQL's
-``FOR UPDATE``, in one order so two batches cannot deadlock; SQLite renders no clause: its write
-transaction already keeps every other writer out)."""
-
-
 def _moved(a: Append) -> Conflict:
     return Conflict(f"episode {a.episode_id} moved on past event {a.expected_seq} (another step was "
                     "recorded first); fetch the state and retry")
@@ -210,8 +206,14 @@ def _index_row(c: Create, recorded: Sequence[RecordedEvent], now: dt.datetime) -
 def _move(conn: Connection, a: Append, recorded: Sequence[RecordedEvent], now: dt.datetime) -> bool:
     """Move the episode's index row from ``a.expected_seq`` to the new head; False (nothing
     written) if the row is not at ``a.expected_seq`` (or does not exist). The caller inserts the
-    events of the appends that moved."""
+    events of the appends that moved.
+
+    One statement when the row is where the append expects it: the form that writes the status
+    when the append changes it, else the keeping form. Only when the keeping form touches no row
+    does the other run too (the row's status was not the one expected, or its head moved on)."""
     params = _move_params(a, recorded, now)
+    if a.expected_status is not None and a.expected_status != a.projection.status:
+        return bool(conn.execute(_MOVE, params).rowcount == 1)
     return (conn.execute(_MOVE_KEEPING_STATUS, params).rowcount == 1
             or conn.execute(_MOVE, params).rowcount == 1)
 
@@ -224,27 +226,25 @@ def _move_params(a: Append, recorded: Sequence[RecordedEvent], now: dt.datetime)
 
 
 def _move_many(conn: Connection, appends: Sequence[Append],
-               chains: Sequence[list[RecordedEvent]], now: dt.datetime) -> list[bool]:
-    """:func:`_move` for several episodes in a few statements rather than one or two each: their
-    index rows read and locked in one query, then every row still at its expected head moved by
-    one ``executemany`` per form of the update (keeping or changing the status). Which appends
-    moved: a list of flags in ``appends`` order."""
-    heads = {row.episode_id: row for row in conn.execute(
-        _LOCK_HEADS, {"eids": [a.episode_id for a in appends]})}
-    flags: list[bool] = []
-    keeping: list[dict[str, Any]] = []
-    changing: list[dict[str, Any]] = []
-    for a, recorded in zip(appends, chains, strict=True):
-        row = heads.get(a.episode_id)
-        flags.append(row is not None and row.last_seq == a.expected_seq)
-        if row is not None and row.last_seq == a.expected_seq:
-            rows = keeping if row.status == a.projection.status else changing
-            rows.append(_move_params(a, recorded, now))
-    for statement, rows in ((_MOVE_KEEPING_STATUS, keeping), (_MOVE, changing)):
-        # still conditional on the head: the rows are locked, so each one matches
-        if rows and conn.execute(statement, rows).rowcount != len(rows):
-            raise StoreError("an episode's index row changed under its lock; nothing was written")
-    return flags
+               chains: Sequence[list[RecordedEvent]], now: dt.datetime) -> bool:
+    """:func:`_move` for several distinct episodes in ONE statement (an ``executemany``) rather
+    than one or two each; True if every index row was at its expected head and moved, False if
+    any was not (then the caller rolls the batch back: it cannot tell which one it was).
+
+    One form of the update serves the whole batch: the keeping form when every append says its
+    episode's status stays as it is, else the form that writes it (for a row whose status stays,
+    that costs SQLite an index entry's rewrite, not a statement). The rows go in episode-id order,
+    so on PostgreSQL two batches lock the rows they share in one order and cannot deadlock."""
+    keeping = all(a.expected_status == a.projection.status for a in appends)
+    statement = _MOVE_KEEPING_STATUS if keeping else _MOVE
+    order = sorted(range(len(appends)), key=lambda i: appends[i].episode_id)
+    rows = [_move_params(appends[i], chains[i], now) for i in order]
+    return bool(conn.execute(statement, rows).rowcount == len(rows))
+
+
+class _LostRace(Exception):
+    """An append of a batch found its episode moved on: the batch is rolled back and every append
+    made alone (see :meth:`EventStore.append_many`)."""
 
 
 class EventStore:
@@ -290,15 +290,17 @@ class EventStore:
         return list(chains)
 
     def append(self, episode_id: str, expected_seq: int, prev_hash: str,
-               new: Sequence[Storable], projection: Projection) -> list[RecordedEvent]:
+               new: Sequence[Storable], projection: Projection, *,
+               expected_status: str | None = None) -> list[RecordedEvent]:
         """Append after ``expected_seq`` atomically, or raise :class:`Conflict` and write nothing.
 
         One transaction: move the episode's index row from ``expected_seq`` to the new head (a
         conditional update that touches no row if another writer moved it first), then insert the
         events (the unique (episode, seq) key stops any writer that slipped past the first check).
+        ``expected_status``: as in :class:`Append`.
         """
         result = self._append_batch([Append(episode_id, expected_seq, prev_hash, tuple(new),
-                                            projection)])[0]
+                                            projection, expected_status)])[0]
         if isinstance(result, Conflict):
             raise result
         return result
@@ -310,18 +312,24 @@ class EventStore:
         stepped together, as RL trainers do): on SQLite the commit is the floor of a durable step.
         Each append is conditional on its own expected sequence number exactly as in
         :meth:`append`; one that lost its race comes back as a :class:`Conflict` and writes
-        nothing, the others are written. If the database refuses the batch as a whole (an integrity
-        error), nothing of it is written and every append is retried in a transaction of its own.
+        nothing, the others are written. The batch moves its episodes' index rows in one
+        statement, which says only how many rows it moved: when an append lost its race, or the
+        database refuses the batch as a whole (an integrity error), nothing of the batch is
+        written and every append is made again in a transaction of its own.
         """
         if len(appends) <= 1:
             return self._append_batch(appends)
         try:
             return self._append_batch(appends, raise_integrity=True)
-        except IntegrityError:
+        except (IntegrityError, _LostRace):
             return [self._append_batch([a])[0] for a in appends]
 
     def _append_batch(self, appends: Sequence[Append], *,
                       raise_integrity: bool = False) -> list[list[RecordedEvent] | Conflict]:
+        """The appends in one transaction. A batch of distinct episodes moves their index rows in
+        one statement and raises :class:`_LostRace` (writing nothing) when one was not at its head;
+        otherwise (one append, or an episode named twice: each then follows the head the one
+        before it left) each moves its own row, and one that lost its race is a :class:`Conflict`."""
         if not appends:
             return []
         now = utcnow()
@@ -329,14 +337,14 @@ class EventStore:
                   for a in appends]
         try:
             with self.db.write() as conn:
-                # one episode's appends at a time where the batch names an episode twice (each
-                # then follows the head the one before it left)
-                distinct = len({a.episode_id for a in appends}) == len(appends)
-                moved = (_move_many(conn, appends, chains, now) if len(appends) > 1 and distinct
-                         else [_move(conn, a, recorded, now)
-                               for a, recorded in zip(appends, chains, strict=True)])
-                out = [recorded if ok else _moved(a)
-                       for a, recorded, ok in zip(appends, chains, moved, strict=True)]
+                out: list[list[RecordedEvent] | Conflict]
+                if len(appends) > 1 and len({a.episode_id for a in appends}) == len(appends):
+                    if not _move_many(conn, appends, chains, now):
+                        raise _LostRace
+                    out = list(chains)
+                else:
+                    out = [recorded if _move(conn, a, recorded, now) else _moved(a)
+                           for a, recorded in zip(appends, chains, strict=True)]
                 # the events of every append that moved, in ONE insert (a statement per batch,
                 # not per episode: each statement costs SQLAlchemy's execution path again)
                 rows = [row for r in out if not isinstance(r, Conflict) for row in _event_rows(r)]

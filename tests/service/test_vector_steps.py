@@ -85,8 +85,10 @@ def test_each_item_fails_alone_and_writes_nothing(service: EnvironmentService) -
     assert service.step(good, NOOP).state.step_count == 2  # nothing left claimed
 
 
-def test_a_lost_race_inside_a_batch_is_that_item_only(url: str) -> None:
-    """Another service (another worker) moves one episode on between this one's read and write."""
+def test_a_lost_race_inside_a_batch_is_decided_again_on_the_log(url: str) -> None:
+    """Another service (another worker) moves one episode on between this one's decision (on its
+    cached state, as :meth:`step` decides) and its write: the batch writes the others, and the
+    stale step is decided once more on the log's state and recorded, as ``step`` does."""
     db = open_database(url)
     try:
         mine, other = EnvironmentService(db), EnvironmentService(db)
@@ -94,18 +96,50 @@ def test_a_lost_race_inside_a_batch_is_that_item_only(url: str) -> None:
         for eid in (a, b):
             mine.step(eid, NOOP)  # cache both episodes in `mine`
         real = mine.store.append_many
+        calls: list[int] = []
 
         def racing(appends):  # type: ignore[no-untyped-def]
-            other.step(b, NOOP)  # lands after `mine` decided from its cached head
+            calls.append(len(appends))
+            if len(calls) == 1:
+                other.step(b, NOOP)  # lands after `mine` decided from its cached head
+            return real(appends)
+
+        mine.store.append_many = racing  # type: ignore[method-assign]
+        results = mine.step_many([(a, NOOP), (b, NOOP)])
+        assert calls == [2, 1]  # the batch, then the stale step alone
+        assert results[0].state.step_count == 2  # type: ignore[union-attr]
+        assert results[1].state.step_count == 3  # type: ignore[union-attr]  # on top of other's
+        assert [r.data["step"] for r in mine.load_events(b) if r.type == "ActionReceived"] == [1, 2, 3]
+        assert results[1].state == EnvironmentService(db).state(b)  # type: ignore[union-attr]
+        fresh = EnvironmentService(db)  # caches nothing: reads both heads, then the log
+        again = fresh.step_many([(a, NOOP), (b, NOOP)])
+        assert [r.state.step_count for r in again] == [3, 4]  # type: ignore[union-attr]
+    finally:
+        db.dispose()
+
+
+def test_a_batch_step_that_loses_twice_is_that_item_only(url: str) -> None:
+    """A stale step decided again loses again (another worker appended in between once more):
+    409 for that item only, nothing of it written, the rest of the batch recorded."""
+    db = open_database(url)
+    try:
+        mine, other = EnvironmentService(db), EnvironmentService(db)
+        a, b = (mine.reset("task_easy_password").episode_id for _ in range(2))
+        for eid in (a, b):
+            mine.step(eid, NOOP)
+        real = mine.store.append_many
+
+        def racing(appends):  # type: ignore[no-untyped-def]
+            other.step(b, NOOP)  # before every write of `mine`
             return real(appends)
 
         mine.store.append_many = racing  # type: ignore[method-assign]
         results = mine.step_many([(a, NOOP), (b, NOOP)])
         assert results[0].state.step_count == 2  # type: ignore[union-attr]
-        assert isinstance(results[1], EpisodeBusy)
-        assert [r.data["step"] for r in mine.load_events(b) if r.type == "ActionReceived"] == [1, 2]
+        assert isinstance(results[1], EpisodeBusy) and "moved on" in str(results[1])
+        assert [r.data["step"] for r in mine.load_events(b) if r.type == "ActionReceived"] == [1, 2, 3]
         mine.store.append_many = real  # type: ignore[method-assign]
-        assert mine.step(b, NOOP).state.step_count == 3  # refreshed from the log
+        assert mine.step(b, NOOP).state.step_count == 4  # refreshed from the log
     finally:
         db.dispose()
 

@@ -86,8 +86,9 @@ def test_appends_extend_one_hash_chained_stream(store: EventStore, eid: str) -> 
 
 def test_a_batch_moves_the_episodes_at_their_head_and_writes_nothing_for_a_stale_one(
         store: EventStore, eid: str) -> None:
-    """``append_many`` (a group commit): one locked read and an update per form for the batch;
-    each append is still conditional on its own head, and a status change is recorded."""
+    """``append_many`` (a group commit): one update statement for the batch; each append is
+    still conditional on its own head (a batch that lost one race is made again append by append),
+    and a status change is recorded, whether or not the appends say which status they expect."""
     a, b, c = f"{eid}a", f"{eid}b", f"{eid}c"
     heads = {e: _open(store, e) for e in (a, b, c)}
     store.append(b, *heads[b], [_event(1)], OPEN)  # b moves on before the batch
@@ -109,6 +110,20 @@ def test_a_batch_moves_the_episodes_at_their_head_and_writes_nothing_for_a_stale
     twice = store.append_many([Append(a, 2, moved_a[-1].hash, [_event(3)], OPEN)] * 2)
     assert not isinstance(twice[0], Conflict) and isinstance(twice[1], Conflict)
     assert [r.seq for r in store.load(a)] == [1, 2, 3]
+    # the same with the statuses stated: all moved in one go, then one stale among them
+    b_head = store.head(b)
+    known = store.append_many([
+        Append(a, *store.head(a), [_event(4)], Projection("ended", 2, 1.0), "open"),
+        Append(b, *b_head, [_event(2)], OPEN, "open"),
+        Append(c, *store.head(c), [_event(3)], Projection("ended", 2, 1.0), "ended")])
+    assert not any(isinstance(r, Conflict) for r in known)
+    assert [store.episode(e).status for e in (a, b, c)] == ["ended", "open", "ended"]
+    again = store.append_many([Append(b, *b_head, [_event(3)], OPEN, "open"),
+                               Append(c, *store.head(c), [_event(4)], Projection("open", 3, 0.0),
+                                      "ended")])
+    assert isinstance(again[0], Conflict) and not isinstance(again[1], Conflict)
+    assert [r.seq for r in store.load(b)] == [1, 2, 3] and store.head(c) == (5, again[1][-1].hash)
+    assert store.episode(c).status == "open" and verify_chain(store.load(c)) is None
 
 
 def test_a_taken_episode_id_is_a_conflict(store: EventStore, eid: str) -> None:

@@ -139,6 +139,65 @@ def test_status_is_written_when_it_changes_and_kept_when_it_does_not(store: Even
     with pytest.raises(Conflict):  # a stale head still loses, whichever form of the update runs
         store.append("ep_a", seq, head, [NewEvent("ActionReceived", 1, {})], Projection("open", 9, 0.0))
     assert index_status() == "ended" and store.head("ep_a")[0] == 4
+    # The caller says which status the row has: the form that fits, and the same outcomes.
+    for expected, status in (("ended", "ended"), ("ended", "open"), ("open", "open")):
+        s, h = store.head("ep_a")
+        store.append("ep_a", s, h, [NewEvent("ActionReceived", 1, {})], Projection(status, s, 0.5),
+                     expected_status=expected)
+        assert index_status() == status and store.head("ep_a")[0] == s + 1
+        for stale in ("open", "ended"):
+            with pytest.raises(Conflict):
+                store.append("ep_a", s, h, [NewEvent("ActionReceived", 1, {})],
+                             Projection(stale, 9, 0.0), expected_status=status)
+    # A caller wrong about the status is still recorded (the other form runs too).
+    s, h = store.head("ep_a")
+    store.append("ep_a", s, h, [NewEvent("ActionReceived", 1, {})], Projection("ended", s, 0.5),
+                 expected_status="ended")
+    assert index_status() == "ended" and store.head("ep_a")[0] == s + 1 == 8
+
+
+def test_an_append_runs_one_update_and_a_batch_reads_nothing(sqlite_url: str) -> None:
+    """The statements of a write, from SQLite's trace: an append that knows the status it leaves
+    runs ONE update, whether it keeps the status or ends the episode; a batch of distinct episodes
+    runs one update statement (a row each), and reads nothing."""
+    from sqlalchemy import event
+
+    from store.eventstore import Append
+
+    db = open_database(sqlite_url)
+    try:
+        store = EventStore(db)
+        heads = {eid: _open(store, eid) for eid in ("ep_a", "ep_b", "ep_c")}
+        statements: list[str] = []
+        event.listen(db.engine, "checkout",
+                     lambda dbapi_conn, _record, _proxy: dbapi_conn.set_trace_callback(statements.append))
+
+        def verbs() -> dict[str, int]:
+            """How many statements of each kind the write ran (its INSERTs are not counted: the
+            trace shows an INSERT's trigger too)."""
+            out = {verb: sum(s.split()[0] == verb for s in statements)
+                   for verb in ("BEGIN", "SELECT", "UPDATE", "COMMIT")}
+            statements.clear()
+            return out
+
+        one_update = {"BEGIN": 1, "SELECT": 0, "UPDATE": 1, "COMMIT": 1}
+        a = store.append("ep_a", *heads["ep_a"], [NewEvent("ActionReceived", 1, {})],
+                         Projection("open", 1, 0.0), expected_status="open")
+        assert verbs() == one_update
+        store.append("ep_a", a[-1].seq, a[-1].hash, [NewEvent("ActionReceived", 1, {}),
+                                                       NewEvent("EpisodeEnded", 1, {})],
+                     Projection("ended", 2, 1.0), expected_status="open")
+        assert verbs() == one_update
+        results = store.append_many([
+            Append("ep_c", *heads["ep_c"], [NewEvent("ActionReceived", 1, {})],
+                   Projection("ended", 1, 1.0), "open"),
+            Append("ep_b", *heads["ep_b"], [NewEvent("ActionReceived", 1, {})],
+                   Projection("open", 1, 0.0), "open")])
+        assert not any(isinstance(r, Conflict) for r in results)
+        assert verbs() == {**one_update, "UPDATE": 2}  # one statement, executed for each row
+        assert [store.episode(e).status for e in ("ep_a", "ep_b", "ep_c")] == ["ended", "open", "ended"]
+    finally:
+        db.dispose()
 
 
 def test_load_many_equals_loading_each_episode(store: EventStore) -> None:
