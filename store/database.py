@@ -17,6 +17,7 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError, DBAPIError, InterfaceError, NoSuchModuleError, OperationalError
 
 from store import migrate
+from store.checkpoint import Checkpointer
 from store.engine import READ_ONLY, make_engines, sqlite_begin
 from store.errors import DatabaseUnavailable, NoDatabase
 
@@ -45,6 +46,9 @@ class Database:
         # woken the moment the last one commits, rather than in SQLite's busy handler, which
         # polls with sleeps of up to 100 ms. Readers never wait (WAL).
         self._write_turn = threading.RLock() if self.dialect == "sqlite" and not self.in_memory else None
+        # An SQLite file's log is checkpointed after writes, outside the write turn (store.checkpoint).
+        self.checkpoints = (Checkpointer(self.store_engine)
+                            if self.dialect == "sqlite" and not self.in_memory else None)
 
     @property
     def url(self) -> str:
@@ -57,6 +61,8 @@ class Database:
         with self._turn(), self._writer(), self.store_engine.connect() as conn, conn.begin():
             self._begin(conn)
             yield conn
+        if self.checkpoints is not None:
+            self.checkpoints.wrote()
 
     @contextmanager
     def read(self) -> Iterator[Connection]:
@@ -79,6 +85,8 @@ class Database:
         return self._write_turn if self._write_turn is not None else nullcontext()
 
     def dispose(self) -> None:
+        if self.checkpoints is not None:
+            self.checkpoints.stop()
         self.engine.dispose()
 
 

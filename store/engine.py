@@ -36,8 +36,9 @@ for one. Four PostgreSQL workers then hold at most 80, under PostgreSQL's defaul
 
 WAL_CHECKPOINT_PAGES = 10_000
 """Pages the WAL may hold before a commit checkpoints it into the database file (SQLite's default
-is 1,000). A checkpoint is the only fsync under ``synchronous=NORMAL``; a larger WAL (40 MB at
-most) pays it a tenth as often. Durability is the same: a commit is in the WAL either way, and a
+is 1,000). A checkpoint is the only fsync under ``synchronous=NORMAL``. The store's own
+checkpoints run in a thread after writes (``store.checkpoint``), so a commit reaches this size only
+when that thread falls behind. Durability is the same: a commit is in the WAL either way, and a
 crash replays the WAL on the next open."""
 
 _SQLITE_PRAGMAS = ("busy_timeout=15000", "journal_mode=WAL", "synchronous=NORMAL", "foreign_keys=ON",

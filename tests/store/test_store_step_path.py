@@ -307,3 +307,37 @@ def test_sqlite_transactions_wait_for_the_writer_unless_declared_reads(sqlite_ur
     finally:
         release.set()
         db.dispose()
+
+
+def test_the_log_reaches_the_database_file_without_a_commit_checkpointing(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """Commits far below ``wal_autocheckpoint`` still reach the database file itself: the
+    store's checkpoint thread copies the log after writes (``store.checkpoint``), so no commit has
+    to. Read with ``immutable=1``, SQLite ignores the log and sees only what was checkpointed."""
+    import sqlite3
+    import time
+
+    path = tmp_path / "checkpointed.db"
+    db = open_database(f"sqlite:///{path}")
+    try:
+        store = EventStore(db)
+        for n in range(20):
+            store.create(f"ep_{n}", "task", n, [NewEvent("Opened", 1, {"n": n})],
+                         Projection("open", 0, 0.0))
+        assert db.checkpoints is not None
+
+        def in_the_file() -> int:
+            raw = sqlite3.connect(f"file:{path}?mode=ro&immutable=1", uri=True)
+            try:
+                return int(raw.execute("SELECT count(*) FROM events").fetchone()[0])
+            except sqlite3.OperationalError:  # the schema itself is still only in the log
+                return 0
+            finally:
+                raw.close()
+
+        deadline = time.monotonic() + 30
+        while in_the_file() < 20 and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert in_the_file() == 20
+    finally:
+        db.dispose()
+    assert db.checkpoints._thread is not None and not db.checkpoints._thread.is_alive()
