@@ -289,7 +289,13 @@ def test_one_sessions_slow_write_does_not_stall_another_session(sqlite_url: str,
                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
     """Session A's step is held inside its database write (its append waits for the test); session
     B resets and steps meanwhile and gets its answers; then A's step completes. Nothing is timed:
-    if A's write held up the server, B's answer could only come after A's release."""
+    if A's write held up the server, B's answer could only come after A's release.
+
+    With the threads a server runs where calls wait without the GIL (PostgreSQL, an LLM judge or
+    customer: ``api.deps.service_threads``). On SQLite with neither, one thread takes every call
+    (a second would only queue for the GIL and the one write turn), and the one slow database
+    call, the WAL checkpoint, runs in a thread of its own (``tests/store``)."""
+    monkeypatch.setattr("api.deps.service_threads", lambda service: 4)
     settings = read({"DATABASE_URL": sqlite_url})
     service = EnvironmentService(open_database(sqlite_url))
     real_append = service.store.append

@@ -17,7 +17,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from api.app import create_app
-from api.deps import ServiceThreads
+from api.deps import ServiceThreads, service_threads
 from service import EnvironmentService, EpisodeNotFound
 from service.settings import read
 from store import open_database
@@ -136,3 +136,14 @@ def test_the_threads_start_on_first_use_and_stop_at_the_apps_shutdown(sqlite_url
         assert started and all(t.daemon for t in started)
     assert not any(t.is_alive() for t in started)  # the lifespan's shutdown stopped them
     app.state.environment.service.db.dispose()
+
+
+def test_one_thread_on_sqlite_four_where_calls_wait_without_the_gil(sqlite_url: str) -> None:
+    """``service_threads``: SQLite with no LLM gets one thread; an LLM judge makes it four."""
+    service = EnvironmentService(open_database(sqlite_url))
+    try:
+        assert service_threads(service) == 1
+        service.judge = object()  # type: ignore[assignment]  # any configured judge
+        assert service_threads(service) == 4
+    finally:
+        service.db.dispose()
