@@ -5,8 +5,7 @@ transaction that states the sequence number it follows. The folded state is cach
 the cache is only ever a fold of the log: the append is conditional on the cached head, so a cache
 that another process made stale is caught by the append itself (nothing is written), refreshed from
 the log, and the step decided once more on the fresh state. Only a step that loses that second
-race too is refused (409). Reads (``state``, ``head``) check the stored head first. Only
-episodes in play are cached: an ended one is folded from its log when read.
+race too is refused (409). Reads (``state``, ``head``) check the stored head first.
 """
 
 from __future__ import annotations
@@ -562,17 +561,7 @@ class EnvironmentService:
         return fresh
 
     def _remember(self, episode_id: str, entry: _Cached) -> None:
-        """Cache ``entry`` as the episode's state, unless the episode has ended.
-
-        An ended episode takes no more steps, so its state is not kept: a read of it folds its
-        log again (about a millisecond). Why: every cached state is some 40 objects that each of
-        the garbage collector's full collections walks while the event loop serving every session
-        waits; a cache full of finished episodes made those pauses 50-130 ms under 256 ``/ws``
-        sessions. Episodes in play are what the cache is for."""
         with self._guard:
-            if entry.state.done:
-                self._cache.pop(episode_id, None)
-                return
             self._cache[episode_id] = entry
             self._cache.move_to_end(episode_id)
             while len(self._cache) > self._cache_size:

@@ -192,18 +192,3 @@ def test_threads_hammering_one_episode_never_leave_a_gap(db: Database) -> None:
     recorded = services[0].load_events(reset.episode_id)
     assert [r.seq for r in recorded] == list(range(1, len(recorded) + 1))
     assert replay(recorded, services[0].catalog).consistent
-
-
-def test_an_ended_episode_leaves_the_cache_and_reads_back_from_its_log(db: Database) -> None:
-    """Only episodes in play stay cached (a cache of finished ones made the collector's full
-    collections long under many sessions); reading an ended episode folds its log again, to the
-    very state its last step left, and a step on it is still refused as ended."""
-    service = EnvironmentService(db)
-    task = service.catalog.instance("task_easy_password", 3)
-    results = play(service, task.task_id, solution(task), seed=3)
-    episode_id, last = results[0].episode_id, results[-1]
-    assert last.done and episode_id not in service._cache
-    assert service.state(episode_id) == last.state
-    assert episode_id not in service._cache  # a read does not bring it back
-    with pytest.raises(EpisodeEnded):
-        service.step(episode_id, NOOP)
