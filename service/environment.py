@@ -422,7 +422,7 @@ class EnvironmentService:
         which folds the step's events in order and grades them, computes the same grade without
         calling a model. The call is made here, before anything is written: it is outside the
         write transaction (a slow judge holds no lock and no connection) and, since the API runs
-        the service in its thread pool, off the event loop. The append that follows is
+        the service in its service threads, off the event loop. The append that follows is
         conditional on the head the step was decided on, as every step's is, so a judge that
         answered on a state another process has since moved past writes nothing: the step is
         decided again on the fresh state, and the judge asked again only if its prompt differs

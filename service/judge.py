@@ -203,7 +203,7 @@ def unavailable(pending: Pending, model: str, why: str) -> ReplyJudged:
 class LLMJudge:
     """An OpenAI-compatible chat model as the reply judge. Safe to call from several threads
     (the openai client is). Blocking: the service calls it outside any transaction, in the
-    thread that runs the step (the API's thread pool, never the event loop)."""
+    thread that runs the step (one of the API's service threads, never the event loop)."""
 
     def __init__(self, model: str, api_key: str, catalog: Catalog, *, base_url: str | None = None,
                  timeout_s: float = 20.0):
