@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import functools
 import queue
 import threading
@@ -28,7 +29,7 @@ from api.models import PublicState, ResetBody
 from api.protocol import public_state
 from api.run_access import check_filing, is_audit_token
 from domain.rewards import DEFAULT_REWARD_MODE
-from service import EnvironmentService, StepResult
+from service import EnvironmentService, ResetRequest, StepResult
 from service.audit_views import Auditor
 from service.errors import EpisodeNotFound
 from service.settings import Settings
@@ -41,11 +42,14 @@ T = TypeVar("T")
 class ServiceThreads:
     """The threads the blocking service runs in, fed by the event loop through one queue.
 
-    :meth:`call` and :meth:`step` put the call on a thread-safe queue and await a future. Each of
-    ``threads`` threads takes the oldest call; when it is a step, it takes the steps queued right
-    behind it too (up to ``most``) and runs them as ``EnvironmentService.step_many`` (one
-    transaction, one commit: a group commit; a batch of one as ``step``). When the server is idle
-    a step goes alone at once; under load, batches grow and a commit is shared. With several
+    :meth:`call`, :meth:`reset` and :meth:`step` put the call on a thread-safe queue and await a
+    future. Each of ``threads`` threads takes the oldest call; when it is a reset or a step, it
+    takes the resets and steps queued right behind it too (up to ``most`` in all) and runs the
+    resets as one ``EnvironmentService.reset_many`` and the steps as one ``step_many`` (a
+    transaction, one commit, each: a group commit; a step alone as ``step``). Resets go with the
+    steps because sessions that finish an episode reset while the others step: a reset that cut a
+    batch short would cost the steps behind it a commit of their own. When the server is idle a
+    call goes alone at once; under load, batches grow and a commit is shared. With several
     threads (:func:`service_threads` says how many), a slow call (a PostgreSQL commit, an LLM
     judge) holds up one thread and its batch; the others go on.
 
@@ -61,7 +65,7 @@ class ServiceThreads:
         self.service = service
         self.threads = threads
         self.most = most
-        self._jobs: queue.SimpleQueue[_Call | _Step | _Stop] = queue.SimpleQueue()
+        self._jobs: queue.SimpleQueue[_Job] = queue.SimpleQueue()
         self._running: list[threading.Thread] = []
         self._lock = threading.Lock()
 
@@ -80,6 +84,16 @@ class ServiceThreads:
         self._put(_Step(episode_id, action, future, loop))
         return await future
 
+    async def reset(self, request: ResetRequest, check: Callable[[], None] | None = None
+                    ) -> StepResult:
+        """``EnvironmentService.reset`` of ``request`` in one of the threads, perhaps committed
+        with other resets that queued meanwhile (the class docstring); ``check``, when given, runs
+        first in the thread, and its error is this reset's (a run filing refused, say)."""
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[StepResult] = loop.create_future()
+        self._put(_Reset(request, check, future, loop))
+        return await future
+
     def close(self) -> None:
         """Stop the threads once the calls queued before this are done (a later call starts
         them again)."""
@@ -90,7 +104,7 @@ class ServiceThreads:
         for thread in running:
             thread.join()
 
-    def _put(self, job: _Call | _Step) -> None:
+    def _put(self, job: _Call | _Reset | _Step) -> None:
         if not self._running:
             self._start()
         self._jobs.put(job)
@@ -104,7 +118,8 @@ class ServiceThreads:
                 self._running.append(thread)
 
     def _serve(self) -> None:
-        """One thread: calls one by one, steps in batches, until :meth:`close` says stop."""
+        """One thread: calls one by one, resets and steps in batches, until :meth:`close` says
+        stop."""
         job = self._jobs.get()
         while not isinstance(job, _Stop):
             if isinstance(job, _Call):
@@ -115,43 +130,80 @@ class ServiceThreads:
                 _hand_back(job.loop, [settled])
                 job = self._jobs.get()
                 continue
-            batch = [job]
-            following: _Call | _Step | _Stop | None = None
+            batch: list[_Reset | _Step] = [job]
+            following: _Job | None = None
             while len(batch) < self.most:
                 try:
                     following = self._jobs.get_nowait()
                 except queue.Empty:
                     following = None
                     break
-                if not isinstance(following, _Step):
+                if not isinstance(following, (_Reset, _Step)):
                     break  # the next job, once this batch is done
                 batch.append(following)
                 following = None
             self._run(batch)
             job = following if following is not None else self._jobs.get()
 
-    def _run(self, batch: list[_Step]) -> None:
-        outcomes: Sequence[StepResult | BaseException]
-        try:
-            if len(batch) == 1:
-                outcomes = [self.service.step(batch[0].episode_id, batch[0].action)]
-            else:  # each step's own error comes back as its outcome
-                outcomes = self.service.step_many([(s.episode_id, s.action) for s in batch])
-        except BaseException as exc:  # a fault of the whole batch reaches every step in it
-            outcomes = [exc] * len(batch)
+    def _run(self, batch: list[_Reset | _Step]) -> None:
+        resets = [job for job in batch if isinstance(job, _Reset)]
+        steps = [job for job in batch if isinstance(job, _Step)]
+        done: list[tuple[_Reset | _Step, StepResult | BaseException]] = []
+        if resets:
+            done += zip(resets, self._open(resets), strict=True)
+        if steps:
+            done += zip(steps, self._step(steps), strict=True)
         by_loop: dict[asyncio.AbstractEventLoop, list[_Settled]] = {}
-        for step, outcome in zip(batch, outcomes, strict=True):
-            by_loop.setdefault(step.loop, []).append(
-                (step.future, None, outcome) if isinstance(outcome, BaseException)
-                else (step.future, outcome, None))
+        for job, outcome in done:
+            by_loop.setdefault(job.loop, []).append(
+                (job.future, None, outcome) if isinstance(outcome, BaseException)
+                else (job.future, outcome, None))
         for loop, settled in by_loop.items():
             _hand_back(loop, settled)
+
+    def _open(self, resets: list[_Reset]) -> list[StepResult | BaseException]:
+        """Each reset's outcome: its check's error, or what one ``reset_many`` of the resets
+        whose checks passed made of it (a fault of that call reaches every one of them)."""
+        outcomes: list[StepResult | BaseException | None] = []
+        for job in resets:
+            try:
+                if job.check is not None:
+                    job.check()
+                outcomes.append(None)
+            except BaseException as exc:  # the caller's to handle, not this thread's
+                outcomes.append(exc)
+        admitted = [job.request for job, o in zip(resets, outcomes, strict=True) if o is None]
+        opened: Sequence[StepResult | BaseException]
+        try:
+            opened = self.service.reset_many(admitted) if admitted else []
+        except BaseException as exc:
+            opened = [exc] * len(admitted)
+        results = iter(opened)
+        return [next(results) if o is None else o for o in outcomes]
+
+    def _step(self, steps: list[_Step]) -> Sequence[StepResult | BaseException]:
+        """Each step's outcome, from one ``step_many`` (``step`` for one alone); a fault of the
+        whole batch reaches every step in it."""
+        try:
+            if len(steps) == 1:
+                return [self.service.step(steps[0].episode_id, steps[0].action)]
+            return self.service.step_many([(s.episode_id, s.action) for s in steps])
+        except BaseException as exc:
+            return [exc] * len(steps)
 
 
 @dataclass(slots=True)
 class _Call:
     fn: Callable[[], Any]
     future: asyncio.Future[Any]
+    loop: asyncio.AbstractEventLoop
+
+
+@dataclass(slots=True)
+class _Reset:
+    request: ResetRequest
+    check: Callable[[], None] | None
+    future: asyncio.Future[StepResult]
     loop: asyncio.AbstractEventLoop
 
 
@@ -168,6 +220,8 @@ class _Stop:
 
 
 _STOP = _Stop()
+
+_Job = _Call | _Reset | _Step | _Stop
 
 _Settled = tuple[asyncio.Future[Any], Any, BaseException | None]
 """A caller's future and its outcome: the result, or the error (not None)."""
@@ -235,15 +289,16 @@ class Environment:
         client chose, whose opening event records the id as chosen), for the client of
         ``connection`` (an HTTP request or a WebSocket handshake; None inside this process):
         filed under ``body.run_id`` only if it may (``api.run_access``), else nothing is written."""
-        return await self.run(self._reset, body, opening, connection)
-
-    def _reset(self, body: ResetBody, opening: Opening,
-               connection: HTTPConnection | None) -> StepResult:
-        if body.run_id is not None:
-            check_filing(self.runs, self.settings, connection, body.run_id)
-        return self.service.reset(body.task_id, body.seed, opening.stored, run_id=body.run_id,
-                                  reward_mode=body.reward_mode or DEFAULT_REWARD_MODE,
-                                  public_id=opening.public, split=body.split, index=body.index)
+        request = ResetRequest(body.task_id, body.seed, opening.stored, body.run_id,
+                               body.reward_mode or DEFAULT_REWARD_MODE, opening.public,
+                               body.split, body.index)
+        check = (None if body.run_id is None else
+                 functools.partial(check_filing, self.runs, self.settings, connection, body.run_id))
+        if self.inline:
+            if check is not None:
+                check()
+            return self.service.reset(**dataclasses.asdict(request))
+        return await self.threads.reset(request, check)
 
     async def step(self, target: Target, action: dict[str, object]) -> StepResult:
         """Step the first of the target's stored ids that exists. When none does, the error is

@@ -3,8 +3,8 @@
 Used in-process (``inference.py``, tests, benchmarks) and by the HTTP API alike.
 """
 
-from service.environment import EnvironmentService, StepResult
+from service.environment import EnvironmentService, ResetRequest, StepResult
 from service.errors import EpisodeBusy, EpisodeEnded, EpisodeNotFound, ServiceError
 
-__all__ = ["EnvironmentService", "EpisodeBusy", "EpisodeEnded", "EpisodeNotFound", "ServiceError",
-           "StepResult"]
+__all__ = ["EnvironmentService", "EpisodeBusy", "EpisodeEnded", "EpisodeNotFound", "ResetRequest",
+           "ServiceError", "StepResult"]

@@ -75,6 +75,21 @@ class _Opening(NamedTuple):
     create: Create
 
 
+@dataclass(frozen=True, slots=True)
+class ResetRequest:
+    """One episode to open: what :meth:`EnvironmentService.reset` takes, as one item of
+    :meth:`EnvironmentService.reset_many` (a ``(task_id, seed)`` pair is one with the defaults)."""
+
+    task_id: str | None = None
+    seed: int | None = None
+    episode_id: str | None = None
+    run_id: str | None = None
+    reward_mode: str = DEFAULT_REWARD_MODE
+    public_id: str | None = None
+    split: str | None = None
+    index: int | None = None
+
+
 class _Decided(NamedTuple):
     """A step decided and graded but not yet written (named tuples, like the store's records: one
     of these is built per step)."""
@@ -206,40 +221,44 @@ class EnvironmentService:
         the id the client knows the episode by when it is stored under another
         (``api.episode_routing``: a client-chosen id, scoped); the opening event, and so the
         state and every observation, carry it."""
-        if split is not None or index is not None:
-            task_id, seed = resolve_split(self.catalog, split, index, task_id, seed)
-        opening = self._open(task_id, seed, episode_id, run_id, reward_mode, public_id)
-        c = opening.create
-        recorded: list[RecordedEvent] | Conflict
-        try:
-            recorded = self.store.create(c.episode_id, c.task_id, c.seed, c.new, c.projection,
-                                         run_id=c.run_id)
-        except Conflict as exc:
-            recorded = exc
-        return self._opened(opening, recorded)
+        outcome = self.reset_many([ResetRequest(task_id, seed, episode_id, run_id, reward_mode,
+                                                public_id, split, index)])[0]
+        if isinstance(outcome, Exception):
+            raise outcome
+        return outcome
 
-    def reset_many(self, requests: Sequence[tuple[str | None, int | None]], *,
+    def reset_many(self, requests: Sequence[ResetRequest | tuple[str | None, int | None]], *,
                    run_id: str | None = None) -> list[StepResult | Exception]:
-        """Start several episodes, ``(task_id, seed)`` each, with ONE commit for all of them.
+        """Start several episodes with ONE commit for all of them: each a :class:`ResetRequest`
+        (what :meth:`reset` takes) or a ``(task_id, seed)`` pair; ``run_id`` files every item
+        that names no run of its own.
 
-        The vector form of :meth:`reset` (see :meth:`step_many`). Each item's outcome is its own:
-        a result, or the error :meth:`reset` would have raised for it (returned, not raised).
+        The vector form of :meth:`reset` (see :meth:`step_many`); the API's service threads open
+        the resets that queue up together this way. Each item's outcome is its own: a result, or
+        the error :meth:`reset` would have raised for it (returned, not raised).
         """
         out: list[StepResult | Exception] = []
         openings: list[_Opening] = []
-        for task_id, seed in requests:
+        for item in requests:
+            r = item if isinstance(item, ResetRequest) else ResetRequest(*item)
             try:
-                openings.append(self._open(task_id, seed, None, run_id))
+                task_id, seed = r.task_id, r.seed
+                if r.split is not None or r.index is not None:
+                    task_id, seed = resolve_split(self.catalog, r.split, r.index, task_id, seed)
+                openings.append(self._open(task_id, seed, r.episode_id,
+                                           r.run_id if r.run_id is not None else run_id,
+                                           r.reward_mode, r.public_id))
                 out.append(_PENDING)
             except _ITEM_ERRORS as exc:
                 out.append(exc)
         written = iter(self.store.create_many([o.create for o in openings]))
         pending = iter(openings)
-        for index, item in enumerate(out):
-            if item is _PENDING:
-                opening, recorded = next(pending), next(written)
-                out[index] = (EpisodeBusy(f"{recorded}; omit episode_id to get a fresh one")
-                              if isinstance(recorded, Conflict) else self._opened(opening, recorded))
+        for index, outcome in enumerate(out):
+            if outcome is _PENDING:
+                try:
+                    out[index] = self._opened(next(pending), next(written))
+                except EpisodeBusy as exc:
+                    out[index] = exc
         return out
 
     def _open(self, task_id: str | None, seed: int | None, episode_id: str | None,

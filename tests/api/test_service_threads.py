@@ -18,7 +18,8 @@ from fastapi.testclient import TestClient
 
 from api.app import create_app
 from api.deps import ServiceThreads, service_threads
-from service import EnvironmentService, EpisodeNotFound
+from domain.tasks.catalog import UnknownTask
+from service import EnvironmentService, EpisodeNotFound, ResetRequest
 from service.settings import read
 from store import open_database
 
@@ -120,6 +121,53 @@ def test_a_caller_that_went_away_is_skipped_and_the_threads_go_on(
         assert state[0].state.step_count == 2  # the cancelled step was applied all the same
 
     asyncio.run(scenario())
+
+
+def test_resets_queued_together_are_opened_in_one_batch_beside_the_steps(
+        threads: ServiceThreads, service: EnvironmentService,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Resets and steps that queue up behind a busy thread are taken together: the resets in one
+    ``reset_many`` (one commit), the steps in one ``step_many``; each caller gets its own
+    outcome, and a reset whose check fails gets that error without holding up the others."""
+    ids = [service.reset("task_easy_password", seed=n).episode_id for n in range(3)]
+    hold = Hold(service, monkeypatch)
+    resets: list[int] = []
+    real = service.reset_many
+
+    def recording(requests: Any, **kwargs: Any) -> Any:
+        resets.append(len(requests))
+        return real(requests, **kwargs)
+
+    monkeypatch.setattr(service, "reset_many", recording)
+
+    def refused() -> None:
+        raise EpisodeNotFound("no such run")
+
+    async def scenario() -> list[Any]:
+        first = asyncio.ensure_future(threads.step(ids[0], NOOP))
+        await hold.entered()
+        queued = [threads.reset(ResetRequest("task_easy_password", 7)),
+                  threads.step(ids[1], NOOP),
+                  threads.reset(ResetRequest("task_medium_double_charge", 8), check=refused),
+                  threads.reset(ResetRequest("no_such_task")),
+                  threads.step(ids[2], NOOP),
+                  threads.reset(ResetRequest("task_medium_double_charge", 9))]
+        rest = asyncio.gather(*queued, return_exceptions=True)
+        for _ in range(3):
+            await asyncio.sleep(0)
+        hold.release.set()
+        assert (await first).state.step_count == 1
+        return await rest
+
+    opened, stepped, refused_, unknown, stepped_too, opened_too = asyncio.run(scenario())
+    assert resets == [3]  # one batch; the reset its check refused never reached the service
+    rows = [service.store.episode(o.episode_id) for o in (opened, opened_too)]  # written
+    assert [(r.task_id, r.seed) for r in rows] == [("task_easy_password", 7),
+                                                   ("task_medium_double_charge", 9)]
+    assert opened.state.step_count == opened_too.state.step_count == 0
+    assert isinstance(refused_, EpisodeNotFound)
+    assert isinstance(unknown, UnknownTask)
+    assert stepped.state.step_count == stepped_too.state.step_count == 1
 
 
 def test_the_threads_start_on_first_use_and_stop_at_the_apps_shutdown(sqlite_url: str) -> None:
