@@ -65,6 +65,10 @@ class RubricResult:
     detail: str
 
 
+NOT_WRITTEN = RubricResult(Fraction(0), "not written yet", "not written yet")
+"""What absent text earns (immutable, so one value serves every episode)."""
+
+
 def echoed(analysis: tx.Analysis, source: str) -> frozenset[int]:
     """Token indexes of ``analysis`` inside a run of :data:`ECHO_WORDS` keys that ``source`` (the
     ticket's subject and message) also has."""
@@ -246,7 +250,7 @@ def evaluate(rubric: Rubric, text: str | None, first_name: str, foreign: Foreign
     ``source`` is what the customer wrote (subject and message): copying it earns nothing.
     ``lexicon`` is the grader version's reading of words (:class:`graders.text.Lexicon`)."""
     if not text or not text.strip():
-        return RubricResult(Fraction(0), "not written yet", "not written yet")
+        return NOT_WRITTEN
     return _evaluate_text(rubric, text, first_name, foreign, source, lexicon)
 
 
