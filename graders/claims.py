@@ -21,12 +21,12 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 
+from domain.events import Violation
 from domain.state import EpisodeState
 from domain.tasks.spec import Phrases, Rubric
 from graders import decisions
 from graders import text as tx
 from graders.normalize import visible
-from graders.safety import Violation
 
 DONE, PROMISE, DENIAL = "done", "promise", "denial"
 
