@@ -243,13 +243,18 @@ def _evaluate(rubric: Rubric, text: str, first_name: str, foreign: Foreign, sour
     return RubricResult(fraction, public, detail)
 
 
+def written(text: str | None) -> bool:
+    """Whether ``text`` says anything at all: absent or blank text is not written yet."""
+    return bool(text and text.strip())
+
+
 def evaluate(rubric: Rubric, text: str | None, first_name: str, foreign: Foreign = (),
              source: str = "", lexicon: tx.Lexicon = tx.LEXICON_2_0) -> RubricResult:
     """Score ``text`` against ``rubric``; absent text earns nothing. ``foreign`` holds the fact
     phrasings of other tasks (:func:`graders.lexicon.foreign_groups`); making many of them fails.
     ``source`` is what the customer wrote (subject and message): copying it earns nothing.
     ``lexicon`` is the grader version's reading of words (:class:`graders.text.Lexicon`)."""
-    if not text or not text.strip():
+    if not written(text):
         return NOT_WRITTEN
     return _evaluate_text(rubric, text, first_name, foreign, source, lexicon)
 
