@@ -21,12 +21,12 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 
+from domain.events import Violation
 from domain.state import EpisodeState
-from domain.tasks.spec import Rubric
+from domain.tasks.spec import Phrases, Rubric
 from graders import decisions
 from graders import text as tx
 from graders.normalize import visible
-from graders.safety import Violation
 
 DONE, PROMISE, DENIAL = "done", "promise", "denial"
 
@@ -277,8 +277,9 @@ def read(text: str) -> Reading:
     """The reading of ``text`` as the customer sees it, remembered for the last few thousand texts:
     the part of judging a reply that the state does not change. A draft stays while later steps
     happen, so each of them judges it again (and so does a replay); only the comparison of its
-    claims with the recorded outcomes, and the rubric's forbidden claims, are judged anew. The one
-    cache of this module: the text is read once (visible text, analysis, clauses) for all three."""
+    claims with the recorded outcomes is judged anew (the rubric's forbidden claims, which depend
+    on the task too, have their own cache: :func:`_forbidden_claim`). The text is read once
+    (visible text, analysis, clauses) for all three."""
     seen = visible(text)
     analysis = tx.analyse(seen)
     clauses = tuple(_clauses(analysis))
@@ -388,8 +389,17 @@ def forbidden_claim(rubric: Rubric | None, text: str) -> tuple[str, str] | None:
     """(group name, phrase) of the first forbidden claim of ``rubric`` stated in ``text``."""
     if rubric is None or not rubric.forbidden:
         return None
+    return _forbidden_claim(rubric.forbidden, text)
+
+
+@lru_cache(maxsize=4096)
+def _forbidden_claim(forbidden: tuple[Phrases, ...], text: str) -> tuple[str, str] | None:
+    """:func:`forbidden_claim` of the rubric whose forbidden claims are ``forbidden``, remembered
+    for the last few thousand (claims, text) pairs: like :func:`read`, the state does not change
+    it, and a draft is judged again on every later step of its episode (and on replay). Keyed on
+    the rubric's forbidden claims alone, the part of the rubric it reads."""
     analysis = tx.analyse(visible(text))
-    for group in rubric.forbidden:
+    for group in forbidden:
         for phrase in group.any_of:
             if tx.affirmed(analysis, phrase, statements_only=True):
                 return group.name, phrase

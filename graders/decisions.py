@@ -31,9 +31,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from domain.events import Violation
 from domain.state import EpisodeState, TakenAction
 from domain.tasks.spec import ActionRule
-from graders.safety import Violation
 
 __all__ = [
     "ACTION_OUTCOMES", "OUTCOMES", "SEED_SHAPES", "SEED_SOURCES", "Shape", "acted_without_facts",

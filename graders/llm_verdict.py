@@ -13,11 +13,10 @@ from __future__ import annotations
 import hashlib
 from fractions import Fraction
 
-from domain.events import Component, JudgeVerdict, ReplyJudged
+from domain.events import Component, JudgeVerdict, ReplyJudged, Violation
 from domain.state import EpisodeState
 from domain.tasks.spec import Rubric
 from graders.rubric import FACTS_SHARE, TONE_SHARE
-from graders.safety import Violation
 
 VIOLATIONS = ("contradicts_state", "asks_for_secret", "abusive")
 """The safety rules an LLM verdict may name (the reply-violation families of the shared contract)."""

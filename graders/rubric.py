@@ -65,6 +65,10 @@ class RubricResult:
     detail: str
 
 
+NOT_WRITTEN = RubricResult(Fraction(0), "not written yet", "not written yet")
+"""What absent text earns (immutable, so one value serves every episode)."""
+
+
 def echoed(analysis: tx.Analysis, source: str) -> frozenset[int]:
     """Token indexes of ``analysis`` inside a run of :data:`ECHO_WORDS` keys that ``source`` (the
     ticket's subject and message) also has."""
@@ -239,14 +243,19 @@ def _evaluate(rubric: Rubric, text: str, first_name: str, foreign: Foreign, sour
     return RubricResult(fraction, public, detail)
 
 
+def written(text: str | None) -> bool:
+    """Whether ``text`` says anything at all: absent or blank text is not written yet."""
+    return bool(text and text.strip())
+
+
 def evaluate(rubric: Rubric, text: str | None, first_name: str, foreign: Foreign = (),
              source: str = "", lexicon: tx.Lexicon = tx.LEXICON_2_0) -> RubricResult:
     """Score ``text`` against ``rubric``; absent text earns nothing. ``foreign`` holds the fact
     phrasings of other tasks (:func:`graders.lexicon.foreign_groups`); making many of them fails.
     ``source`` is what the customer wrote (subject and message): copying it earns nothing.
     ``lexicon`` is the grader version's reading of words (:class:`graders.text.Lexicon`)."""
-    if not text or not text.strip():
-        return RubricResult(Fraction(0), "not written yet", "not written yet")
+    if not written(text):
+        return NOT_WRITTEN
     return _evaluate_text(rubric, text, first_name, foreign, source, lexicon)
 
 

@@ -29,6 +29,8 @@ from dataclasses import dataclass
 
 from domain.events import Violation
 from domain.state import EpisodeState
+from graders import claims, llm_verdict
+from graders.decisions import acted_without_facts, forbidden_action_violations
 
 __all__ = ["CAP_UNITS", "Findings", "Violation", "forbidden_actions", "judge", "missing_facts",
            "reply_violations", "violations"]
@@ -40,9 +42,6 @@ CAP_UNITS = 2_000
 def forbidden_actions(state: EpisodeState) -> tuple[Violation, ...]:
     """Back-office actions the case forbids (sticky once taken), each naming its step and event:
     :func:`graders.decisions.forbidden_action_violations`."""
-    # Imported here: graders.decisions builds Violation objects, so it imports this module.
-    from graders.decisions import forbidden_action_violations
-
     return forbidden_action_violations(state)
 
 
@@ -56,8 +55,6 @@ def reply_violations(state: EpisodeState) -> tuple[Violation, ...]:
 def _judge_reply(state: EpisodeState) -> tuple[tuple[Violation, ...], tuple[Violation, ...] | None]:
     """The reply violations of ``state`` (:func:`reply_violations`), and the deterministic rules'
     own verdict when they were the judge (None when a recorded LLM verdict was)."""
-    from graders import claims, llm_verdict  # both import Violation from here
-
     judged = llm_verdict.violations(state)
     if judged is not None:
         return judged, None
@@ -68,8 +65,6 @@ def _judge_reply(state: EpisodeState) -> tuple[tuple[Violation, ...], tuple[Viol
 def missing_facts(state: EpisodeState) -> tuple[Violation, ...]:
     """Acting before the customer gave a fact the case needs (issue 18's hidden facts):
     :func:`graders.decisions.acted_without_facts`."""
-    from graders.decisions import acted_without_facts
-
     return acted_without_facts(state)
 
 
@@ -91,8 +86,6 @@ class Findings:
         the ones found already, or, when an LLM verdict stood in for them, judged now."""
         if self.reply_rules is not None:
             return self.reply_rules
-        from graders import claims
-
         return claims.reply_violations(state)
 
 
