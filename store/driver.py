@@ -9,13 +9,16 @@ the dialect's own paramstyle and casts) and runs it with ``Connection.exec_drive
 shared by every row are converted once per call, with the very bind processor Core would have
 used, so the driver receives exactly what Core would have given it.
 
-Both backends take the rows as dicts: the store's SQLite engine uses the named paramstyle
-(``store.engine``), PostgreSQL's drivers the pyformat one.
+The caller gives each row as a dict, by bind name. A driver whose paramstyle names its parameters
+(PostgreSQL's pyformat) takes the dicts as they are; one with a positional paramstyle (SQLite's
+``?``) gets each row as a tuple in the compiled statement's order of binds (binding by name would
+cost SQLite's driver a name look-up for every value).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from operator import itemgetter
 from typing import Any
 
 from sqlalchemy import Connection, CursorResult
@@ -32,9 +35,6 @@ class DriverStatement:
 
     def __init__(self, statement: UpdateBase, dialect: Dialect, *, shared: Sequence[str],
                  columns: Sequence[str] | None = None):
-        if not dialect.paramstyle.endswith(("named", "pyformat")):
-            raise ValueError(f"{dialect.name}: rows are dicts, so the paramstyle must name its "
-                             f"parameters (it is {dialect.paramstyle})")
         compiled = statement.compile(dialect=dialect,
                                      column_keys=None if columns is None else list(columns))
         self.text = compiled.string
@@ -48,6 +48,9 @@ class DriverStatement:
         if missing:
             raise ValueError(f"no such bind in the statement: {sorted(missing)}")
         self._per_row = [(name, p) for name, p in processors.items() if name not in self._shared]
+        order = compiled.positiontup if compiled.positional else None
+        self._positional: Callable[[dict[str, Any]], tuple[Any, ...]] | None = (
+            None if order is None else _tuple_of(order))
 
     def execute(self, conn: Connection, rows: Sequence[dict[str, Any]],
                 shared: Mapping[str, Any]) -> CursorResult[Any]:
@@ -59,4 +62,15 @@ class DriverStatement:
             row.update(values)
             for name, processor in self._per_row:
                 row[name] = processor(row[name])
-        return conn.exec_driver_sql(self.text, list(rows))
+        if self._positional is None:
+            return conn.exec_driver_sql(self.text, list(rows))
+        return conn.exec_driver_sql(self.text, list(map(self._positional, rows)))
+
+
+def _tuple_of(names: Sequence[str]) -> Callable[[dict[str, Any]], tuple[Any, ...]]:
+    """A row's values in the order of ``names`` (``itemgetter`` gives a bare value for one name)."""
+    if len(names) == 1:
+        name = names[0]
+        return lambda row: (row[name],)
+    getter: Callable[[dict[str, Any]], tuple[Any, ...]] = itemgetter(*names)
+    return getter

@@ -14,9 +14,7 @@ on which ``Database.read()`` and ``Database.write()`` emit their BEGIN themselve
 connection-event listener dispatches events around every statement it runs; the store's engine,
 which runs every statement of a step, does without that (SQLAlchemy's option engines:
 ``Engine.execution_options()`` shares the pool, and events set on it stay on it).
-SQLite's statements name their parameters (``paramstyle="named"``, which the driver takes as
-well as its default ``?``), as PostgreSQL's driver does: ``store.driver`` hands both drivers rows
-as dicts. PostgreSQL needs nothing else: the unique (episode, seq) key and the conditional update of the
+PostgreSQL needs nothing special: the unique (episode, seq) key and the conditional update of the
 index row are the concurrency guards.
 """
 
@@ -86,12 +84,12 @@ def make_engines(url: str) -> tuple[Engine, Engine]:
     if parsed.get_backend_name() == "sqlite":
         database = parsed.database
         if database in (None, "", ":memory:"):
-            engine = create_engine(url, poolclass=StaticPool, paramstyle="named",
+            engine = create_engine(url, poolclass=StaticPool,
                                    connect_args={"check_same_thread": False})
         else:
             Path(database).expanduser().parent.mkdir(parents=True, exist_ok=True)
             engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 15},
-                                   pool_size=POOL_SIZE, max_overflow=0, paramstyle="named")
+                                   pool_size=POOL_SIZE, max_overflow=0)
         event.listen(engine, "connect", _sqlite_connect)
         public: Engine = engine.execution_options()
         event.listen(public, "begin", sqlite_begin)
