@@ -19,11 +19,13 @@ from dataclasses import dataclass
 from typing import Any, NamedTuple, Protocol
 
 from sqlalchemy import BindParameter, Connection, bindparam, func, select, update
+from sqlalchemy.engine import Dialect
 from sqlalchemy.exc import IntegrityError
 
 from store.chain import CHAIN_FORMAT, GENESIS, canonical_json, link
 from store.codec import parse_json
 from store.database import Database
+from store.driver import DriverStatement
 from store.errors import Conflict, NotFound
 from store.schema import episodes, events
 
@@ -164,8 +166,10 @@ _LOAD = (RECORDED_EVENTS.where(events.c.episode_id == bindparam("eid"),
 _LOAD_MANY = (RECORDED_EVENTS.where(events.c.episode_id.in_(bindparam("eids", expanding=True)))
               .order_by(events.c.episode_id, events.c.seq))
 
-_CREATE = episodes.insert()
-_INSERT = events.insert()
+_CREATE = episodes.insert().inline()
+_INSERT = events.insert().inline()
+_EVENT_COLUMNS = ("episode_id", "seq", "type", "version", "data", "prev_hash", "hash", "recorded_at")
+_INDEX_COLUMNS = tuple(c.name for c in episodes.c)
 
 _MOVE_VALUES: dict[str, BindParameter[Any]] = {
     "last_seq": bindparam("new_seq"), "head_hash": bindparam("new_hash"),
@@ -189,21 +193,37 @@ def _moved(a: Append) -> Conflict:
                     "recorded first); fetch the state and retry")
 
 
+class _Writes:
+    """The store's write statements, compiled once for its database's dialect and run on the
+    driver (``store.driver``): a step's appends write only strings, numbers and the time of the
+    append, which is the same for every row of a transaction."""
+
+    def __init__(self, dialect: Dialect):
+        self.create = DriverStatement(_CREATE, dialect, columns=_INDEX_COLUMNS,
+                                      shared=("created_at", "updated_at"))
+        self.insert = DriverStatement(_INSERT, dialect, columns=_EVENT_COLUMNS,
+                                      shared=("recorded_at",))
+        self.move_keeping_status = DriverStatement(_MOVE_KEEPING_STATUS, dialect, shared=("now",))
+        self.move = DriverStatement(_MOVE, dialect, shared=("now",))
+
+
 def _event_rows(recorded: Sequence[RecordedEvent]) -> list[dict[str, Any]]:
+    """The rows of ``recorded`` but their ``recorded_at`` (the append's time, given once)."""
     return [{"episode_id": r.episode_id, "seq": r.seq, "type": r.type, "version": r.version,
-             "data": r.data_text, "prev_hash": r.prev_hash, "hash": r.hash,
-             "recorded_at": r.recorded_at} for r in recorded]
+             "data": r.data_text, "prev_hash": r.prev_hash, "hash": r.hash} for r in recorded]
 
 
-def _index_row(c: Create, recorded: Sequence[RecordedEvent], now: dt.datetime) -> dict[str, Any]:
+def _index_row(c: Create, recorded: Sequence[RecordedEvent]) -> dict[str, Any]:
+    """The index row of ``c`` but its ``created_at`` and ``updated_at`` (the time, given once)."""
     return {"episode_id": c.episode_id, "task_id": c.task_id, "seed": c.seed, "run_id": c.run_id,
-            "forked_from": c.forked_from, "fork_step": c.fork_step, "created_at": now,
+            "forked_from": c.forked_from, "fork_step": c.fork_step,
             "status": c.projection.status, "step_count": c.projection.step_count,
             "score": c.projection.score, "last_seq": recorded[-1].seq,
-            "head_hash": recorded[-1].hash, "updated_at": now, "chain_format": CHAIN_FORMAT}
+            "head_hash": recorded[-1].hash, "chain_format": CHAIN_FORMAT}
 
 
-def _move(conn: Connection, a: Append, recorded: Sequence[RecordedEvent], now: dt.datetime) -> bool:
+def _move(conn: Connection, writes: _Writes, a: Append, recorded: Sequence[RecordedEvent],
+          now: dt.datetime) -> bool:
     """Move the episode's index row from ``a.expected_seq`` to the new head; False (nothing
     written) if the row is not at ``a.expected_seq`` (or does not exist). The caller inserts the
     events of the appends that moved.
@@ -211,21 +231,22 @@ def _move(conn: Connection, a: Append, recorded: Sequence[RecordedEvent], now: d
     One statement when the row is where the append expects it: the form that writes the status
     when the append changes it, else the keeping form. Only when the keeping form touches no row
     does the other run too (the row's status was not the one expected, or its head moved on)."""
-    params = _move_params(a, recorded, now)
+    shared = {"now": now}
     if a.expected_status is not None and a.expected_status != a.projection.status:
-        return bool(conn.execute(_MOVE, params).rowcount == 1)
-    return (conn.execute(_MOVE_KEEPING_STATUS, params).rowcount == 1
-            or conn.execute(_MOVE, params).rowcount == 1)
+        return writes.move.execute(conn, [_move_params(a, recorded)], shared).rowcount == 1
+    return (writes.move_keeping_status.execute(conn, [_move_params(a, recorded)], shared).rowcount == 1
+            or writes.move.execute(conn, [_move_params(a, recorded)], shared).rowcount == 1)
 
 
-def _move_params(a: Append, recorded: Sequence[RecordedEvent], now: dt.datetime) -> dict[str, Any]:
+def _move_params(a: Append, recorded: Sequence[RecordedEvent]) -> dict[str, Any]:
+    """The parameters of the index row's update but ``now`` (the time, given once)."""
     p = a.projection
     return {"eid": a.episode_id, "expected": a.expected_seq, "status_": p.status,
             "new_seq": recorded[-1].seq, "new_hash": recorded[-1].hash,
-            "step_count_": p.step_count, "score_": p.score, "now": now}
+            "step_count_": p.step_count, "score_": p.score}
 
 
-def _move_many(conn: Connection, appends: Sequence[Append],
+def _move_many(conn: Connection, writes: _Writes, appends: Sequence[Append],
                chains: Sequence[list[RecordedEvent]], now: dt.datetime) -> bool:
     """:func:`_move` for several distinct episodes in ONE statement (an ``executemany``) rather
     than one or two each; True if every index row was at its expected head and moved, False if
@@ -236,10 +257,10 @@ def _move_many(conn: Connection, appends: Sequence[Append],
     that costs SQLite an index entry's rewrite, not a statement). The rows go in episode-id order,
     so on PostgreSQL two batches lock the rows they share in one order and cannot deadlock."""
     keeping = all(a.expected_status == a.projection.status for a in appends)
-    statement = _MOVE_KEEPING_STATUS if keeping else _MOVE
+    statement = writes.move_keeping_status if keeping else writes.move
     order = sorted(range(len(appends)), key=lambda i: appends[i].episode_id)
-    rows = [_move_params(appends[i], chains[i], now) for i in order]
-    return bool(conn.execute(statement, rows).rowcount == len(rows))
+    rows = [_move_params(appends[i], chains[i]) for i in order]
+    return statement.execute(conn, rows, {"now": now}).rowcount == len(rows)
 
 
 class _LostRace(Exception):
@@ -250,6 +271,7 @@ class _LostRace(Exception):
 class EventStore:
     def __init__(self, db: Database):
         self.db = db
+        self._writes = _Writes(db.store_engine.dialect)
 
     def create(self, episode_id: str, task_id: str, seed: int | None, new: Sequence[Storable],
                projection: Projection, *, run_id: str | None = None,
@@ -280,9 +302,12 @@ class EventStore:
         chains = [chain_events(c.episode_id, 0, GENESIS, c.new, now) for c in creates]
         try:
             with self.db.write() as conn:
-                conn.execute(_CREATE, [_index_row(c, recorded, now)
-                                       for c, recorded in zip(creates, chains, strict=True)])
-                conn.execute(_INSERT, [row for recorded in chains for row in _event_rows(recorded)])
+                self._writes.create.execute(
+                    conn, [_index_row(c, recorded) for c, recorded in zip(creates, chains, strict=True)],
+                    {"created_at": now, "updated_at": now})
+                self._writes.insert.execute(
+                    conn, [row for recorded in chains for row in _event_rows(recorded)],
+                    {"recorded_at": now})
         except IntegrityError:
             if raise_integrity:
                 raise
@@ -339,17 +364,17 @@ class EventStore:
             with self.db.write() as conn:
                 out: list[list[RecordedEvent] | Conflict]
                 if len(appends) > 1 and len({a.episode_id for a in appends}) == len(appends):
-                    if not _move_many(conn, appends, chains, now):
+                    if not _move_many(conn, self._writes, appends, chains, now):
                         raise _LostRace
                     out = list(chains)
                 else:
-                    out = [recorded if _move(conn, a, recorded, now) else _moved(a)
+                    out = [recorded if _move(conn, self._writes, a, recorded, now) else _moved(a)
                            for a, recorded in zip(appends, chains, strict=True)]
                 # the events of every append that moved, in ONE insert (a statement per batch,
                 # not per episode: each statement costs SQLAlchemy's execution path again)
                 rows = [row for r in out if not isinstance(r, Conflict) for row in _event_rows(r)]
                 if rows:
-                    conn.execute(_INSERT, rows)
+                    self._writes.insert.execute(conn, rows, {"recorded_at": now})
                 return out
         except IntegrityError:
             if raise_integrity:
