@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, SerializerFunctionWrapHandler, model_serializer
+from pydantic import BaseModel, ConfigDict, Field
 
 from domain.actions import action_json
 from domain.state import AccountState, EpisodeState, StepRecord
@@ -134,18 +134,12 @@ class Observation(BaseModel):
     max_steps: int
     done: bool
     reward: float | None = None
-    conversation: list[Message] = Field(default_factory=list, description="The messages "
-                                        "exchanged with the customer (message_customer and the "
-                                        "customer's replies), in order; absent until the first")
-
-    @model_serializer(mode="wrap")
-    def _dump(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
-        """Without ``conversation`` while it is empty: an episode that never messages the customer
-        (every seed client's) shows exactly the members it showed before issue 18."""
-        data: dict[str, Any] = handler(self)
-        if not data.get("conversation"):
-            data.pop("conversation", None)
-        return data
+    conversation: list[Message] = Field(
+        default_factory=list, exclude_if=lambda messages: not messages,
+        description="The messages exchanged with the customer (message_customer and the "
+                    "customer's replies), in order; absent until the first (an episode that "
+                    "never messages the customer, every seed client's, shows exactly the members "
+                    "it showed before issue 18)")
 
 
 _POLICY_IDS = tuple(PolicyId.allowed())
