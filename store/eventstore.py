@@ -6,9 +6,11 @@ expects to follow; if another writer got there first, the conditional index upda
 or the unique (episode, seq) key fires, the transaction rolls back, and :class:`Conflict` is raised.
 Nothing of a failed append is ever visible.
 
-Every statement is SQLAlchemy Core, built once below with bound parameters (SQLAlchemy compiles
-each once per engine and reuses it), and runs on a :class:`~store.database.Database` transaction;
-nothing here depends on the backend.
+Every statement is SQLAlchemy Core, built once below with bound parameters, and runs on a
+:class:`~store.database.Database` transaction; nothing here depends on the backend. The reads run
+through Core (SQLAlchemy compiles each once per engine and reuses it); a step's writes, the
+statements of every step, are compiled once per dialect into :class:`~store.driver.DriverStatement`
+and handed to the driver as SQL text with the values Core would have given it.
 """
 
 from __future__ import annotations
