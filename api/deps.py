@@ -146,20 +146,14 @@ class ServiceThreads:
             job = following if following is not None else self._jobs.get()
 
     def _run(self, batch: list[_Reset | _Step]) -> None:
+        """The batch's resets, then its steps; each group's callers get their outcomes as soon as
+        that group is committed (a reset does not wait for the steps' commit)."""
         resets = [job for job in batch if isinstance(job, _Reset)]
         steps = [job for job in batch if isinstance(job, _Step)]
-        done: list[tuple[_Reset | _Step, StepResult | BaseException]] = []
         if resets:
-            done += zip(resets, self._open(resets), strict=True)
+            _settle_jobs(resets, self._open(resets))
         if steps:
-            done += zip(steps, self._step(steps), strict=True)
-        by_loop: dict[asyncio.AbstractEventLoop, list[_Settled]] = {}
-        for job, outcome in done:
-            by_loop.setdefault(job.loop, []).append(
-                (job.future, None, outcome) if isinstance(outcome, BaseException)
-                else (job.future, outcome, None))
-        for loop, settled in by_loop.items():
-            _hand_back(loop, settled)
+            _settle_jobs(steps, self._step(steps))
 
     def _open(self, resets: list[_Reset]) -> list[StepResult | BaseException]:
         """Each reset's outcome: its check's error, or what one ``reset_many`` of the resets
@@ -225,6 +219,18 @@ _Job = _Call | _Reset | _Step | _Stop
 
 _Settled = tuple[asyncio.Future[Any], Any, BaseException | None]
 """A caller's future and its outcome: the result, or the error (not None)."""
+
+
+def _settle_jobs(jobs: Sequence[_Reset | _Step],
+                 outcomes: Sequence[StepResult | BaseException]) -> None:
+    """Hand each job's outcome back to its caller's event loop, one hand-off per loop."""
+    by_loop: dict[asyncio.AbstractEventLoop, list[_Settled]] = {}
+    for job, outcome in zip(jobs, outcomes, strict=True):
+        by_loop.setdefault(job.loop, []).append(
+            (job.future, None, outcome) if isinstance(outcome, BaseException)
+            else (job.future, outcome, None))
+    for loop, settled in by_loop.items():
+        _hand_back(loop, settled)
 
 
 def _hand_back(loop: asyncio.AbstractEventLoop, settled: list[_Settled]) -> None:

@@ -170,6 +170,35 @@ def test_resets_queued_together_are_opened_in_one_batch_beside_the_steps(
     assert stepped.state.step_count == stepped_too.state.step_count == 1
 
 
+def test_a_fault_of_the_resets_reaches_only_the_resets_of_the_batch(
+        threads: ServiceThreads, service: EnvironmentService,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    ids = [service.reset("task_easy_password", seed=n).episode_id for n in range(2)]
+    hold = Hold(service, monkeypatch)
+
+    def broken(requests: Any, **kwargs: Any) -> Any:
+        raise ConnectionError("the database went away")
+
+    monkeypatch.setattr(service, "reset_many", broken)
+
+    async def scenario() -> list[Any]:
+        first = asyncio.ensure_future(threads.step(ids[0], NOOP))
+        await hold.entered()
+        rest = asyncio.gather(threads.reset(ResetRequest("task_easy_password", 1)),
+                              threads.step(ids[1], NOOP),
+                              threads.reset(ResetRequest("task_easy_password", 2)),
+                              return_exceptions=True)
+        for _ in range(3):
+            await asyncio.sleep(0)
+        hold.release.set()
+        assert (await first).state.step_count == 1
+        return await rest
+
+    opened, stepped, opened_too = asyncio.run(scenario())
+    assert isinstance(opened, ConnectionError) and isinstance(opened_too, ConnectionError)
+    assert stepped.state.step_count == 1
+
+
 def test_the_threads_start_on_first_use_and_stop_at_the_apps_shutdown(sqlite_url: str) -> None:
     def service_threads() -> list[threading.Thread]:
         return [t for t in threading.enumerate() if t.name.startswith("ticketledger-service")]
