@@ -14,12 +14,15 @@ fixed. Workloads:
 * ``step``: ``EnvironmentService.step_many``, 16 episodes side by side, log in memory
   (``sqlite://``), resets included: what ``inprocess.memory_vector`` times;
 * ``parts``: the domain's pure pipeline alone (``bench.parts.play``): what ``parts.ceiling`` times;
+  ``parts@<part>`` plays it only up to one of its parts, and :func:`parts_breakdown` counts each
+  part from those (a full run of the section adds this breakdown);
 * ``replay``: fold, re-grade and chain check of stored episodes, events in memory (``service.replay.replay``).
 
 Kernel work (a durable commit's writes) is not counted: callgrind sees user space only.
 
 Run only when named (``python -m bench --only instructions``): it needs valgrind (Debian's
-``valgrind`` package) and takes a few minutes. It is not part of CI; its check in
+``valgrind`` package) and takes about 20 minutes (a few with ``--quick``, which leaves out the
+breakdown of the parts). It is not part of CI; its check in
 ``tests/e2e/test_bench.py`` runs only with ``TICKETLEDGER_BENCH_VALGRIND=1``.
 """
 
@@ -56,11 +59,12 @@ def _play(workload: str, passes: int) -> int:
     from bench.workload import plans
 
     work = plans()
-    if workload == "parts":
+    if workload == "parts" or workload.startswith("parts@"):
         from bench.parts import play
 
-        play(work)
-        return sum(play(work)[1] for _ in range(passes))
+        upto = workload.partition("@")[2] or "chain"
+        play(work)  # the warm-up plays every part, whatever the measured passes leave out
+        return sum(play(work, upto)[1] for _ in range(passes))
     if workload == "step":
         from bench.inprocess import run_vector
         from service import EnvironmentService
@@ -121,6 +125,23 @@ def per_unit(workload: str, passes: int) -> float:
     return (measured[0] - base[0]) / measured[1]
 
 
+def parts_breakdown(passes: int) -> dict[str, float]:
+    """Instructions per step of each part of the domain's pipeline (``bench.parts.PARTS``).
+
+    One child plays the warm-up alone; one per part plays the same warm-up, then ``passes`` passes
+    of the parts up to that one (``bench.parts.play``'s ``upto``). A part's figure is the
+    difference between its child and the one before it, so every part's cost is counted with the
+    same warm state. Two children at a time, one per core."""
+    from bench.parts import PARTS
+
+    with ThreadPoolExecutor(2) as pool:
+        counted = list(pool.map(lambda job: count(*job),
+                                [("parts", 0), *((f"parts@{part}", passes) for part in PARTS)]))
+    base = counted[0][0]
+    cumulative = [0.0, *((refs - base) / units for refs, units in counted[1:])]
+    return {part: cumulative[i + 1] - cumulative[i] for i, part in enumerate(PARTS)}
+
+
 _LABELS = {
     "step": ("instructions: a step, log in memory, 16 side by side (resets included)",
              "instructions/step"),
@@ -146,6 +167,13 @@ def run(workdir: Path, quick: bool = False) -> list[Figure]:
         figures.append(Figure(f"instructions.{workload}", label, unit, values, higher=False,
                               target=STEP_BAR if workload == "step" else None,
                               detail="callgrind: repeats to ~1% on one machine, whatever its load"))
+    if not quick:  # eight more children: where the pipeline's instructions go, part by part
+        for part, value in parts_breakdown(passes).items():
+            log(f"instructions parts@{part}: {value:,.0f}")
+            figures.append(Figure(f"instructions.part.{part.replace(' ', '_')}",
+                                  f"instructions: the pipeline's part {part!r} (per step)",
+                                  "instructions/step", [value], higher=False,
+                                  detail="callgrind: this part's play less the one before it"))
     return figures
 
 

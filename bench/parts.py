@@ -44,9 +44,17 @@ def _chain_cost(episode_id: str, events: tuple[Any, ...], prev_hash: str,
     return time.perf_counter() - started, recorded[-1].hash, recorded[-1].seq
 
 
-def play(work: list[Plan]) -> tuple[dict[str, float], int, list[str]]:
+def play(work: list[Plan], upto: str = PARTS[-1]) -> tuple[dict[str, float], int, list[str]]:
     """Play every plan once; returns the seconds spent in each part, the steps taken and each
-    episode's chain head (equal to the service's for the same plan and episode id: tested)."""
+    episode's chain head (equal to the service's for the same plan and episode id: tested).
+
+    ``upto``: the last of :data:`PARTS` to run; the ones after it are left out (from ``grade`` on,
+    each needs the one before; ``decide`` always folds the step's events, so episodes end as they
+    would). The instructions section counts each part as the difference between two such plays
+    (``bench.instructions.parts_breakdown``); a play cut short returns no chain heads."""
+    if upto not in PARTS:
+        raise ValueError(f"unknown part {upto!r}; one of {', '.join(PARTS)}")
+    runs = frozenset(PARTS[:PARTS.index(upto) + 1])
     from domain.actions import parse_action
     from domain.decide import decide, start
     from domain.observation import observe
@@ -67,36 +75,46 @@ def play(work: list[Plan]) -> tuple[dict[str, float], int, list[str]]:
         first = start(EPISODE_ID, variant, grader_version=CURRENT)
         state = evolve(EMPTY, first)
         spent["reset"] += clock() - t0
-        seconds, head, seq = _chain_cost(EPISODE_ID, (first,), GENESIS, 0)
-        spent["chain"] += seconds
+        if "chain" in runs:
+            seconds, head, seq = _chain_cost(EPISODE_ID, (first,), GENESIS, 0)
+            spent["chain"] += seconds
         for action in plan.actions:
+            steps += 1
+            if "parse" not in runs:
+                continue
             t0 = clock()
             parsed = parse_action(action)
             t1 = clock()
+            spent["parse"] += t1 - t0
+            if "decide" not in runs:
+                continue
             events = decide(state, parsed)
             after = fold(events, state)
             t2 = clock()
-            grade = grade_step(state, events, after)
-            t3 = clock()
-            graded = grade.to_event()
-            t4 = clock()
-            after = evolve(after, graded)
-            t5 = clock()
-            observe(after, catalog, grade.reward)
-            t6 = clock()
-            spent["parse"] += t1 - t0
             spent["decide"] += t2 - t1
-            spent["grade"] += t3 - t2
-            spent["grade event"] += t4 - t3
-            spent["fold"] += t5 - t4
-            spent["observe"] += t6 - t5
-            seconds, head, seq = _chain_cost(EPISODE_ID, (*events, graded), head, seq)
-            spent["chain"] += seconds
+            if "grade" in runs:
+                grade = grade_step(state, events, after)
+                t3 = clock()
+                spent["grade"] += t3 - t2
+            if "grade event" in runs:
+                graded = grade.to_event()
+                t4 = clock()
+                spent["grade event"] += t4 - t3
+            if "fold" in runs:
+                after = evolve(after, graded)
+                t5 = clock()
+                spent["fold"] += t5 - t4
+            if "observe" in runs:
+                observe(after, catalog, grade.reward)
+                spent["observe"] += clock() - t5
+            if "chain" in runs:
+                seconds, head, seq = _chain_cost(EPISODE_ID, (*events, graded), head, seq)
+                spent["chain"] += seconds
             state = after
-            steps += 1
-        if not state.done:
+        if "decide" in runs and not state.done:
             raise AssertionError(f"{plan.task_id} seed {plan.seed} did not end")
-        heads.append(head)
+        if "chain" in runs:
+            heads.append(head)
     return spent, steps, heads
 
 

@@ -190,6 +190,22 @@ def test_parts_time_the_services_pipeline_and_refuse_an_unfinished_episode() -> 
         play([cut])
 
 
+def test_a_play_cut_after_a_part_runs_only_the_parts_up_to_it() -> None:
+    """``play(upto=...)``, from which the instructions section counts each part: the parts after
+    ``upto`` take no time, the steps are all still played, chain heads come only from a play that
+    runs the chain, and an unknown part is refused by name."""
+    from bench.parts import PARTS, play
+    from bench.workload import plans, steps_in
+
+    work = plans(seeds=(None,))[::4]
+    for i, upto in enumerate(PARTS):
+        spent, steps, heads = play(work, upto)
+        assert steps == steps_in(work)
+        assert [part for part in PARTS if spent[part] > 0] == list(PARTS[:i + 1]), upto
+        assert len(heads) == (len(work) if upto == "chain" else 0)
+    with pytest.raises(ValueError, match="unknown part 'render'; one of reset, parse"):
+        play(work, "render")
+
 @pytest.mark.slow
 @pytest.mark.skipif(not os.environ.get("TICKETLEDGER_BENCH_VALGRIND"),
                     reason="the instructions section's own check (minutes under valgrind): run it "
