@@ -38,7 +38,7 @@ from bench.common import Figure, log, percentile, ratio, summary
 from bench.workload import Plan, plans
 
 if TYPE_CHECKING:  # imported when a phase runs: openenv.core pulls in gradio (seconds)
-    from openenv.core.generic_client import GenericEnvClient  # type: ignore[import-untyped]
+    from openenv.core.generic_client import GenericEnvClient
 
 SESSIONS = 256
 THINK_S = 0.5
