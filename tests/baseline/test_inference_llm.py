@@ -44,9 +44,17 @@ def _stored(database_url: str, run_id: str) -> tuple[Any, list[Any]]:
         db.dispose()
 
 
+REPLY_DEADLINE_S = 5
+"""Each LLM call's hard limit in these runs: far above a fake reply's milliseconds, so a loaded CI
+machine (the PostgreSQL pass beside the slow tier) never turns a good reply, or a 500 and its
+client retry, into a timeout."""
+SLOW_DEADLINE_S = 3
+"""The limit in the failing chain's run, whose ``slow`` model answers only after twice that."""
+
+
 def _llm_env(fake: FakeOpenAI, database_url: str, **extra: str) -> dict[str, str]:
     return {"API_KEY": "test-key-not-secret", "API_BASE_URL": fake.base_url, "DATABASE_URL": database_url,
-            "LLM_TIMEOUT": "1", **extra}
+            "LLM_TIMEOUT": str(REPLY_DEADLINE_S), **extra}
 
 
 def test_good_models_play_every_step_with_routing_by_difficulty_and_task(
@@ -77,20 +85,22 @@ def test_good_models_play_every_step_with_routing_by_difficulty_and_task(
 def failing_chain_run(default_database_env: str,
                       tmp_path_factory: pytest.TempPathFactory) -> tuple[Run, dict[str, int]]:
     """One run whose chain holds every kind of failing model before a good one."""
-    behaviours = {"broken": "http_500", "prose": "not_json", "schema": "schema", "slow": "slow:4",
-                  "good": "good"}
+    behaviours = {"broken": "http_500", "prose": "not_json", "schema": "schema",
+                  "slow": f"slow:{2 * SLOW_DEADLINE_S}", "good": "good"}
     with FakeOpenAI(behaviours) as fake:
         run = run_inference(_llm_env(fake, default_database_env,
                                      TASKS="task_easy_password,task_easy_refund_tag",
                                      MODEL_CANDIDATES="broken,prose,schema,slow,good",
-                                     LLM_MAX_FAILURES="2", LLM_MAX_RETRIES="1"),
+                                     LLM_MAX_FAILURES="2", LLM_MAX_RETRIES="1",
+                                     LLM_TIMEOUT=str(SLOW_DEADLINE_S)),
                             cwd=tmp_path_factory.mktemp("llm"))
         return run, {m: fake.calls(m) for m in behaviours}
 
 
 FAILED_THEN_GOOD = re.compile(
     r"^broken http_500 \(scripted 500 for broken\); prose not_json \(.+\); schema invalid_action "
-    r"\(priority='super-urgent' is not allowed.*\); slow timeout \(no reply within 1s\); used good$")
+    r"\(priority='super-urgent' is not allowed.*\); slow timeout "
+    rf"\(no reply within {SLOW_DEADLINE_S}s\); used good$")
 SKIPPED_THEN_GOOD = "skipped after repeated failures: broken, prose, schema, slow; used good"
 
 
