@@ -126,12 +126,16 @@ def _reply(s: EpisodeState, t: TaskVariant, w: int, lexicon: Lexicon, found: Fin
 
 
 def _note(s: EpisodeState, t: TaskVariant, w: int, lexicon: Lexicon, found: Findings) -> Component:
-    del found  # no safety rule reads the notes
+    """The note rubric over the notes joined; a note the judge found false as a record
+    (``found.note_rules``, grader 3.0 on) makes it 0."""
     task = t.task
     assert task.note is not None
     text = "\n".join(s.notes) if s.notes else None
     if not rb.written(text):
         return _unwritten("note", w)
+    if found.note_rules:
+        return Component("note", 0, w, "note: breaks a safety rule",
+                         "note: " + "; ".join(f"{v.rule}: {v.reason}" for v in found.note_rules))
     r = rb.evaluate(task.note, text, task.first_name, foreign_groups(task.task_id), _source(t), lexicon)
     return Component("note", _share(w, r.fraction), w, f"note: {r.public}", f"note: {r.detail}")
 

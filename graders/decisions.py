@@ -36,9 +36,18 @@ from domain.state import EpisodeState, TakenAction
 from domain.tasks.spec import ActionRule
 
 __all__ = [
-    "ACTION_OUTCOMES", "OUTCOMES", "SEED_SHAPES", "SEED_SOURCES", "Shape", "acted_without_facts",
+    "ACTION_OUTCOMES",
+    "OUTCOMES",
+    "SEED_SHAPES",
+    "SEED_SOURCES",
+    "Shape",
+    "acted_without_facts",
     "forbidden_action_violations",
-    "outcomes", "rule_met", "unmet_required",
+    "outcomes",
+    "rule_met",
+    "seed_decision_violations",
+    "unmet_required",
+    "unrequested_action_violations",
 ]
 
 OUTCOMES = ("refund_issued", "refund_denied", "email_updated", "password_reset_sent",
@@ -211,3 +220,19 @@ def acted_without_facts(state: EpisodeState) -> tuple[Violation, ...]:
                                    f"step {step}: {what} before the customer gave "
                                    f"{', '.join(lacking)}; the policy decides on it", step))
     return tuple(found)
+
+
+def unrequested_action_violations(state: EpisodeState) -> tuple[Violation, ...]:
+    """Back-office actions the case does not call for, in every task (grader 3.0 on).
+
+    Not written yet: finds nothing."""
+    del state
+    return ()
+
+
+def seed_decision_violations(state: EpisodeState) -> tuple[Violation, ...]:
+    """On the seed tasks, a decision the case forbids recorded in their shapes (grader 3.0 on).
+
+    Not written yet: finds nothing."""
+    del state
+    return ()

@@ -32,7 +32,7 @@ from domain.events import ActionReceived, Component, Event, Penalty, StepGraded,
 from domain.state import EpisodeState, evolve, fold
 from graders.components import UNITS, score_components
 from graders.penalties import step_penalties
-from graders.safety import CAP_UNITS, judge
+from graders.safety import CAP_UNITS, SafetyJudge, judge
 from graders.text import LEXICON_2_0, Lexicon
 
 GRADER_VERSION = "ticketledger-grader/2.0"
@@ -110,14 +110,16 @@ def _voided(component: Component, found: tuple[Violation, ...]) -> Component:
 
 
 def grade_step(before: EpisodeState, step_events: Sequence[Event], after: EpisodeState,
-               version: str = GRADER_VERSION, lexicon: Lexicon = LEXICON_2_0) -> StepGrade:
+               version: str = GRADER_VERSION, lexicon: Lexicon = LEXICON_2_0,
+               safety_judge: SafetyJudge = judge) -> StepGrade:
     """Grade one step from the state before it, its events (no grade), and the state after it
     (see the module docstring for the arithmetic). ``version`` and ``lexicon`` are the grader 2.x
     being run (``graders.versions`` pairs them: 2.0 by default); the 2.x versions share this code
-    and differ only in how their lexicon reads a reply's words."""
+    and differ only in how their lexicon reads a reply's words; 3.x also in ``safety_judge``, which
+    finds the safety violations (``graders.safety.judge`` for 2.x)."""
     penalties = tuple(step_penalties(before, step_events))
     penalty_units = before.penalty_units + sum(p.units for p in penalties)
-    findings = judge(after)  # once per step: the cap and the components below read the same
+    findings = safety_judge(after)  # once per step: the cap and the components below read the same
     found = findings.violations
     components = score_components(after, lexicon, findings)
     if found:
@@ -174,7 +176,7 @@ def split_steps(events: Iterable[Event]) -> tuple[list[Event], list[list[Event]]
 
 
 def grade_episode(events: Iterable[Event], version: str = GRADER_VERSION,
-                  lexicon: Lexicon = LEXICON_2_0) -> EpisodeGrade:
+                  lexicon: Lexicon = LEXICON_2_0, safety_judge: SafetyJudge = judge) -> EpisodeGrade:
     """Re-grade an episode from its events alone (with grader ``version`` and its ``lexicon``, as
     :func:`grade_step`); recorded ``StepGraded`` events are not trusted, only collected for
     comparison."""
@@ -187,7 +189,7 @@ def grade_episode(events: Iterable[Event], version: str = GRADER_VERSION,
         facts = [e for e in step_events if not isinstance(e, StepGraded)]
         recorded += [e for e in step_events if isinstance(e, StepGraded)]
         state = fold(facts, state)
-        grade = grade_step(before, facts, state, version, lexicon)
+        grade = grade_step(before, facts, state, version, lexicon, safety_judge)
         grades.append(grade)
         state = evolve(state, grade.to_event())
     return EpisodeGrade(tuple(grades), tuple(recorded))

@@ -531,6 +531,9 @@ LEXICON_2_1 = LEXICON_2_0.extended(
     subordinators=frozenset({"once", "when", "after", "until", "before", "while"}),
 )
 """Grader 2.1's reading: 2.0's and the natural phrasings 2.0 missed in honest replies."""
+LEXICON_3_0 = LEXICON_2_1.extended("3.0")
+"""Grader 3.0's reading of required facts and tone: 2.1's (what 3.0 changes is the safety judge,
+:mod:`graders.channels`)."""
 
 
 CLOSINGS = ["regards", "best", "sincerely", "thank you", "thanks", "let us know", "happy to help",

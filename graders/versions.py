@@ -18,9 +18,11 @@ from typing import Protocol
 
 from domain.events import Component, EpisodeStarted, Event, Penalty, StepGraded
 from domain.state import EpisodeState
+from graders import channels, v1_1
 from graders import grader as v2_0
-from graders import v1_1
-from graders.text import LEXICON_2_0, LEXICON_2_1, Lexicon
+from graders.safety import SafetyJudge
+from graders.safety import judge as judge_2
+from graders.text import LEXICON_2_0, LEXICON_2_1, LEXICON_3_0, Lexicon
 from graders.v1_1.components import SCORERS as V1_1_SCORERS
 
 FALLBACK = v1_1.GRADER_VERSION
@@ -107,15 +109,16 @@ def _judging_only_known_components(
     return grade
 
 
-def _grader_2(version: str, lexicon: Lexicon) -> Grader:
-    """A grader 2.x: the code of :mod:`graders.grader` reading replies with ``lexicon``."""
+def _grader_2(version: str, lexicon: Lexicon, safety_judge: SafetyJudge = judge_2) -> Grader:
+    """A grader 2.x or 3.x: the code of :mod:`graders.grader` reading texts with ``lexicon`` and
+    finding safety violations with ``safety_judge``."""
 
     def grade_step(before: EpisodeState, step_events: Sequence[Event],
                    after: EpisodeState) -> StepGradeView:
-        return v2_0.grade_step(before, step_events, after, version, lexicon)
+        return v2_0.grade_step(before, step_events, after, version, lexicon, safety_judge)
 
     def grade_episode(events: Iterable[Event]) -> EpisodeGradeView:
-        return v2_0.grade_episode(events, version, lexicon)
+        return v2_0.grade_episode(events, version, lexicon, safety_judge)
 
     return Grader(version, grade_step, grade_episode)
 
@@ -124,15 +127,23 @@ V2_1 = "ticketledger-grader/2.1"
 """Grader 2.0's rules with a lexicon that reads more natural phrasings as the facts and tone they
 state (:data:`graders.text.LEXICON_2_1`: "as soon as" is "once", regret is empathy)."""
 
-LEXICONS: dict[str, Lexicon] = {v2_0.GRADER_VERSION: LEXICON_2_0, V2_1: LEXICON_2_1}
-"""The lexicon of each grader 2.x: the only thing that differs between them."""
+V3_0 = "ticketledger-grader/3.0"
+"""Every customer-facing text and every note judged (:mod:`graders.channels`), statements read by
+meaning and facts checked against the state (:mod:`graders.statements`), back-office actions the
+case does not call for refused in every task."""
+
+LEXICONS: dict[str, Lexicon] = {v2_0.GRADER_VERSION: LEXICON_2_0, V2_1: LEXICON_2_1,
+                                V3_0: LEXICON_3_0}
+"""The lexicon of each grader 2.x and 3.x."""
+SAFETY_JUDGES: dict[str, SafetyJudge] = {V3_0: channels.judge}
+"""The safety judge of each version that does not use grader 2.x's (``graders.safety.judge``)."""
 
 GRADERS: dict[str, Grader] = {
     v1_1.GRADER_VERSION: Grader(v1_1.GRADER_VERSION, v1_1.grade_step, _judging_only_known_components(
         v1_1.GRADER_VERSION, V1_1_SCORERS, v1_1.grade_episode)),
     v2_0.GRADER_VERSION: Grader(v2_0.GRADER_VERSION, v2_0.grade_step, v2_0.grade_episode),
-    **{version: _grader_2(version, lexicon) for version, lexicon in LEXICONS.items()
-       if version != v2_0.GRADER_VERSION},
+    **{version: _grader_2(version, lexicon, SAFETY_JUDGES.get(version, judge_2))
+       for version, lexicon in LEXICONS.items() if version != v2_0.GRADER_VERSION},
 }
 """Every grader this code can run, by the version string episodes record."""
 

@@ -26,13 +26,13 @@ V1_1 = "ticketledger-grader/1.1"
 NOOP = {"action_type": "noop"}
 
 
-def test_the_registry_has_the_frozen_1_1_the_2_0_and_the_current_2_1() -> None:
+def test_the_registry_has_the_frozen_1_1_2_0_2_1_and_3_0() -> None:
     assert versions.CURRENT == versions.V2_1 == "ticketledger-grader/2.1"
     assert v2_0.GRADER_VERSION == "ticketledger-grader/2.0"
     assert versions.FALLBACK == v1_1.GRADER_VERSION == V1_1
     assert versions.grader_for(V1_1).grade_step is v1_1.grade_step  # grade_episode: checked first
     assert versions.grader_for(v2_0.GRADER_VERSION).grade_step is v2_0.grade_step
-    assert list(versions.GRADERS) == [V1_1, v2_0.GRADER_VERSION, versions.V2_1]
+    assert list(versions.GRADERS) == [V1_1, v2_0.GRADER_VERSION, versions.V2_1, versions.V3_0]
     with pytest.raises(versions.UnknownGrader, match=r"'x/9'.*ticketledger-grader/1\.1"):
         versions.grader_for("x/9")
 
