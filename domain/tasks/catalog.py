@@ -370,3 +370,11 @@ def load_catalog(data_dir: Path = DATA_DIR, policies_file: Path = POLICIES_FILE,
 def default_catalog() -> Catalog:
     """The packaged catalog, loaded once per process."""
     return load_catalog()
+
+
+@cache
+def policy_texts() -> dict[str, str]:
+    """The packaged policy texts by policy id: what an agent reads when it looks a policy up, and
+    what grader 3.0 reads as the episode's knowledge of the policies it looked up."""
+    raw: dict[str, str] = json.loads(POLICIES_FILE.read_text(encoding="utf-8"))
+    return dict(raw)

@@ -1,0 +1,443 @@
+"""Reading what a text claims by meaning, clause by clause (grader 3.0).
+
+A phrase list reads "we have refunded you" and misses "the charge has been reversed", "consider it
+taken care of" or "your login now uses the new address". This module reads an outcome as a small
+frame instead: an *action concept* (money returned, e-mail changed, data erased, ...) found through
+a broad vocabulary of verbs and the objects they need, and the *mood* of the clause it stands in:
+
+* ``done``: it happened or is under way ("has been reversed", "we refunded", "is gone", "is on its
+  way", "we are processing");
+* ``promise``: the writer commits to it ("we will refund", "you'll get your money back", "we can
+  refund you today");
+* ``negated``: the clause says it did not or cannot happen ("we haven't refunded", "we can't refund
+  it yet");
+* and no claim at all for a question, a conditional ("if", "once", "as soon as" ...: also a fronted
+  clause that makes the rest of its sentence conditional), a general statement of policy ("a
+  purchase can be refunded in full only when ..."), or an infinitive ("we need to verify").
+
+Obfuscation is undone before reading (:func:`deobfuscate`): letters spaced out, leetspeak. Whether a
+claim is *true* is not decided here: :mod:`graders.statements` compares frames with the state.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from functools import lru_cache
+
+from graders.normalize import visible
+
+__all__ = ["Frame", "Reading", "deobfuscate", "read"]
+
+DONE, PROMISE, NEGATED = "done", "promise", "negated"
+
+
+# ------------------------------------------------------------------------------ obfuscation
+_SPACED = re.compile(r"(?<![A-Za-z])(?:[A-Za-z][ .\-_*/|]{1,2}){3,}[A-Za-z](?![A-Za-z])")
+_LEET = str.maketrans({"0": "o", "1": "i", "3": "e", "4": "a", "5": "s", "7": "t", "@": "a", "$": "s",
+                       "!": "i", "|": "l"})
+_LEET_TOKEN = re.compile(r"[A-Za-z0-9@$!|]+")
+_UNITS = re.compile(r"^\d+(?:st|nd|rd|th|h|hr|hrs|m|min|mins|s|am|pm|k|x|d|fa|gb|mb|kb)$", re.I)
+_ID_LIKE = re.compile(r"^(?:[A-Za-z]{1,5}\d+[A-Za-z]?|\d+[A-Za-z]{1,2}\d*)$")
+
+
+def _unspaced(m: re.Match[str]) -> str:
+    return re.sub(r"[ .\-_*/|]", "", m.group())
+
+
+def _unleet(m: re.Match[str]) -> str:
+    token = m.group()
+    letters = sum(c.isalpha() for c in token)
+    others = len(token) - letters
+    if not others or letters < 2 or _UNITS.match(token) or _ID_LIKE.match(token) or token.isdigit():
+        return token
+    first_other = next(i for i, c in enumerate(token) if not c.isalpha())
+    if not any(c.isalpha() for c in token[first_other:]):
+        return token  # symbols only at the end ("done!", "sev1"): punctuation or an id, not leet
+    return token.translate(_LEET)
+
+
+def deobfuscate(text: str) -> str:
+    """``text`` with letters spaced out joined ("r e f u n d e d" -> "refunded") and leetspeak read
+    as letters ("r3fund3d" -> "refunded"), leaving ids ("B-2764", "SO48213"), units ("24h", "5th")
+    and amounts as written."""
+    text = _SPACED.sub(_unspaced, text)
+    return _LEET_TOKEN.sub(_unleet, text)
+
+
+# ------------------------------------------------------------------------------ clauses
+_CONTRACTIONS = (
+    (re.compile(r"\bcan't\b|\bcannot\b"), "can not"), (re.compile(r"\bwon't\b"), "will not"),
+    (re.compile(r"\bshan't\b"), "shall not"), (re.compile(r"n't\b"), " not"),
+    (re.compile(r"'ll\b"), " will"), (re.compile(r"'ve\b"), " have"), (re.compile(r"'re\b"), " are"),
+    (re.compile(r"'m\b"), " am"), (re.compile(r"'d\b"), " would"),
+    (re.compile(r"\b(it|that|there|what|here|everything|this|he|she|who)'s\b"), r"\1 is"),
+)
+_WORD = re.compile(r"[a-z0-9$][a-z0-9$.,'%@/-]*[a-z0-9%]|[a-z0-9]|[.!?;:,()\n\"]|\s[-\u2013\u2014]+\s")
+_SENTENCE_END = frozenset(".!?\n")
+_CLAUSE_END = frozenset(";:,()\"-\u2013\u2014")
+CONJUNCTIONS = frozenset({"but", "however", "although", "though", "whereas", "yet", "because",
+                          "since", "otherwise", "meanwhile", "instead", "while"})
+SUBJECT_STARTS = frozenset({"i", "we", "you", "it", "they", "our", "your", "this", "that", "there",
+                            "the", "he", "she", "my", "everything", "nothing"})
+CONDITIONALS = frozenset({"if", "once", "when", "whenever", "unless", "until", "after", "before",
+                          "provided", "assuming", "should", "whether", "lest", "in case"})
+NEGATORS = frozenset({"not", "never", "no", "nothing", "neither", "nor", "none", "nobody", "without"})
+
+
+@dataclass(frozen=True, slots=True)
+class Clause:
+    """One clause: its words (lower case, contractions expanded), its sentence, and whether its
+    sentence is a question or is made conditional by a fronted subordinate clause."""
+
+    words: tuple[str, ...]
+    sentence: int
+    question: bool
+    conditional_sentence: bool
+
+    @property
+    def text(self) -> str:
+        return " ".join(self.words)
+
+
+def _prepared(text: str) -> str:
+    text = deobfuscate(visible(text)).lower().replace("\u2019", "'").replace("\u2018", "'")
+    text = text.replace("\u2013", "-").replace("\u2014", " - ")
+    for pattern, repl in _CONTRACTIONS:
+        text = pattern.sub(repl, text)
+    return text
+
+
+def clauses(text: str) -> tuple[Clause, ...]:
+    """The clauses of ``text``: split at sentence ends, at ``,;:()`` and dashes, and before a
+    conjunction ("but", "because", ...) or "and"/"or"/"so" followed by a new subject."""
+    tokens = [m.group().strip() or "-" for m in _WORD.finditer(_prepared(text))]
+    sentences: list[list[list[str]]] = [[[]]]
+    questions: set[int] = set()
+    for i, tok in enumerate(tokens):
+        current = sentences[-1]
+        if tok in _SENTENCE_END:
+            if tok == "?":
+                questions.add(len(sentences) - 1)
+            if any(current):
+                sentences.append([[]])
+            continue
+        if tok in _CLAUSE_END or tok == "-":
+            current.append([])
+            continue
+        nxt = tokens[i + 1] if i + 1 < len(tokens) else ""
+        if current[-1] and (tok in CONJUNCTIONS or (tok in ("and", "or", "so", "then")
+                                                    and nxt in SUBJECT_STARTS)):
+            current.append([])
+        current[-1].append(tok.rstrip(".,"))
+    out: list[Clause] = []
+    for n, sentence in enumerate(sentences):
+        parts = [tuple(p) for p in sentence if p]
+        if not parts:
+            continue
+        fronted = parts[0][0] in CONDITIONALS or parts[0][:2] == ("as", "soon") or \
+            parts[0][:2] == ("in", "case")
+        for part in parts:
+            out.append(Clause(part, n, n in questions, fronted and len(parts) > 1))
+    return tuple(out)
+
+
+# ------------------------------------------------------------------------------ vocabulary
+_IRREGULAR = {
+    "send": ("sent",), "give": ("gave", "given"), "put": ("put",), "set": ("set",), "pay": ("paid",),
+    "begin": ("began", "begun"), "take": ("took", "taken"), "get": ("got", "gotten"),
+    "do": ("did", "done"), "make": ("made",), "go": ("went", "gone"), "hold": ("held",),
+    "undo": ("undid", "undone"), "find": ("found",), "run": ("ran",), "kick": ("kicked",),
+    "write": ("wrote", "written"), "refund": ("refunded",), "lift": ("lifted",),
+}
+
+
+def _forms(lemma: str) -> dict[str, str]:
+    """Each inflected form of a verb ``lemma`` and whether it is the base, past/participle (``ed``)
+    or -ing form (``ing``)."""
+    stem = lemma[:-1] if lemma.endswith("e") else lemma
+    forms = {lemma: "base", lemma + "s": "base", lemma + "es": "base", stem + "ing": "ing"}
+    if lemma.endswith("y") and lemma[-2] not in "aeiou":
+        forms[lemma[:-1] + "ied"] = "ed"
+        forms[lemma[:-1] + "ies"] = "base"
+    else:
+        forms[stem + "ed"] = "ed"
+    if re.fullmatch(r"[a-z]*[^aeiou][aeiou][pt]", lemma) and lemma not in ("credit", "edit", "limit"):
+        forms[lemma + lemma[-1] + "ed"] = "ed"
+        forms[lemma + lemma[-1] + "ing"] = "ing"
+    for form in _IRREGULAR.get(lemma, ()):
+        forms[form] = "ed"
+    return forms
+
+
+def _verbs(*lemmas: str) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for lemma in lemmas:
+        out.update(_forms(lemma))
+    return out
+
+
+@dataclass(frozen=True, slots=True)
+class Concept:
+    """One action concept: the verbs that carry it alone, the verbs that carry it with one of its
+    objects in the clause, its objects, and whole expressions that claim it done."""
+
+    name: str
+    verbs: dict[str, str]
+    object_verbs: dict[str, str]
+    objects: frozenset[str]
+    done_expressions: tuple[re.Pattern[str], ...] = ()
+    promise_expressions: tuple[re.Pattern[str], ...] = ()
+
+
+def _x(*patterns: str) -> tuple[re.Pattern[str], ...]:
+    return tuple(re.compile(rf"(?<![a-z0-9])(?:{p})(?![a-z0-9])") for p in patterns)
+
+
+MONEY = frozenset({"charge", "charges", "money", "amount", "payment", "payments", "funds", "refund",
+                   "sum", "cost", "price", "fee", "balance", "order", "purchase", "subscription",
+                   "renewal", "transaction", "duplicate"})
+CONCEPTS: tuple[Concept, ...] = (
+    Concept("refund", _verbs("refund", "reimburse", "repay"),
+            _verbs("reverse", "return", "credit", "void", "process", "issue", "approve", "send",
+                   "pay", "give", "put", "release", "transfer", "authorize", "authorise", "grant"),
+            MONEY | {"$"},
+            _x(r"refund (?:is|was|has been|have been) (?:on its way|under way|underway|in progress|"
+               r"complete|done)",
+               r"(?:money|amount|charge|funds|refund|it) (?:is|are|was|has been) (?:back|on (?:its|the) way)",
+               r"(?:you should|you will|you'll|you) (?:now )?(?:see|have) (?:the|your) "
+               r"(?:money|refund|funds|amount|credit)",
+               r"money back (?:is|has been)"),
+            _x(r"(?:get|receive|have) (?:your|the|a|all your|all the) (?:full )?(?:money|refund|funds|amount)"
+               r"(?: back)?",
+               r"money back")),
+    Concept("denial", {}, _verbs("deny", "decline", "reject", "refuse", "turn"),
+            frozenset({"refund", "request", "claim", "application", "down"})),
+    Concept("email_change", {}, _verbs("update", "change", "switch", "move", "set", "replace", "swap",
+                                       "point", "migrate", "transfer", "edit", "modify"),
+            frozenset({"email", "e-mail", "address", "login", "username", "contact"}),
+            _x(r"(?:login|account|email|address|username)(?: address)? (?:now )?(?:uses|points to|goes to|"
+               r"is now|reads|shows) (?:the |your )?(?:new|updated)",
+               r"(?:now )?(?:uses|points to) (?:the |your )?new (?:email|address)")),
+    Concept("deletion", _verbs("delete", "erase", "wipe", "purge", "destroy", "expunge", "anonymize",
+                               "anonymise"),
+            _verbs("remove", "clear", "scrub"),
+            frozenset({"data", "account", "information", "records", "record", "everything", "details",
+                       "profile", "history", "it", "files", "personal"}),
+            _x(r"(?:data|account|information|records|everything|details|profile|history) (?:is|are|was|were|"
+               r"has been|have been) (?:now )?(?:all )?(?:gone|no more)",
+               r"(?:data|account|information|records|everything|details|profile) (?:no longer exists?|"
+               r"(?:is|are) no longer (?:on file|stored|held|there))")),
+    Concept("deletion_scheduled", {},
+            _verbs("schedule", "queue", "start", "begin", "initiate", "trigger", "kick", "launch",
+                   "submit", "process", "set"),
+            frozenset({"deletion", "erasure", "removal", "deleting", "erasing"})),
+    Concept("review", {}, _verbs("open", "start", "launch", "begin", "initiate", "file", "raise",
+                                 "submit", "create", "refer", "send", "pass", "forward", "route",
+                                 "hand", "flag", "escalate", "log", "place", "put"),
+            frozenset({"review", "investigation", "case", "check", "fraud", "trust", "specialist",
+                       "specialists", "abuse"})),
+    Concept("escalation", _verbs("escalate"),
+            _verbs("declare", "open", "raise", "log", "page", "alert", "notify", "involve", "loop",
+                   "hand", "pass", "forward", "route", "file", "create", "engage", "mobilize",
+                   "mobilise", "call"),
+            frozenset({"incident", "engineering", "engineers", "on-call", "oncall", "sre", "security",
+                       "senior", "specialist", "specialists", "war", "bridge", "sev1", "sev2", "p1",
+                       "escalation"})),
+    Concept("reset_link", {}, _verbs("send", "email", "issue", "generate", "trigger", "resend",
+                                     "mail", "share"),
+            frozenset({"link", "reset", "email"}),
+            _x(r"(?:reset )?link (?:is|has been|was) (?:on its way|in your inbox|sent|delivered)",
+               r"check your (?:inbox|email|spam)(?: folder)? for (?:the|a|your) (?:password )?reset")),
+    Concept("hold", {}, _verbs("place", "put", "apply", "set", "pause", "freeze", "suspend", "halt",
+                               "stop"),
+            frozenset({"hold", "deletion", "erasure", "legal"}),
+            _x(r"(?:is|are|was|has been|have been) (?:now )?(?:placed )?on (?:a )?(?:legal )?hold")),
+    Concept("fixed", {}, _verbs("fix", "resolve", "restore", "repair", "patch", "solve", "remedy",
+                                "correct", "mitigate", "rectify", "recover"),
+            frozenset({"issue", "problem", "outage", "incident", "bug", "error", "errors", "webhook",
+                       "webhooks", "deliveries", "delivery", "sync", "service", "api", "dashboard",
+                       "access", "export", "checkout", "it", "everything", "this", "failures",
+                       "integration", "platform", "system", "systems", "login"}),
+            _x(r"(?:is|are|was|has been|have been|it is|everything is|all is|service is|services are) "
+               r"(?:now )?(?:working|running|up|operational|online|stable|healthy|fine|normal)"
+               r"(?: again| normally| properly| as expected)",
+               r"(?:is|are|has been|have been) (?:now )?back (?:up|online|to normal|in service)",
+               r"(?:outage|incident|issue|problem|disruption) is (?:now )?(?:behind us|over|gone|history)",
+               r"(?:all|everything) (?:is )?(?:clear|green|good) now")),
+    Concept("false_alarm", {}, {}, frozenset(),
+            _x(r"nothing (?:was|has been|got) (?:accessed|taken|stolen|compromised|exposed|touched)",
+               r"no(?: one|body) (?:has )?(?:accessed|got into|touched|logged into)",
+               r"(?:there was |there is |this is |it was |this was )?(?:no|not a) "
+               r"(?:breach|intrusion|compromise)",
+               r"false (?:alarm|positive)", r"(?:you can|safe to|feel free to) (?:safely )?ignore",
+               r"nothing to worry about", r"no (?:need|reason) to (?:worry|be concerned|reset|change|rotate)",
+               r"(?:data|account|workspace|information|credentials) (?:is|are|was|were|remains?) "
+               r"(?:safe|secure|untouched|intact|fine)",
+               r"no (?:unauthori[sz]ed|suspicious|unusual) (?:access|activity|logins?)")),
+    Concept("generic_done", {}, {}, frozenset(),
+            _x(r"(?:taken|taking) care of", r"(?:all|everything is|you are all|you are) (?:sorted|set|done)",
+               r"consider it (?:done|handled|sorted|taken care of)",
+               r"(?:it is|that is|this is) (?:done|handled|sorted)",
+               r"(?:request|claim|ticket) (?:has been|was|is) (?:approved|granted|accepted|completed|"
+               r"actioned|fulfilled|processed|handled)",
+               r"(?:we|i) (?:have )?(?:approved|granted|accepted|completed|actioned|fulfilled|processed|"
+               r"handled) (?:your|the|this) (?:request|claim)",
+               r"(?:sorted|fixed|handled) (?:it|this|that|everything) (?:out|for you)")),
+)
+CONCEPTS_BY_NAME = {c.name: c for c in CONCEPTS}
+
+FUTURE = frozenset({"will", "shall", "gonna"})
+ABILITY = frozenset({"can", "could", "may", "might"})
+HYPOTHETICAL = frozenset({"would", "should", "must", "might", "ought"})
+PERFECT = frozenset({"have", "has", "had", "been", "was", "were", "is", "are", "be", "being", "got",
+                     "get", "gets"})
+AGENT = frozenset({"we", "i", "us", "team", "our", "support", "billing", "engineers", "engineering"})
+GENERIC_SUBJECTS = frozenset({
+    "refunds", "purchases", "purchase", "orders", "customers", "requests", "accounts", "changes",
+    "charges", "any", "all", "every", "each", "policy", "anyone", "someone", "payments", "deletions",
+    "subscriptions", "renewals", "items", "claims", "parcels", "packages", "users", "requesters"})
+GENERIC_MARKERS = frozenset({"policy", "eligible", "eligibility", "qualify", "qualifies", "normally",
+                             "usually", "typically", "generally", "only", "standard", "rule", "rules",
+                             "terms"})
+OFFER_ADJECTIVES = frozenset({"happy", "glad", "able", "pleased", "going", "about", "ready"})
+
+
+@dataclass(frozen=True, slots=True)
+class Frame:
+    """One outcome claim: the concept, its mood (done, promise, negated) and the clause's words."""
+
+    concept: str
+    mood: str
+    quote: str
+
+
+def _negated_before(words: tuple[str, ...], upto: int) -> bool:
+    """A negator in the clause before position ``upto`` (within six words of it)."""
+    return any(w in NEGATORS for w in words[max(0, upto - 6):upto])
+
+
+def _mood(clause: Clause, at: int, form: str) -> str | None:
+    """The mood of the verb at ``at`` (its form ``base``, ``ed``, ``ing`` or ``expr``), or None
+    when the clause claims nothing (question, conditional, policy statement, infinitive)."""
+    words = clause.words
+    before = words[:at]
+    if clause.question or clause.conditional_sentence:
+        return None
+    if any(w in CONDITIONALS for w in before) or before[-2:] == ("as", "soon"):
+        return None
+    negated = _negated_before(words, at)
+    window = before[-4:]
+    if any(w in DESIRE for w in before[-5:]):
+        return None  # what someone wants done is no claim that it is
+    generic = (any(w in GENERIC_MARKERS for w in words)
+               or (bool(before) and before[0] in GENERIC_SUBJECTS)
+               or (len(before) > 1 and before[0] in ("a", "an") and "your" not in before))
+    if any(w in FUTURE for w in window) or "going to" in " ".join(window):
+        return NEGATED if negated else PROMISE
+    if any(w in ABILITY for w in window):
+        if negated:
+            return NEGATED
+        agent = any(w in AGENT for w in before)
+        return PROMISE if agent and not generic else None
+    if any(w in HYPOTHETICAL for w in window):
+        return NEGATED if negated else None
+    if window and window[-1] == "to":
+        if any(w in OFFER_ADJECTIVES for w in window[:-1]) and not generic:
+            return NEGATED if negated else PROMISE
+        return NEGATED if negated and any(w in ("able", "unable") for w in window) else None
+    if generic and form in ("base", "ed") and not any(w in ("have", "has", "had", "was") for w in window):
+        return None
+    if form == "base":
+        if (before and before[-1] in ("please", "kindly")) or not before:
+            return None  # an imperative: asked of the customer
+        agent = any(w in AGENT for w in before[-3:])
+        if negated:
+            return NEGATED
+        return PROMISE if agent else None
+    return NEGATED if negated else DONE
+
+
+_BEFORE_GERUND = frozenset({"after", "before", "by", "for", "about", "without", "of", "from", "on",
+                            "upon", "while", "when", "instead", "than", "like"})
+PRONOUNS = frozenset({"it", "this", "that", "them", "everything"})
+DESIRE = frozenset({"want", "wants", "wanted", "need", "needs", "needed", "like", "wish", "hope",
+                    "expect", "expected", "asked", "asking", "request", "requested", "requesting"})
+OBJECT_REACH = 4
+"""How many words from its verb an object may stand ("reversed the duplicate charge", "the refund
+has now been processed"): farther, it belongs to another verb of the clause."""
+
+
+def _near(words: tuple[str, ...], at: int, objects: frozenset[str]) -> bool:
+    """An object of ``objects`` within :data:`OBJECT_REACH` words of the verb at ``at``."""
+    span = words[max(0, at - OBJECT_REACH):at] + words[at + 1:at + 1 + OBJECT_REACH]
+    return any(w in objects or (w.startswith("$") and "$" in objects) for w in span)
+
+
+def _concept_in(clause: Clause, concept: Concept, context: frozenset[str]) -> Frame | None:
+    """The first claim of ``concept`` in ``clause``: a verb that carries it, or one that carries
+    it with an object in the clause (or, for a pronoun, in the sentence before: ``context``)."""
+    text = clause.text
+    for pattern in concept.done_expressions:
+        m = pattern.search(text)
+        if m is not None:
+            at = len(text[:m.start()].split())
+            mood = _mood(clause, at, "expr")
+            if mood is not None:
+                return Frame(concept.name, mood, text)
+    for pattern in concept.promise_expressions:
+        m = pattern.search(text)
+        if m is not None:
+            at = len(text[:m.start()].split())
+            mood = _mood(clause, at, "expr")
+            if mood == DONE:
+                mood = PROMISE
+            if mood is not None:
+                return Frame(concept.name, mood, text)
+    words = clause.words
+    objects = concept.objects
+    for i, w in enumerate(words):
+        form = concept.verbs.get(w)
+        if form is None and w in concept.object_verbs and (
+                _near(words, i, objects) or (bool(context & objects) and _near(words, i, PRONOUNS))):
+            form = concept.object_verbs[w]
+        if form is None:
+            continue
+        if form == "ing" and i > 0 and words[i - 1] in _BEFORE_GERUND:
+            continue
+        mood = _mood(clause, i, form)
+        if mood is not None:
+            return Frame(concept.name, mood, text)
+    return None
+
+
+@dataclass(frozen=True, slots=True)
+class Reading:
+    """What a text claims: its outcome frames, in order, and its clauses."""
+
+    frames: tuple[Frame, ...]
+    clauses: tuple[Clause, ...]
+
+    def claims(self, concept: str, *moods: str) -> tuple[Frame, ...]:
+        return tuple(f for f in self.frames if f.concept == concept and (not moods or f.mood in moods))
+
+
+def _frames(all_clauses: Iterable[Clause]) -> tuple[Frame, ...]:
+    out: list[Frame] = []
+    previous: frozenset[str] = frozenset()
+    for clause in all_clauses:
+        for concept in CONCEPTS:
+            frame = _concept_in(clause, concept, previous)
+            if frame is not None:
+                out.append(frame)
+        previous = frozenset(clause.words)
+    return tuple(out)
+
+
+@lru_cache(maxsize=2048)
+def read(text: str) -> Reading:
+    """What ``text`` claims (see the module docstring), remembered per text: the state does not
+    change what a text says, only whether it is true."""
+    parts = clauses(text)
+    return Reading(_frames(parts), parts)
