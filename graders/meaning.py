@@ -130,7 +130,9 @@ def clauses(text: str) -> tuple[Clause, ...]:
         if current[-1] and (tok in CONJUNCTIONS or (tok in ("and", "or", "so", "then")
                                                     and nxt in SUBJECT_STARTS)):
             current.append([])
-        current[-1].append(tok.rstrip(".,"))
+        word = tok.rstrip(".,")
+        if word not in SOFT:
+            current[-1].append(word)
     out: list[Clause] = []
     for n, sentence in enumerate(sentences):
         parts = [tuple(p) for p in sentence if p]
@@ -189,6 +191,9 @@ class Concept:
     objects: frozenset[str]
     done_expressions: tuple[re.Pattern[str], ...] = ()
     promise_expressions: tuple[re.Pattern[str], ...] = ()
+    negated_expressions: tuple[re.Pattern[str], ...] = ()
+    """Expressions that say it did not or will not happen ("stays charged", "the address stays
+    the old one")."""
 
 
 def _x(*patterns: str) -> tuple[re.Pattern[str], ...]:
@@ -208,18 +213,28 @@ CONCEPTS: tuple[Concept, ...] = (
                r"(?:money|amount|charge|funds|refund|it) (?:is|are|was|has been) (?:back|on (?:its|the) way)",
                r"(?:you should|you will|you'll|you) (?:now )?(?:see|have) (?:the|your) "
                r"(?:money|refund|funds|amount|credit)",
-               r"money back (?:is|has been)"),
+               r"money back (?:is|has been)",
+               r"(?:money|amount|charge|funds|refund|payment|\$[0-9.,]+)(?: [a-z0-9$.,-]+){0,4}? "
+               r"(?:goes|went|has gone|is going|are going|comes|came) back"),
             _x(r"(?:get|receive|have) (?:your|the|a|all your|all the) (?:full )?(?:money|refund|funds|amount)"
                r"(?: back)?",
-               r"money back")),
+               r"money back", r"made an exception"),
+            _x(r"(?:stays|remains|stay|remain|will stay|will remain) charged",
+               r"(?:is|are|was) past the point where")),
     Concept("denial", {}, _verbs("deny", "decline", "reject", "refuse", "turn"),
             frozenset({"refund", "request", "claim", "application", "down"})),
     Concept("email_change", {}, _verbs("update", "change", "switch", "move", "set", "replace", "swap",
-                                       "point", "migrate", "transfer", "edit", "modify"),
-            frozenset({"email", "e-mail", "address", "login", "username", "contact"}),
+                                       "point", "migrate", "transfer", "edit", "modify", "add"),
+            frozenset({"email", "e-mail", "address", "login", "username", "contact", "sign-in",
+                       "signin"}),
             _x(r"(?:login|account|email|address|username)(?: address)? (?:now )?(?:uses|points to|goes to|"
                r"is now|reads|shows) (?:the |your )?(?:new|updated)",
-               r"(?:now )?(?:uses|points to) (?:the |your )?new (?:email|address)")),
+               r"(?:now )?(?:uses|points to) (?:the |your )?new (?:email|address)"),
+            (),
+            _x(r"(?:email|address|login|sign-in|username)(?: address)? (?:stays|remains|is still|"
+               r"is unchanged|stay|remain|will stay|will remain)",
+               r"(?:left|kept) your (?:account|email|address|login|sign-in)(?: address)? (?:as it was|"
+               r"unchanged|as is|the same)")),
     Concept("deletion", _verbs("delete", "erase", "wipe", "purge", "destroy", "expunge", "anonymize",
                                "anonymise"),
             _verbs("remove", "clear", "scrub"),
@@ -313,9 +328,21 @@ class Frame:
     quote: str
 
 
+STRONG_NEGATORS = frozenset({"not", "never", "neither", "nor"})
+
+
 def _negated_before(words: tuple[str, ...], upto: int) -> bool:
-    """A negator in the clause before position ``upto`` (within six words of it)."""
-    return any(w in NEGATORS for w in words[max(0, upto - 6):upto])
+    """A negator in the clause before position ``upto`` (within six words of it). "no", "nothing"
+    and the like reach only up to a new subject: "No worries our engineers repaired it" claims the
+    repair."""
+    start = max(0, upto - 6)
+    for i in range(start, upto):
+        w = words[i]
+        if w in STRONG_NEGATORS:
+            return True
+        if w in NEGATORS and not any(x in SUBJECT_STARTS or x in AGENT for x in words[i + 1:upto]):
+            return True
+    return False
 
 
 def _mood(clause: Clause, at: int, form: str) -> str | None:
@@ -363,7 +390,12 @@ _BEFORE_GERUND = frozenset({"after", "before", "by", "for", "about", "without", 
                             "upon", "while", "when", "instead", "than", "like"})
 PRONOUNS = frozenset({"it", "this", "that", "them", "everything"})
 DESIRE = frozenset({"want", "wants", "wanted", "need", "needs", "needed", "like", "wish", "hope",
-                    "expect", "expected", "asked", "asking", "request", "requested", "requesting"})
+                    "expect", "expected", "asked", "asking", "requested", "requesting"})
+SOFT = frozenset({"now", "already", "just", "also", "fully", "successfully", "actually", "really",
+                  "gladly", "happily", "kindly", "indeed", "personally", "finally", "completely",
+                  "entirely", "totally", "officially", "all"})
+"""Adverbs that do not change what a clause claims ("the charge is already back on your card"):
+left out of the words frames are read from."""
 OBJECT_REACH = 4
 """How many words from its verb an object may stand ("reversed the duplicate charge", "the refund
 has now been processed"): farther, it belongs to another verb of the clause."""
@@ -386,6 +418,10 @@ def _concept_in(clause: Clause, concept: Concept, context: frozenset[str]) -> Fr
             mood = _mood(clause, at, "expr")
             if mood is not None:
                 return Frame(concept.name, mood, text)
+    for pattern in concept.negated_expressions:
+        m = pattern.search(text)
+        if m is not None and not clause.question and not clause.conditional_sentence:
+            return Frame(concept.name, NEGATED, text)
     for pattern in concept.promise_expressions:
         m = pattern.search(text)
         if m is not None:

@@ -73,7 +73,9 @@ def _security_case(state: EpisodeState) -> bool:
 def contradicts(frame: Frame, state: EpisodeState) -> str | None:
     """Why ``frame`` is false of ``state``, or None when it is true or no claim the state decides."""
     done = decisions.outcomes(state)
-    refunded = "refund_issued" in done or _prior_refund(state)
+    again = any(w in frame.quote.split() for w in ("again", "second", "another", "additional", "extra",
+                                                     "twice", "today", "new"))
+    refunded = "refund_issued" in done or (_prior_refund(state) and not again)
     match frame.concept, frame.mood:
         case "refund", "done":
             return None if refunded else "no refund is recorded"
