@@ -355,8 +355,11 @@ def _spaced(word: str) -> str:
     return " ".join(word)
 
 
+LEET = str.maketrans("eaios", "34105")
+
+
 def _leet(word: str) -> str:
-    return word.translate(str.maketrans({"e": "3", "a": "4", "i": "1", "o": "0", "s": "5"}))
+    return word.translate(LEET)
 
 
 def _appended(s: Setting, sentence: str) -> tuple[str, ...] | NotApplicable:
