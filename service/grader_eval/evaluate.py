@@ -144,6 +144,14 @@ class Evaluator:
         self.llm = llm
         self.lexicon = LEXICONS[grader_version]
         self._setups: dict[tuple[str, int | None, str, str], Prepared] = {}
+        self.llm_counts: Counter[str] = Counter()
+        """With an LLM judge: its calls (``asked``), verdicts and fallbacks by kind (a fallback
+        leaves the draft to the deterministic rules, so the report says how many did)."""
+
+    @property
+    def setups(self) -> int:
+        """Setup states built so far."""
+        return len(self._setups)
 
     @property
     def judge(self) -> Judge:
@@ -182,6 +190,10 @@ class Evaluator:
         pending = self.llm.needed(after)
         if pending is not None:
             judged = self.llm.judge(pending)
+            self.llm_counts["asked"] += 1
+            fallback = judged.fallback
+            self.llm_counts["verdicts" if fallback is None else
+                            "fallback " + fallback.split(":", 1)[0]] += 1
             step_events = [*step_events, judged]
             after = evolve(after, judged)
         after, graded, _ = settle(state, step_events, after)
@@ -216,6 +228,11 @@ class EvalReport:
     heldout: Metrics
     seconds: float
     setups: int
+    llm: tuple[tuple[str, int], ...] = ()
+    """With the LLM judge: its calls, verdicts and fallbacks (:attr:`Evaluator.llm_counts`)."""
+
+    def llm_calls(self) -> dict[str, int]:
+        return dict(self.llm)
 
     @property
     def misses(self) -> list[Judgement]:
@@ -234,7 +251,7 @@ class EvalReport:
             "grader": self.grader_version, "judge": self.judge, "corpus": list(self.files),
             "items": len(self.judgements), "setups": self.setups, "seconds": round(self.seconds, 3),
             "all": self.overall.to_json(), "heldout": self.heldout.to_json(),
-            "unmapped_rules": self.unmapped_rules(),
+            "unmapped_rules": self.unmapped_rules(), "llm_judge": self.llm_calls() or None,
             "misjudged": len(wrong),
             "misses": [j.to_json() for j in (wrong if misses is None else wrong[:misses])],
         }
@@ -260,4 +277,5 @@ def run_eval(paths: Sequence[Path] | None = None, *, grader_version: str = CURRE
             progress(done, len(entries))
     return EvalReport(grader_version, evaluator.judge, tuple(shown_path(f) for f in files), tuple(judgements),
                       measure(judgements), measure([j for j in judgements if j.heldout]),
-                      time.perf_counter() - began, len(evaluator._setups))
+                      time.perf_counter() - began, evaluator.setups,
+                      tuple(sorted(evaluator.llm_counts.items())))
