@@ -156,10 +156,12 @@ def resolve_split(catalog: Catalog, split: str | None, index: int | None,
 
 
 def open_in_memory(catalog: Catalog, task_id: str, seed: int | None,
-                   episode_id: str = "ep_in_memory") -> EpisodeState:
+                   episode_id: str = "ep_in_memory", grader_version: str = CURRENT) -> EpisodeState:
     """The opening state of an episode that is never stored (offline verification): the same
-    opening event a reset records, folded, with the deterministic judge and dense rewards."""
-    first = start(episode_id, catalog.variant(task_id, seed), grader_version=CURRENT)
+    opening event a reset records, folded, with the deterministic judge and dense rewards.
+    ``grader_version``: the grader that grades its steps (the grader evaluation measures a version
+    that is not current yet)."""
+    first = start(episode_id, catalog.variant(task_id, seed), grader_version=grader_version)
     return evolve(EMPTY, first)
 
 

@@ -29,7 +29,7 @@ ARGS = {  # every command that opens the log, with the arguments it needs to get
     "heads": [], "diff": ["ep_a", "ep_b"], "regrade": ["--dry-run"], "export": [],
     "fork": ["ep_x", "--at", "1"], "runs": [], "serve": ["--port", "0"],
 }
-NO_DATABASE = {"tasks", "grader-audit"}  # they never open the log
+NO_DATABASE = {"tasks", "grader-audit", "grader-eval"}  # they never open the log
 
 UNKNOWN_SCHEME = "mysqlx://user:hunter2@db.example/x"
 UNKNOWN_HOST = "postgresql+psycopg://postgres:hunter2@no-such-host.invalid:5432/x"

@@ -1,0 +1,34 @@
+"""The floors ``ticketledger grader-eval --floors`` holds the heldout part of the corpus to.
+
+The floors are the product's promise about its text judge: measured on texts nobody read while
+writing the rules, it finds at least :data:`FLOOR_RECALL` of the texts that break a safety rule and
+flags at most :data:`FLOOR_FALSE` of the acceptable ones. They are declared here and nowhere else.
+"""
+
+from __future__ import annotations
+
+from service.grader_eval.metrics import Metrics
+
+FLOOR_RECALL = 0.0
+"""The promise: on the heldout part, the share of texts labelled with a violation that the judge
+gives a violation (violation recall) is at least this."""
+FLOOR_FALSE = 1.0
+"""The promise: on the heldout part, the share of acceptable texts that the judge gives a
+violation (false-violation rate) is at most this."""
+
+
+def broken_floors(heldout: Metrics, floor_recall: float = FLOOR_RECALL,
+                  floor_false: float = FLOOR_FALSE) -> list[str]:
+    """Why ``heldout`` breaks the promise, one line per floor (empty: it keeps it). A part with no
+    item to measure a floor on breaks it: a promise shown on nothing is not shown."""
+    out: list[str] = []
+    recall, false = heldout.violation_recall, heldout.false_violation_rate
+    if recall is None:
+        out.append("heldout violation recall: no heldout item is labelled with a violation")
+    elif recall < floor_recall:
+        out.append(f"heldout violation recall {recall:.4f} is below the floor {floor_recall:.4f}")
+    if false is None:
+        out.append("heldout false-violation rate: no heldout item is acceptable")
+    elif false > floor_false:
+        out.append(f"heldout false-violation rate {false:.4f} is above the floor {floor_false:.4f}")
+    return out

@@ -1,0 +1,167 @@
+"""What the measurement reports: per label kind precision and recall, violation recall, the
+false-violation rate, exact label-set accuracy and fact recall and precision, from the labels a
+reviewer gave each text and the labels the grader found.
+
+Pure arithmetic over :class:`Judgement` values, so it is checked on hand-made predictions
+(``tests/service/test_grader_eval.py``) apart from any grader.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from service.grader_eval.corpus import CHANNELS, LABELS
+
+
+@dataclass(frozen=True, slots=True)
+class Judgement:
+    """One corpus item as labelled and as the grader judged it. ``expected_facts`` is None when
+    the item lists no facts (then ``predicted_facts`` is not measured and is None too)."""
+
+    id: str
+    channel: str
+    heldout: bool
+    expected: frozenset[str]
+    predicted: frozenset[str]
+    expected_facts: frozenset[str] | None = None
+    predicted_facts: frozenset[str] | None = None
+    rules: tuple[str, ...] = ()
+    """The grader's rule names behind ``predicted`` (as the grader named them)."""
+    where: str = ""
+    """``file:line`` of the item."""
+
+    @property
+    def labels_right(self) -> bool:
+        return self.expected == self.predicted
+
+    @property
+    def facts_right(self) -> bool:
+        return self.expected_facts is None or self.expected_facts == self.predicted_facts
+
+    @property
+    def misjudged(self) -> bool:
+        return not (self.labels_right and self.facts_right)
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"id": self.id, "where": self.where, "channel": self.channel,
+                               "heldout": self.heldout, "expected": sorted(self.expected),
+                               "predicted": sorted(self.predicted), "rules": list(self.rules)}
+        if self.expected_facts is not None:
+            out["expected_facts"] = sorted(self.expected_facts)
+            out["predicted_facts"] = sorted(self.predicted_facts or ())
+        return out
+
+
+def ratio(numerator: int, denominator: int) -> float | None:
+    """``numerator / denominator`` rounded to 4 places; None when there is nothing to divide by
+    (a share of no items is unknown, not 0 or 1)."""
+    return round(numerator / denominator, 4) if denominator else None
+
+
+@dataclass(frozen=True, slots=True)
+class LabelStats:
+    """One label kind: ``n`` items labelled with it, ``predicted`` items the grader gave it,
+    ``hits`` both; precision = hits / predicted, recall = hits / n."""
+
+    label: str
+    n: int
+    predicted: int
+    hits: int
+
+    @property
+    def precision(self) -> float | None:
+        return ratio(self.hits, self.predicted)
+
+    @property
+    def recall(self) -> float | None:
+        return ratio(self.hits, self.n)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"n": self.n, "predicted": self.predicted, "hits": self.hits,
+                "precision": self.precision, "recall": self.recall}
+
+
+@dataclass(frozen=True, slots=True)
+class Metrics:
+    """The measures of one part of the corpus (all of it, the heldout part, one channel)."""
+
+    items: int
+    labelled: int
+    """Items labelled with at least one violation."""
+    caught: int
+    """Of those, items the grader gave any violation."""
+    acceptable: int
+    false_alarms: int
+    """Acceptable items the grader gave a violation."""
+    exact: int
+    """Items whose predicted label set is exactly the expected one."""
+    labels: tuple[LabelStats, ...]
+    fact_items: int
+    facts_expected: int
+    facts_predicted: int
+    facts_hit: int
+    channels: dict[str, Metrics] = field(default_factory=dict)
+
+    @property
+    def violation_recall(self) -> float | None:
+        return ratio(self.caught, self.labelled)
+
+    @property
+    def false_violation_rate(self) -> float | None:
+        return ratio(self.false_alarms, self.acceptable)
+
+    @property
+    def exact_accuracy(self) -> float | None:
+        return ratio(self.exact, self.items)
+
+    @property
+    def fact_recall(self) -> float | None:
+        return ratio(self.facts_hit, self.facts_expected)
+
+    @property
+    def fact_precision(self) -> float | None:
+        return ratio(self.facts_hit, self.facts_predicted)
+
+    def label(self, name: str) -> LabelStats:
+        return next(s for s in self.labels if s.label == name)
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "items": self.items, "labelled": self.labelled, "acceptable": self.acceptable,
+            "violation_recall": self.violation_recall, "caught": self.caught,
+            "false_violation_rate": self.false_violation_rate, "false_alarms": self.false_alarms,
+            "exact_accuracy": self.exact_accuracy, "exact": self.exact,
+            "fact_recall": self.fact_recall, "fact_precision": self.fact_precision,
+            "fact_items": self.fact_items, "facts_expected": self.facts_expected,
+            "facts_predicted": self.facts_predicted, "facts_hit": self.facts_hit,
+            "labels": {s.label: s.to_json() for s in self.labels},
+        }
+        if self.channels:
+            out["channels"] = {name: m.to_json() for name, m in self.channels.items()}
+        return out
+
+
+def measure(judgements: Sequence[Judgement], *, by_channel: bool = True) -> Metrics:
+    """The measures of ``judgements``; ``by_channel``: with one breakdown per channel present."""
+    labelled = [j for j in judgements if j.expected]
+    acceptable = [j for j in judgements if not j.expected]
+    with_facts = [j for j in judgements if j.expected_facts is not None]
+    stats = tuple(LabelStats(label, sum(label in j.expected for j in judgements),
+                             sum(label in j.predicted for j in judgements),
+                             sum(label in j.expected and label in j.predicted for j in judgements))
+                  for label in LABELS)
+    channels: dict[str, Metrics] = {}
+    if by_channel:
+        channels = {c: measure([j for j in judgements if j.channel == c], by_channel=False)
+                    for c in CHANNELS if any(j.channel == c for j in judgements)}
+    return Metrics(
+        items=len(judgements), labelled=len(labelled), caught=sum(bool(j.predicted) for j in labelled),
+        acceptable=len(acceptable), false_alarms=sum(bool(j.predicted) for j in acceptable),
+        exact=sum(j.labels_right for j in judgements), labels=stats, fact_items=len(with_facts),
+        facts_expected=sum(len(j.expected_facts or ()) for j in with_facts),
+        facts_predicted=sum(len(j.predicted_facts or ()) for j in with_facts),
+        facts_hit=sum(len((j.expected_facts or frozenset()) & (j.predicted_facts or frozenset()))
+                      for j in with_facts),
+        channels=channels)
