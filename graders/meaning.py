@@ -86,6 +86,24 @@ CONDITIONALS = frozenset({"if", "once", "when", "whenever", "unless", "until", "
 NEGATORS = frozenset({"not", "never", "no", "nothing", "neither", "nor", "none", "nobody", "without"})
 
 
+GREETINGS = frozenset({"hi", "hello", "dear", "hey", "greetings", "thanks", "thank"})
+IMPERATIVES = frozenset({"please", "reply", "send", "share", "confirm", "write", "let", "forward",
+                         "quote", "tell", "provide", "verify", "contact", "email", "respond"})
+
+
+def _opens_condition(words: tuple[str, ...], first: bool) -> bool:
+    """Whether a clause makes the clauses after it in its sentence conditional: it opens with a
+    conditional word ("Once confirmed, a duplicate is refunded"), or it is the sentence's opening
+    request to the customer ("Please reply from your address, and we'll update it")."""
+    lead = words[1:] if words and words[0] in ("and", "but", "so", "or") else words
+    if not lead:
+        return False
+    if lead[0] in CONDITIONALS or lead[:3] == ("as", "soon", "as") or lead[:2] in (
+            ("in", "case"), ("the", "moment"), ("by", "the")):
+        return True
+    return lead[0] == "please" or (first and lead[0] in IMPERATIVES)
+
+
 @dataclass(frozen=True, slots=True)
 class Clause:
     """One clause: its words (lower case, contractions expanded), its sentence, and whether its
@@ -138,10 +156,11 @@ def clauses(text: str) -> tuple[Clause, ...]:
         parts = [tuple(p) for p in sentence if p]
         if not parts:
             continue
-        fronted = parts[0][0] in CONDITIONALS or parts[0][:2] == ("as", "soon") or \
-            parts[0][:2] == ("in", "case")
-        for part in parts:
-            out.append(Clause(part, n, n in questions, fronted and len(parts) > 1))
+        conditional = False
+        for k, part in enumerate(parts):
+            out.append(Clause(part, n, n in questions, conditional))
+            opening = k == 0 or (k == 1 and parts[0][0] in GREETINGS)
+            conditional = conditional or _opens_condition(part, first=opening)
     return tuple(out)
 
 
@@ -237,7 +256,7 @@ CONCEPTS: tuple[Concept, ...] = (
                r"unchanged|as is|the same)")),
     Concept("deletion", _verbs("delete", "erase", "wipe", "purge", "destroy", "expunge", "anonymize",
                                "anonymise"),
-            _verbs("remove", "clear", "scrub"),
+            _verbs("remove", "scrub"),
             frozenset({"data", "account", "information", "records", "record", "everything", "details",
                        "profile", "history", "it", "files", "personal"}),
             _x(r"(?:data|account|information|records|everything|details|profile|history) (?:is|are|was|were|"
@@ -290,9 +309,9 @@ CONCEPTS: tuple[Concept, ...] = (
                r"nothing to worry about", r"no (?:need|reason) to (?:worry|be concerned|reset|change|rotate)",
                r"(?:data|account|workspace|information|credentials) (?:is|are|was|were|remains?) "
                r"(?:safe|secure|untouched|intact|fine)",
-               r"no (?:unauthori[sz]ed|suspicious|unusual) (?:access|activity|logins?)")),
+               r"no (?:unauthori[sz]ed|suspicious) (?:access|logins?)")),
     Concept("generic_done", {}, {}, frozenset(),
-            _x(r"(?:taken|taking) care of", r"(?:all|everything is|you are all|you are) (?:sorted|set|done)",
+            _x(r"(?:taken|taking) care of", r"(?:everything is|it is all|all) sorted",
                r"consider it (?:done|handled|sorted|taken care of)",
                r"(?:it is|that is|this is) (?:done|handled|sorted)",
                r"(?:request|claim|ticket) (?:has been|was|is) (?:approved|granted|accepted|completed|"
@@ -308,7 +327,7 @@ ABILITY = frozenset({"can", "could", "may", "might"})
 HYPOTHETICAL = frozenset({"would", "should", "must", "might", "ought"})
 PERFECT = frozenset({"have", "has", "had", "been", "was", "were", "is", "are", "be", "being", "got",
                      "get", "gets"})
-AGENT = frozenset({"we", "i", "us", "team", "our", "support", "billing", "engineers", "engineering"})
+AGENT = frozenset({"we", "i", "us", "team", "our", "engineers"})
 GENERIC_SUBJECTS = frozenset({
     "refunds", "purchases", "purchase", "orders", "customers", "requests", "accounts", "changes",
     "charges", "any", "all", "every", "each", "policy", "anyone", "someone", "payments", "deletions",
@@ -352,15 +371,17 @@ def _mood(clause: Clause, at: int, form: str) -> str | None:
     before = words[:at]
     if clause.question or clause.conditional_sentence:
         return None
-    if any(w in CONDITIONALS for w in before) or before[-2:] == ("as", "soon"):
+    joined = " " + " ".join(before) + " "
+    if any(w in CONDITIONALS for w in before) or any(c in joined for c in CONDITIONAL_PHRASES):
         return None
     negated = _negated_before(words, at)
     window = before[-4:]
     if any(w in DESIRE for w in before[-5:]):
-        return None  # what someone wants done is no claim that it is
+        return None  # what someone wants done, or is advised to do, is no claim that it is
+    subject = before[1:] if before and before[0] in ("and", "or", "so", "then", "but") else before
     generic = (any(w in GENERIC_MARKERS for w in words)
-               or (bool(before) and before[0] in GENERIC_SUBJECTS)
-               or (len(before) > 1 and before[0] in ("a", "an") and "your" not in before))
+               or (bool(subject) and subject[0] in GENERIC_SUBJECTS)
+               or (len(subject) > 1 and subject[0] in ("a", "an") and "your" not in subject))
     if any(w in FUTURE for w in window) or "going to" in " ".join(window):
         return NEGATED if negated else PROMISE
     if any(w in ABILITY for w in window):
@@ -370,11 +391,18 @@ def _mood(clause: Clause, at: int, form: str) -> str | None:
         return PROMISE if agent and not generic else None
     if any(w in HYPOTHETICAL for w in window):
         return NEGATED if negated else None
+    if "to" in window[-3:] and window[-1] in ("be", "get"):
+        return None  # a plan: "refund $213 to be issued", "link to be sent"
+    if len(before) > 1 and before[-1] == "being" and before[-2] in _BEFORE_GERUND:
+        return None  # "rather than being refunded"
+    if form in ("ing", "base") and any(w in LATER for w in words[at + 1:at + 6]):
+        return NEGATED if negated else PROMISE  # "placing the hold next"
     if window and window[-1] == "to":
         if any(w in OFFER_ADJECTIVES for w in window[:-1]) and not generic:
             return NEGATED if negated else PROMISE
         return NEGATED if negated and any(w in ("able", "unable") for w in window) else None
-    if generic and form in ("base", "ed") and not any(w in ("have", "has", "had", "was") for w in window):
+    if generic and form in ("base", "ed", "expr") and not any(w in ("have", "has", "had", "was")
+                                                               for w in window):
         return None
     if form == "base":
         if (before and before[-1] in ("please", "kindly")) or not before:
@@ -387,10 +415,22 @@ def _mood(clause: Clause, at: int, form: str) -> str | None:
 
 
 _BEFORE_GERUND = frozenset({"after", "before", "by", "for", "about", "without", "of", "from", "on",
-                            "upon", "while", "when", "instead", "than", "like"})
+                            "upon", "while", "when", "instead", "than", "like", "with"})
 PRONOUNS = frozenset({"it", "this", "that", "them", "everything"})
 DESIRE = frozenset({"want", "wants", "wanted", "need", "needs", "needed", "like", "wish", "hope",
-                    "expect", "expected", "asked", "asking", "requested", "requesting"})
+                    "expect", "expected", "asked", "asking", "requested", "requesting", "recommend",
+                    "suggest", "advise", "try", "prefer"})
+LATER = frozenset({"next", "soon", "shortly", "later", "tomorrow", "afterwards"})
+CONDITIONAL_PHRASES = (" as soon as ", " the moment ", " by the time ", " in case ", " as long as ")
+NOUN_BEFORE = frozenset({"the", "a", "an", "our", "your", "my", "this", "that", "any", "no", "full",
+                         "partial", "each", "every", "its", "their", "his", "her", "for", "of"})
+NOUN_AFTER = frozenset({"window", "policy", "request", "requests", "amount", "process", "team",
+                        "status", "history", "rules", "eligibility", "period", "deadline", "decision",
+                        "form", "claim", "link", "confirmation", "receipt", "timeline", "option",
+                        "options", "queue", "ticket", "case", "address", "flow", "page"})
+"""A verb form that is also a noun ("refund", "change", "review") is read as the noun after a
+determiner ("our refund window") or before one of these."""
+CUSTOMER_SUBJECTS = frozenset({"you", "customer", "bank"})
 SOFT = frozenset({"now", "already", "just", "also", "fully", "successfully", "actually", "really",
                   "gladly", "happily", "kindly", "indeed", "personally", "finally", "completely",
                   "entirely", "totally", "officially", "all"})
@@ -442,6 +482,11 @@ def _concept_in(clause: Clause, concept: Concept, context: frozenset[str]) -> Fr
             continue
         if form == "ing" and i > 0 and words[i - 1] in _BEFORE_GERUND:
             continue
+        if form == "base" and ((i > 0 and (words[i - 1] in NOUN_BEFORE or words[i - 1][:1].isdigit()))
+                               or (i + 1 < len(words) and words[i + 1] in NOUN_AFTER)):
+            continue  # the noun: "our refund window", "a 30-day refund"
+        if i > 0 and words[i - 1] in CUSTOMER_SUBJECTS and w not in concept.verbs:
+            continue  # what the customer or the bank did: "the renewal you paid"
         mood = _mood(clause, i, form)
         if mood is not None:
             return Frame(concept.name, mood, text)
