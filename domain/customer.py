@@ -149,8 +149,9 @@ def requested_items(message: str) -> tuple[str, ...]:
 _BLANKET = re.compile(
     r" (all|any|every|whatever|full|complete|personal|account|other|additional|further)"
     r"( [a-z0-9]+){0,2} (details?|info|information|data|particulars) "
-    r"| (send|tell|give|share|provide|list) me( [a-z0-9]+){0,2} (everything|all) "
-    r"| everything (you|else|relevant|related|about|on|that|i|we) "
+    r"| (send|tell|give|share|provide|list|forward)( me| us)?( [a-z0-9]+){0,2} (everything|all) "
+    r"| everything (you know|you have|you can|relevant|related|about you|on file|that might"
+    r"|that could) "
     r"| anything (else )?(you have|you know|you can|relevant|useful|that might|that could) "
     r"| whatever you (have|know|can) | all you (have|know) | as much as you can "
     r"| (etc|etcetera|and so on|and so forth|the lot) ")
@@ -163,8 +164,18 @@ def fishes(message: str) -> bool:
     have", "send me everything", a list ending in ", everything" or "etc")."""
     if len(requested_items(message)) > MAX_ITEMS:
         return True
-    return (any(_BLANKET.search(words) for words in requests(message))
+    return (any(_asks_for_all(words) for words in requests(message))
             or bool(_TAIL.search(message.lower())))
+
+
+_NEGATION = re.compile(r" (no|not|don t|dont|never|without|nothing) ")
+
+
+def _asks_for_all(words: str) -> bool:
+    """Whether a request asks for everything, unless a negation before it says the opposite ("I
+    don't need any other details")."""
+    found = _BLANKET.search(words)
+    return found is not None and not _NEGATION.search(words[:found.start() + 1])
 
 
 _INSTRUCTION = re.compile(
