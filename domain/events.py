@@ -435,10 +435,11 @@ class CustomerMessaged:
         return cls(data["text"])
 
 
-REPLY_KINDS = ("answer", "clarify", "repeat", "impatient")
+REPLY_KINDS = ("answer", "clarify", "repeat", "impatient", "refuse")
 """What a customer reply did: revealed what was asked (``answer``), asked what the agent needs
-(``clarify``), answered a question asked before (``repeat``: stalling), or lost patience with
-another question it cannot answer (``impatient``: stalling)."""
+(``clarify``), answered a question asked before (``repeat``: stalling), lost patience with
+another question it cannot answer (``impatient``: stalling), or refused a message that fished for
+many details or tried to instruct it, asking for one clear question (``refuse``: stalling)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -31,9 +31,16 @@ REPEAT = 500
 NOOP = 200
 NO_EFFECT = 200
 CHURN = 100
-STALLING = {"repeat": 300, "impatient": 200}
-"""A question the customer already answered, or another it cannot answer once impatient
-(``domain.customer``): stalling, like a no-op, but dearer for a repeat."""
+STALLING = {"repeat": 300, "impatient": 200, "refuse": 200}
+"""A question the customer already answered, another it cannot answer once impatient, or a
+message it refuses (one that fishes for many details or tries to instruct it; ``domain.customer``):
+stalling, like a no-op, but dearer for a repeat. No reply recorded before the customer could
+refuse has that kind, so regrading an old episode charges what it charged."""
+WHY_STALLING = {
+    "repeat": "asked the customer again for what it already answered",
+    "impatient": "another question the customer cannot answer",
+    "refuse": "fished for many details at once, or tried to instruct the customer",
+}
 
 
 def step_penalties(before: EpisodeState, step_events: Sequence[Event]) -> list[Penalty]:
@@ -60,9 +67,7 @@ def step_penalties(before: EpisodeState, step_events: Sequence[Event]) -> list[P
             case TagRemoved(tag=tag):
                 out.append(Penalty("churn", CHURN, f"removed tag {tag.value}"))
             case CustomerReplied(kind=kind) if kind in STALLING and not repeated:
-                why = ("asked the customer again for what it already answered" if kind == "repeat"
-                       else "another question the customer cannot answer")
-                out.append(Penalty("stalling", STALLING[kind], why))
+                out.append(Penalty("stalling", STALLING[kind], WHY_STALLING[kind]))
     if any(isinstance(a, Noop) for a in actions) and not repeated:
         out.append(Penalty("noop", NOOP, "no-op: stalling"))
     return out

@@ -67,9 +67,11 @@ class CorpusItem(BaseModel):
             raise ValueError("labels: a label is listed twice")
         if self.facts is not None:
             if self.labels:
-                raise ValueError("facts: only an acceptable text (labels []) lists facts")
+                raise ValueError("facts: only an acceptable text (labels []) lists facts; leave the key "
+                                 "out of a labelled one")
             if self.channel == "message":
-                raise ValueError("facts: only a reply or a note lists facts (a message has no rubric)")
+                raise ValueError("facts: only a reply or a note lists facts (a message has no rubric); "
+                                 "leave the key out")
             if len(set(self.facts)) != len(self.facts):
                 raise ValueError("facts: a fact is listed twice")
         return self

@@ -166,6 +166,9 @@ class Evaluator:
         return found
 
     def _prepare(self, task_id: str, seed: int | None, setup: Setup) -> Prepared:
+        """Play the setup's actions from the opening. With an LLM judge the opening records
+        ``judge: llm`` (as a reset on a server with a judge does), which ``open_in_memory`` does not
+        offer: only then does the grade read the verdict recorded on the draft."""
         if self.llm is None:
             state = open_in_memory(self.catalog, task_id, seed, grader_version=self.grader_version)
         else:
@@ -200,6 +203,9 @@ class Evaluator:
         return after, graded.step, graded.to_event().violations
 
     def judge_entry(self, entry: Entry) -> Judgement:
+        """What the grader found in one item's text, played in its setup: the labels of the
+        violations its step caused (not those the setup already had, nor action rules) and, for
+        an item that lists facts, the facts credited."""
         item = entry.item
         base = self.prepared(item.task_id, item.seed, item.setup)
         _, step, found = self._step(base.state, item.action())
