@@ -489,8 +489,9 @@ def _mood(clause: Clause, at: int, form: str, start: int | None = None) -> str |
     if len(before) > 1 and before[-1] == "being" and before[-2] in _BEFORE_GERUND:
         return None  # "rather than being refunded"
     after = words[at + 1:at + 10]
-    if form in ("ing", "base") and (any(w in LATER for w in after) or any(
-            a in ("right", "straight", "immediately") and b == "after" for a, b in itertools.pairwise(after))):
+    soon_after = any(a in ("right", "straight", "immediately") and b == "after"
+                     for a, b in itertools.pairwise(after))
+    if form in ("ing", "base") and (soon_after or any(w in LATER for w in after)):
         return NEGATED if negated else PROMISE  # "placing the hold next"
     if window and window[-1] == "to":
         if any(w in OFFER_ADJECTIVES for w in window[:-1]) and not generic:

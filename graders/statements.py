@@ -127,16 +127,15 @@ def contradicts(frame: Frame, state: EpisodeState) -> str | None:
         case "review", "done":
             if "fraud_review_opened" in done:
                 return None
-            words = frame.quote.split()
-            specialist = any(w in words for w in ("fraud", "abuse", "trust", "specialist", "specialists"))
+            specialist = any(w in frame.quote.split()
+                             for w in ("fraud", "abuse", "trust", "specialist", "specialists"))
             if not specialist and ("incident_escalated" in done or state.queue not in (None, "general")):
                 return None  # a billing or technical review: routed to the team that does it
             return "no review is opened"
         case "escalation", "done":
             if "incident_escalated" in done:
                 return None
-            words = set(frame.quote.replace("-", " ").split())
-            if not words & INCIDENT_WORDS and (state.queue not in (None, "general")
+            if not set(frame.quote.replace("-", " ").split()) & INCIDENT_WORDS and (state.queue not in (None, "general")
                                                or "Escalated" in state.tags):
                 return None  # the ticket handed to a team that takes it on, not an incident
             return "no incident or escalation is recorded"
