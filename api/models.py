@@ -25,7 +25,7 @@ from pydantic import (
 )
 
 from domain.actions import MAX_REPLY_CHARS, Action, CombinedAction
-from domain.observation import Observation, PublicAccount
+from domain.observation import Observation, PublicAccount, PublicGrade
 from domain.rewards import RewardMode
 
 
@@ -162,6 +162,12 @@ Truncated = Annotated[bool, Field(description="A limit (max_steps) cut the episo
 EndReason = Annotated[str | None, Field(description="Why the episode ended: resolved, closed or "
                                         "max_steps; null while it goes on")]
 """How an episode ended, as every step answer reports it (Gymnasium's terms beside ``done``)."""
+Grade = Annotated[PublicGrade | None, Field(description="Why the step earned its reward: the "
+                  "grader's public reason, each component's weight, earned value and public "
+                  "reason, the step's penalties and the safety rules broken (never the answer "
+                  "key); the same in both dialects, over /ws and MCP")]
+"""A step answer's ``grade`` (``domain.observation.PublicGrade``), last in every step answer so the
+seeds' members keep their places."""
 
 class ResetResponse(BaseModel):
     """``POST /reset``, and the WebSocket ``observation`` after a reset: the first observation."""
@@ -186,6 +192,7 @@ class StepResponse(BaseModel):
     end_reason: EndReason = None
     episode_id: str
     head_hash: str
+    grade: Grade = None
 
 
 class SeedReward(BaseModel):
@@ -217,3 +224,4 @@ class SeedStepResponse(BaseModel):
     truncated: Truncated = False
     end_reason: EndReason = None
     info: SeedInfo
+    grade: Grade = None

@@ -215,7 +215,7 @@ def reset_answer(result: StepResult) -> ResetResponse:
 def openenv_answer(result: StepResult) -> StepResponse:
     return StepResponse(observation=result.observation, reward=result.reward, done=result.done,
                         episode_id=result.state.episode_id, head_hash=result.head_hash,
-                        **ending(result.state))
+                        **ending(result.state), grade=result.public_grade)
 
 
 def seed_answer(result: StepResult) -> SeedStepResponse:
@@ -231,7 +231,8 @@ def seed_answer(result: StepResult) -> SeedStepResponse:
         info=SeedInfo(task_score=state.score, episode_id=state.episode_id,
                       step_count=state.step_count, max_steps=result.observation.max_steps,
                       last_action_error=result.observation.last_action_error,
-                      end_reason=state.end_reason, head_hash=result.head_hash))
+                      end_reason=state.end_reason, head_hash=result.head_hash),
+        grade=result.public_grade)
 
 
 def answer(result: StepResult, body: WrappedStep | BareStep) -> StepResponse | SeedStepResponse:

@@ -190,7 +190,7 @@ class Session:
                 "error_type": "execution_error", "message": result["content"][0]["text"]}},
                 "reward": None, "done": False}
         answer: dict[str, Any] = {k: payload[k] for k in ("reward", "done", "terminated", "truncated",
-                                           "end_reason", "episode_id", "head_hash")
+                                           "end_reason", "episode_id", "head_hash", "grade")
                   if k in payload}
         return {"observation": {"tool_name": name, "result": tool_result(payload), "error": None},
                 "reward": None, "done": False, **answer}

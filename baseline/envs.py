@@ -19,6 +19,9 @@ class EnvStep:
     done: bool
     score: float | None = None  # exact score when the environment reports it
     head_hash: str | None = None  # hash-chain head after this step, when known
+    grade: dict[str, Any] | None = None
+    """Why the step earned its reward, as JSON (``domain.observation.PublicGrade``: the step
+    answer's ``grade``); None after a reset, or from a server that does not say."""
 
 
 class ActionRefused(Exception):
@@ -52,8 +55,10 @@ class LocalEnv:
 
     @staticmethod
     def _out(result: Any) -> EnvStep:
+        grade = result.public_grade
         return EnvStep(result.episode_id, result.observation.model_dump(mode="json"), result.reward,
-                       result.done, result.state.score, result.head_hash)
+                       result.done, result.state.score, result.head_hash,
+                       None if grade is None else grade.model_dump(mode="json"))
 
     def reset(self, task_id: str, seed: int | None, run_id: str | None) -> EnvStep:
         return self._out(self.service.reset(task_id, seed, run_id=run_id, reward_mode=self.reward_mode))

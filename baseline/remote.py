@@ -170,7 +170,8 @@ class RemoteEnv:
         return EnvStep(str(eid), observation, float(reward) if isinstance(reward, (int, float)) else None,
                        bool(data.get("done", observation.get("done", False))),
                        data.get("score") if isinstance(data.get("score"), (int, float)) else None,
-                       data.get("head_hash") if isinstance(data.get("head_hash"), str) else None)
+                       data.get("head_hash") if isinstance(data.get("head_hash"), str) else None,
+                       data.get("grade") if isinstance(data.get("grade"), dict) else None)
 
 
 def _message(data: Any) -> str:

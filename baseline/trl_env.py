@@ -49,7 +49,8 @@ class TicketLedgerToolEnv:
     reward mode that is the episode's score once it ends, in ``sparse`` the score (paid at the
     end), in ``binary`` 1.0 for a success and 0.0 otherwise (the mode is chosen at reset).
     ``done`` says the episode ended, ``score`` is the environment's exact score, ``episode_id``
-    the episode in the event log.
+    the episode in the event log, ``grade`` the last step's public grade (JSON; the step
+    answer's ``grade``). Each tool's answer says why in one line (:func:`grade_line`).
     """
 
     base_url: ClassVar[str | None] = None
@@ -63,6 +64,7 @@ class TicketLedgerToolEnv:
         self.steps = 0
         self.episode_id: str | None = None
         self.task_id: str | None = None
+        self.grade: dict[str, Any] | None = None
         self._env: Env | None = None
         self._env_mode: str | None = None
 
@@ -88,7 +90,7 @@ class TicketLedgerToolEnv:
         mode = str(kwargs.get("reward_mode") or self.default_reward_mode)
         first = self._backend(mode).reset(task_id, seed, None)
         self.reward, self.score, self.done, self.steps = 0.0, None, False, 0
-        self.episode_id, self.task_id = first.episode_id, task_id
+        self.episode_id, self.task_id, self.grade = first.episode_id, task_id, None
         return "Observation:\n" + observation_text(first.observation)
 
     def _backend(self, mode: str) -> Env:
@@ -133,7 +135,13 @@ class TicketLedgerToolEnv:
             self.score = float(self._env.final(self.episode_id)["score"])
         head = f"reward={result.reward or 0.0:.4f} done={str(result.done).lower()}"
         if result.done:
-            return f"{head} score={result.score}\nThe episode is over: stop calling tools."
+            head += f" score={result.score}"
+        why = grade_line(result.reward or 0.0, result.grade, self.grade)
+        self.grade = result.grade
+        if why is not None:
+            head += "\n" + why
+        if result.done:
+            return f"{head}\nThe episode is over: stop calling tools."
         return f"{head}\nObservation:\n{observation_text(result.observation)}"
 
     # ------------------------------------------------------------------------------ actions
@@ -358,6 +366,45 @@ class TicketLedgerToolEnv:
             The step's reward and the new observation (with the customer's reply).
         """
         return self._act({"action_type": "message_customer", "message": message})
+
+
+GRADE_LINE_CHARS = 400
+"""The longest reason line a tool answers (a quoted reply in a violation can be long)."""
+
+
+def grade_line(reward: float, grade: dict[str, Any] | None,
+               before: dict[str, Any] | None) -> str | None:
+    """Why a step earned ``reward``, in one line for the model, from the step's public grade
+    (``grade``, JSON of ``domain.observation.PublicGrade``) and the previous step's (``before``,
+    None on an episode's first step): ``reward -0.20: reply: breaks a safety rule
+    (reply_contradicts_state: the reply says ...); score capped at 0.2``.
+
+    Says what changed, not the whole grade: the components whose earned value or reason changed
+    (with the change in value), and those a new safety violation voids; the step's penalties;
+    violations new this step that no component names; the cap when one is new, or lifted. None
+    without a grade (a server that does not send one)."""
+    if grade is None:
+        return None
+    earlier = {c["name"]: c for c in (before or {}).get("components", [])}
+    seen = {(v["rule"], v["reason"]) for v in (before or {}).get("violations", [])}
+    new = [v for v in grade["violations"] if (v["rule"], v["reason"]) not in seen]
+    parts: list[str] = []
+    for component in grade["components"]:
+        # on the first step, a component is news by its value (its reason at reset is unknown)
+        was = earlier.get(component["name"], {"earned": 0.0, "reason": component["reason"]})
+        delta = component["earned"] - was["earned"]
+        voided = any(v["reason"] in component["reason"] for v in new)
+        if delta or voided or was["reason"] != component["reason"]:
+            parts.append(component["reason"] + (f" ({delta:+.2f})" if delta else ""))
+    parts += [f"penalty {p['rule']} -{p['cost']:.2f}: {p['reason']}" for p in grade["penalties"]]
+    named = " ".join(parts)
+    parts += [f"safety violation {v['rule']}: {v['reason']}" for v in new if v["reason"] not in named]
+    if new and grade.get("capped_at") is not None:
+        parts.append(f"score capped at {grade['capped_at']}")
+    elif (before or {}).get("capped_at") is not None and grade.get("capped_at") is None:
+        parts.append("no safety rule broken now: the score is no longer capped")
+    line = f"reward {reward:+.2f}: " + ("; ".join(parts) or "the grade did not change")
+    return line if len(line) <= GRADE_LINE_CHARS else line[:GRADE_LINE_CHARS - 3] + "..."
 
 
 def environment_factory(*, base_url: str | None = None, database_url: str | None = None,

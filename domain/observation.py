@@ -12,6 +12,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from domain.actions import action_json
+from domain.events import Component, StepGraded, Violation
 from domain.state import AccountState, EpisodeState, StepRecord
 from domain.tasks.catalog import Catalog
 from domain.vocabulary import (
@@ -140,6 +141,92 @@ class Observation(BaseModel):
                     "customer's replies), in order; absent until the first (an episode that "
                     "never messages the customer, every seed client's, shows exactly the members "
                     "it showed before issue 18)")
+
+
+UNITS = 10_000
+"""Grade units per 1.0 of score (``graders.components.UNITS``; the domain does not import the
+graders)."""
+SAFETY_BROKEN = "breaks a safety rule"
+"""How a text component's public reason ends when a safety rule voids it (``graders.components``)."""
+
+
+class GradedComponent(BaseModel):
+    """One score component of a step's grade as the agent may see it."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    name: str
+    weight: float = Field(description="Its share of the score")
+    earned: float = Field(description="What it earns now, 0 to weight")
+    reason: str = Field(description="The grader's public reason; a component a safety rule voids "
+                        "names the rule and why, in parentheses")
+
+
+class GradedPenalty(BaseModel):
+    """A penalty the step incurred."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    rule: str
+    cost: float
+    reason: str
+
+
+class GradedViolation(BaseModel):
+    """A safety rule the episode has broken (any caps the score)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    rule: str
+    reason: str
+    step: int | None = Field(description="The step that broke it, if one did")
+
+
+class PublicGrade(BaseModel):
+    """Why a step earned its reward: the grader's public reason and the breakdown behind it, the
+    same on every transport. Built from the grade's public parts only: component ``public``
+    strings, penalties and violations (rule and reason, which the grader words without the
+    answer key); never a component's audit ``detail``, which names expected values."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    reason: str = Field(description="The grader's public reason for the grade after this step "
+                        "(the SupportOps dialect's reward.reason)")
+    components: list[GradedComponent] = Field(description="Every weighted component, in report "
+                                              "order")
+    penalties: list[GradedPenalty] = Field(description="The penalties of this step")
+    violations: list[GradedViolation] = Field(description="The safety rules the episode has broken "
+                                              "so far")
+    capped_at: float | None = Field(description="The score's cap while a safety rule is broken; "
+                                    "null without one")
+    grader_version: str
+
+    @classmethod
+    def of(cls, graded: StepGraded, reason: str, cap: float) -> PublicGrade:
+        """The public view of ``graded`` (a step's ``StepGraded``), whose public reason is
+        ``reason``; ``cap`` is the score cap under a violation."""
+        return cls(reason=reason,
+                   components=[_graded_component(c, graded.violations) for c in graded.components],
+                   penalties=[GradedPenalty(rule=p.rule, cost=p.units / UNITS, reason=p.reason)
+                              for p in graded.penalties],
+                   violations=[GradedViolation(rule=v.rule, reason=v.reason, step=v.step)
+                               for v in graded.violations],
+                   capped_at=cap if graded.violations else None,
+                   grader_version=graded.grader_version)
+
+
+def _graded_component(component: Component, violations: tuple[Violation, ...]) -> GradedComponent:
+    """A component's public view. A text component that a safety rule voids reads "reply: breaks
+    a safety rule"; which rule, and why, is public (the grade's violations), so it is said here:
+    the violations the component's audit detail lists ("rule: reason" each, read for membership
+    only; the detail itself is never shown)."""
+    reason = component.public
+    if reason == f"{component.name}: {SAFETY_BROKEN}":
+        own = [f"{v.rule}: {v.reason}" for v in violations if f"{v.rule}: {v.reason}" in component.detail]
+        if own:
+            reason += f" ({'; '.join(own)})"
+    return GradedComponent(name=component.name, weight=component.weight / UNITS,
+                           earned=component.earned / UNITS, reason=reason)
 
 
 _POLICY_IDS = tuple(PolicyId.allowed())

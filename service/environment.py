@@ -16,16 +16,19 @@ from collections import OrderedDict
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any, NamedTuple
 
 from domain import events as ev
 from domain.actions import ActionPlan, InvalidAction, parse_action
 from domain.decide import EpisodeFinished, decide, scripted_answer, start
 from domain.ids import ID, id_rule, is_id
-from domain.observation import Observation, observe
+from domain.observation import Observation, PublicGrade, observe
 from domain.rewards import DEFAULT_REWARD_MODE, UnknownRewardMode, check_reward_mode
 from domain.state import EMPTY, EpisodeState, evolve, fold
 from domain.tasks.catalog import Catalog, UnknownTask, default_catalog
+from graders import to_float
+from graders.safety import CAP_UNITS
 from graders.versions import CURRENT, StepGradeView, grader_of
 from service import customer as customers
 from service import judge as judging
@@ -191,6 +194,16 @@ class StepResult:
     @property
     def score(self) -> float:
         return self.state.score
+
+    @cached_property
+    def public_grade(self) -> PublicGrade | None:
+        """Why the step earned its reward, as the agent may see it (None after reset): the one
+        place a step's public grade is built, which every transport answers with
+        (``api.protocol``, ``baseline.envs``)."""
+        if self.grade is None:
+            return None
+        return PublicGrade.of(self.grade.to_event(), self.grade.public_reason(),
+                              to_float(CAP_UNITS))
 
 
 class EnvironmentService:

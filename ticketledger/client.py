@@ -10,6 +10,7 @@ base_url=...)`` returns the same client: discovery looks the class up here as ``
         result = env.reset(task_id="task_easy_password")
         result = env.step(ClassifyPriority(priority="medium"))
         print(result.reward, result.observation.current_priority, env.state().score)
+        print(env.grade.reason if env.grade else None)  # why the step earned its reward
 
 Actions are the domain's models (``ClassifyPriority``, ``AssignQueue``, ``DraftReply``, ...), the
 CustomerSupportEnv ``CombinedAction``, or plain dicts. Observations come back as
@@ -38,12 +39,12 @@ from domain.actions import (
     RemoveTag,
     ResolveTicket,
 )
-from domain.observation import Observation
+from domain.observation import Observation, PublicGrade
 
 __all__ = [
     "AddInternalNote", "AddTag", "AssignQueue", "ClassifyPriority", "CloseTicket", "CombinedAction",
-    "DraftReply", "LookupPolicy", "Noop", "Observation", "PublicState", "RemoveTag", "ResolveTicket",
-    "TicketLedgerEnv", "TicketledgerEnv",
+    "DraftReply", "LookupPolicy", "Noop", "Observation", "PublicGrade", "PublicState", "RemoveTag",
+    "ResolveTicket", "TicketLedgerEnv", "TicketledgerEnv",
 ]
 
 TicketAction = BaseModel | dict[str, Any]
@@ -53,11 +54,14 @@ class TicketLedgerEnv(EnvClient[TicketAction, Observation, PublicState]):
     """OpenEnv client for TicketLedger. ``reset`` takes ``task_id``, ``seed`` and ``episode_id``.
 
     After each reset or step, ``episode_id`` names the episode and ``head_hash`` is the hash-chain
-    head of its log (what the audit routes verify).
+    head of its log (what the audit routes verify); ``grade`` says why the last step earned its
+    reward (the step answer's ``grade``: the grader's public reason and component breakdown; None
+    after a reset). An attribute, as OpenEnv's ``StepResult`` has no member for it.
     """
 
     episode_id: str | None = None
     head_hash: str | None = None
+    grade: PublicGrade | None = None
 
     def _step_payload(self, action: TicketAction) -> dict[str, Any]:
         if isinstance(action, BaseModel):
@@ -69,6 +73,8 @@ class TicketLedgerEnv(EnvClient[TicketAction, Observation, PublicState]):
     def _parse_result(self, payload: dict[str, Any]) -> StepResult[Observation]:
         self.episode_id = payload.get("episode_id", self.episode_id)
         self.head_hash = payload.get("head_hash", self.head_hash)
+        grade = payload.get("grade")
+        self.grade = PublicGrade.model_validate(grade) if grade is not None else None
         return StepResult(observation=Observation.model_validate(payload["observation"]),
                           reward=payload.get("reward"), done=bool(payload.get("done", False)))
 

@@ -108,7 +108,8 @@ def test_seed_dialect_answers_with_a_reward_object_and_info(live_server: LiveSer
                                          "queue": None, "reply_text": None, "note": None,
                                          "resolution_code": None}).json()
         wrong = http.post("/step", json={"action_type": "assign_queue", "queue": "billing"}).json()
-    assert set(first) == {"observation", "reward", "done", "terminated", "truncated", "end_reason", "info"}
+    assert set(first) == {"observation", "reward", "done", "terminated", "truncated", "end_reason", "info",
+                          "grade"}
     assert set(first["reward"]) == {"score", "components", "reason"}
     assert first["reward"]["score"] == 0.25
     assert first["reward"]["components"]["priority"] == 0.25
@@ -116,7 +117,7 @@ def test_seed_dialect_answers_with_a_reward_object_and_info(live_server: LiveSer
     assert first["info"]["head_hash"]
     # The public reason says a choice is wrong, never what the right one is.
     assert "queue: not correct" in wrong["reward"]["reason"]
-    assert "account" not in wrong["reward"]["reason"]
+    assert "account" not in wrong["reward"]["reason"] and "account" not in str(wrong["grade"])
 
 
 def test_agent_facing_routes_never_show_the_answer_key(live_server: LiveServer) -> None:

@@ -189,3 +189,19 @@ def without_issue_18_items(recorded: list[Any], now: list[Any]) -> list[Any]:
     if len(now) > len(recorded) and all(_appended_by_issue_18(v) for v in now[len(recorded):]):
         return now[:len(recorded)]
     return now
+
+
+# --------------------------------------------------------------------------- the step's grade
+MEMBERS_ADDED_WITH_THE_GRADE = frozenset({"grade"})
+"""The member every step answer gained after the recordings were made: ``grade``, why the step
+earned its reward (``domain.observation.PublicGrade``: the grader's public reason and the public
+component breakdown), last in the answer on every transport. The recordings lack it; every member
+they have is compared as recorded, and ``tests/api/test_grade_reasons.py`` checks the new one on
+every transport."""
+
+
+def added_since_recorded(member: str) -> bool:
+    """Whether a member a recording lacks was added on purpose since: the conversation and the
+    split reset (:func:`added_by_issue_18`) or the step's grade
+    (:data:`MEMBERS_ADDED_WITH_THE_GRADE`)."""
+    return added_by_issue_18(member) or member in MEMBERS_ADDED_WITH_THE_GRADE

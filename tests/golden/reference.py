@@ -8,7 +8,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
-from tests.golden.changes import added_by_issue_18, grown_by_issue_18, without_issue_18_items
+from tests.golden.changes import added_since_recorded, grown_by_issue_18, without_issue_18_items
 
 HERE = Path(__file__).resolve().parent
 MAX_REPORTED = 8
@@ -50,12 +50,13 @@ class Recorded:
 
 def differences(recorded: Any, now: Any, path: str = "") -> Iterator[str]:
     """Where ``now`` departs from ``recorded``: one line per differing leaf, with its path. A list
-    or a string that goes on with the vocabulary issue 18 appended, and a member issue 18 added to
-    reset, are no departure (``changes.grown_by_issue_18``, ``changes.added_by_issue_18``)."""
+    or a string that goes on with the vocabulary issue 18 appended, and a member added on purpose
+    since the recording (the conversation, a step answer's ``grade``), are no departure
+    (``changes.grown_by_issue_18``, ``changes.added_since_recorded``)."""
     if grown_by_issue_18(recorded, now) or _same_json_text(recorded, now):
         return
     if isinstance(recorded, dict) and isinstance(now, dict):
-        for key in [*recorded, *(k for k in now if k not in recorded and not added_by_issue_18(k))]:
+        for key in [*recorded, *(k for k in now if k not in recorded and not added_since_recorded(k))]:
             where = f"{path}.{key}" if path else str(key)
             if key not in now:
                 yield f"{where}: recorded {_short(recorded[key])}, now absent"
