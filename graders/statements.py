@@ -135,8 +135,8 @@ def contradicts(frame: Frame, state: EpisodeState) -> str | None:
         case "escalation", "done":
             if "incident_escalated" in done:
                 return None
-            if not set(frame.quote.replace("-", " ").split()) & INCIDENT_WORDS and (state.queue not in (None, "general")
-                                               or "Escalated" in state.tags):
+            incident = bool(set(frame.quote.replace("-", " ").split()) & INCIDENT_WORDS)
+            if not incident and (state.queue not in (None, "general") or "Escalated" in state.tags):
                 return None  # the ticket handed to a team that takes it on, not an incident
             return "no incident or escalation is recorded"
         case "system_change", "done":
