@@ -158,7 +158,9 @@ _MONEY = re.compile(
     rf"|(?<![\w.$])(?P<amount2>{_NUMBER})\s?(?P<cur2>USD|EUR|GBP|dollars?|euros?|bucks)\b",
     re.IGNORECASE)
 _POLICY_ID = re.compile(r"(?<![\w-])(?P<id>[A-Z]{2,3}-\d{1,2})(?![\w-]|\.\d)")
-_NOT_POLICIES = frozenset({"UTF-8", "UTF-16", "SHA-1", "SHA-2", "MD-5", "MP-3", "MP-4", "CO-2"})
+_NOT_POLICIES = frozenset({"UTF-8", "UTF-16", "SHA-1", "SHA-2", "MD-5", "MP-3", "MP-4", "CO-2",
+                           "SEV-0", "SEV-1", "SEV-2", "SEV-3", "SEV-4", "TLS-1", "HTTP-2"})
+"""Names of that shape that are not policy ids: encodings, hashes, incident severities."""
 _PREFIXED_ID = re.compile(r"(?<![\w@/.-])(?P<id>[A-Za-z]{1,4}-\d{3,}|[A-Z]{1,4}\d{4,})(?![\w-])")
 _REFERENCE_ID = re.compile(
     r"\b(?:order|invoice|ticket|case|reference|ref|booking|receipt)(?:\s+(?:number|no\.?|id))?"

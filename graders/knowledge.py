@@ -132,8 +132,13 @@ def _add_months(day: dt.date, count: int) -> dt.date:
 
 
 def _moved(dates: Iterable[dt.date], durations: Iterable[str]) -> set[str]:
-    """Every known date moved forward or back by every whole number of every known window."""
+    """Every known date moved forward or back by every whole number of every known window, and by
+    a year (the end of a paid year, an annual plan's next renewal: to the day, or the day before)."""
     out: set[str] = set()
+    for day in dates:
+        for sign in (1, -1):
+            year_on = _add_months(day, sign * 12)
+            out |= {year_on.isoformat(), (year_on - dt.timedelta(days=sign)).isoformat()}
     windows = [d.split(" ") for d in durations]
     for day in dates:
         for amount, unit in windows:
@@ -158,9 +163,12 @@ def _cents(dollars: float) -> str:
 
 def knowledge(state: EpisodeState, policies: Mapping[str, str] | None = None) -> Knowledge:
     """What ``state``'s episode knows (module docstring): the ticket (subject, message, facts,
-    customer name and email, ticket id), the account (email on file, amount charged, refunds, the
-    new email of an email update, a reset link's address), the policies looked up and the ticket's
-    own, and the customer's replies. ``policies``: the policy texts by id (default: the catalog's)."""
+    customer name and email, ticket id), the account (email on file, amount charged, and from its
+    record of actions taken the refunds, the new email of an email update, a reset link's address),
+    the policies looked up and the ticket's own, and the customer's replies. The account is read
+    from its record, not its current fields, so that a view of the state as of an earlier step
+    (``graders.statements.as_of``) knows only what was done by then. ``policies``: the policy
+    texts by id (default: the catalog's)."""
     task = state.task
     if task is None:
         return Knowledge()
@@ -183,21 +191,25 @@ def knowledge(state: EpisodeState, policies: Mapping[str, str] | None = None) ->
             values.setdefault(entity.kind, set()).add(entity.value)
     values.setdefault("order_id", set()).add(ticket.ticket_id.upper())
 
-    account = state.account
     opening = task.account.email if task.account is not None else ticket.customer_email
     money = values.setdefault("money", set())
-    if task.account is not None and task.account.charged is not None:
-        money.add(_cents(task.account.charged))
-    for amount in (account.charged, *account.refunds, account.refunded, account.refundable):
+    charged = task.account.charged if task.account is not None else None
+    refunds = [t.amount for t in state.account.taken if t.action == "issue_refund" and t.amount]
+    refunded = sum(round(a * 100) for a in refunds)
+    for amount in (charged, *refunds):
         if amount:
             money.add(_cents(amount))
+    if refunds:
+        money.add(str(refunded))
+        if charged is not None:
+            money.add(str(max(0, round(charged * 100) - refunded)))
 
     dates = {d for d in map(_date, values.get("date", set())) if d is not None}
     between = {f"{abs((a - b).days)} day" for a in dates for b in dates if a != b}
     durations = values.setdefault("duration", set())
     derived: dict[Kind, set[str]] = {
         "money": {str(int(a) + int(b)) for a in money for b in money}
-        | {str(int(a) - int(b)) for a in money for b in money if int(a) > int(b)},
+        | {str(int(a) - int(b)) for a in money for b in money if int(a) >= int(b)},
         "date": _moved(dates, durations | between),
     }
 
@@ -243,9 +255,10 @@ def _emails(state: EpisodeState, opening: str, customer_texts: list[str], fact_t
 
     add([task.ticket.customer_email], "requester")
     add(found(customer_texts), "customer")  # before the account's: the customer may repeat it
-    add([opening, state.account.email, *state.account.reset_links_sent,
-         *(t.value for t in state.account.taken if t.action == "update_account_email" and t.value)],
-        "account")
+    # the account's addresses as its record says (``taken``: a view of the state as of a step,
+    # ``graders.statements.as_of``, keeps only the actions taken by then)
+    add([opening, *(t.value for t in state.account.taken if t.value and t.action in
+                    ("update_account_email", "send_password_reset_link"))], "account")
     facts = task.ticket.facts
     add([facts[k] for k in ("email_on_file", "requester_email") if k in facts], "account")
     add(found([*fact_texts, *policy_texts]), "other")
@@ -329,9 +342,12 @@ def _unbacked(entity: Entity, known: Knowledge, what: str) -> Finding:
         return Finding(entity, "wrong", f"the text says {what} {said}; the episode knows "
                                         f"{_listed(kind, stated)}")
     return Finding(entity, "unsupported", f"the text says {what} {said}; nothing the episode knows "
-                                          f"states a {what}")
+                                          f"states {_ANY[kind]}")
 
 
+_ANY: dict[Kind, str] = {"money": "an amount", "date": "a date", "duration": "a window",
+                         "order_id": "an id", "phone": "a phone number", "url": "a web address",
+                         "email": "an email address", "card_digits": "card digits"}
 _WHAT: dict[Kind, str] = {"money": "the amount", "date": "the date", "duration": "the window",
                           "order_id": "the id", "phone": "the phone number", "url": "the address",
                           "email": "the email address", "card_digits": "the card digits"}
