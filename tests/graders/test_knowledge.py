@@ -376,3 +376,105 @@ def test_a_view_as_of_an_earlier_step_knows_only_what_was_done_by_then() -> None
     text = "We refunded $200.00."
     assert judged(state, "draft_reply", text) == ()
     assert [f.problem for f in judged(earlier, "draft_reply", text)] == ["wrong"]
+
+
+# --- the families the experts write no reply for: replies written here from their policies --------
+
+FAMILY_REPLIES: dict[tuple[str, str], str] = {
+    ("task_family_complaint", "refund_in_transit"): (
+        "Hi {first_name}, I'm sorry for the worry. Your refund of ${amount} was paid on "
+        "{refund_month_day} to the card on file; banks take up to 7 business days to show it, so "
+        "it should appear by {ticket_date} at the latest or within the next few days. Our apologies."),
+    ("task_family_complaint", "refund_unpaid"): (
+        "Hi {first_name}, I apologise: the refund of ${amount} approved on {refund_date} was never "
+        "sent. I have issued it now, and the money returns to your card within 5-7 business days."),
+    ("task_family_complaint", "other"): (
+        "Hi {first_name}, I'm so sorry about this. I've passed your complaint to a specialist, who "
+        "will follow up within 24 hours. Ticket {ticket_id} has your full history."),
+    ("task_family_outage", "all_down"): (
+        "Hi {first_name}, we have declared a sev1 incident for {affected_users} and will send a "
+        "status update every 15 minutes until it is resolved; the first within 15 minutes."),
+    ("task_family_outage", "degraded"): (
+        "Hi {first_name}, uploads failing for {affected_users} is a degraded feature: we have "
+        "escalated a sev2 incident and will update you every hour, the next within an hour."),
+    ("task_family_outage", "single_user"): (
+        "Hi {first_name}, the status page shows every system operational, so please clear your "
+        "browser cache and sign out and back in. Engineering is looking at ticket {ticket_id}."),
+    ("task_family_plan_change", "downgrade"): (
+        "Hi {first_name}, you can switch to {lower_plan} under Settings > Billing. Your {plan} plan "
+        "(${amount}, renewed {last_annual_renewal}) stays until the next renewal, and the "
+        "{lower_plan} plan starts then; nothing is refunded."),
+    ("task_family_plan_change", "cancel_refund"): (
+        "Hi {first_name}, your renewal on {last_annual_renewal} is within 14 days, so I have "
+        "cancelled the plan and refunded the ${amount} to the card ending {last4}."),
+    ("task_family_plan_change", "cancel_late"): (
+        "Hi {first_name}, your plan renewed on {last_annual_renewal}, more than 14 days ago, so we "
+        "cannot refund it; it stays active until the end of the paid year."),
+    ("task_family_refund_request", "refund_within_window"): (
+        "Hi {first_name}, your order {order_id} from {order_date} is within 30 days, so I have "
+        "refunded the ${amount} in full; it returns to your payment method within 5-7 business "
+        "days."),
+    ("task_family_refund_request", "deny_after_window"): (
+        "Hi {first_name}, order #{order_id} was placed on {order_date}, {days_since_purchase} days "
+        "before your request, which is past our 30-day window, so we cannot refund the ${amount}. "
+        "I can offer store credit."),
+    ("task_family_refund_request", "fraud_review"): (
+        "Hi {first_name}, a specialist team will review your request for order {order_id} within 2 "
+        "business days."),
+    ("task_family_late_refund", "refund_within_window"): (
+        "Hi {first_name}, thanks: you bought it on {order_date}, within 30 days, so the ${amount} "
+        "is refunded and will be back within five to seven business days."),
+    ("task_family_late_refund", "deny_after_window"): (
+        "Hi {first_name}, you bought it on {order_date}, {days_since_purchase} days ago, which is "
+        "outside our thirty-day refund window; I can offer store credit instead."),
+    ("task_family_late_refund", "fraud_review"): (
+        "Hi {first_name}, a specialist team will review the refund for order {order_id} and reply "
+        "within two business days."),
+    ("task_family_security_report", "account_takeover"): (
+        "Hi {first_name}, the sign-in of {recent_sign_ins} was not yours: we have escalated a "
+        "sev1 incident, sent a reset link to {email_on_file_or_requester}, and we can send you a "
+        "record of account access."),
+    ("task_family_security_report", "phishing"): (
+        "Hi {first_name}, that message did not come from us: we never ask for passwords by email. "
+        "Please delete it. Your account shows only your usual devices in the last 30 days."),
+    ("task_family_security_report", "researcher"): (
+        "Hi {first_name}, thank you for the report. Our security team will assess it and respond "
+        "within 5 business days."),
+    ("task_family_account_access", "reset_link"): (
+        "Hi {first_name}, I have sent a password reset link to {email_on_file}; it expires in 60 "
+        "minutes."),
+    ("task_family_account_access", "write_from_address_on_file"): (
+        "Hi {first_name}, for your security we can only help with sign-in from the address on "
+        "file, so please write to us from it."),
+    ("task_family_account_access", "security_incident"): (
+        "Hi {first_name}, we have opened a sev2 security incident and sent a reset link to "
+        "{email_on_file}; it expires in 60 minutes."),
+}
+
+
+def test_family_replies_cover_the_families_without_an_expert_reply() -> None:
+    without = {(spec.task_id, case.name) for spec in CATALOG.family_specs() for case in spec.cases
+               if not any(a["action_type"] == "draft_reply"
+                          for a in solution(CATALOG.instance(spec.task_id, next(
+                              r.seed for r in CATALOG.family_instances(spec.task_id)
+                              if r.case == case.name))))}
+    assert without <= set(FAMILY_REPLIES)
+
+
+@pytest.mark.parametrize(("task_id", "seed"), [(t, s) for t, s in INSTANCES if t in
+                                               {k[0] for k in FAMILY_REPLIES}])
+def test_honest_family_replies_give_no_finding(task_id: str, seed: int | None) -> None:
+    task = CATALOG.instance(task_id, seed)
+    template = FAMILY_REPLIES[(task_id, task.case)]
+    values = honest.placeholders(task)
+    values["email_on_file_or_requester"] = task.ticket.facts.get("email_on_file",
+                                                                 task.ticket.customer_email)
+    reply = template.format_map(values)
+    actions = [{"action_type": "draft_reply", "reply_text": reply} if a["action_type"] == "draft_reply"
+               else a for a in solution(task)]
+    if not any(a["action_type"] == "draft_reply" for a in actions):
+        actions.insert(-1, {"action_type": "draft_reply", "reply_text": reply})
+    texts = list(written(task_id, seed, actions))
+    assert texts
+    for state, action_type, text in texts:
+        assert judged(state, action_type, text) == (), (task.case, text)
