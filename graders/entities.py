@@ -114,6 +114,10 @@ _PASSWORD = re.compile(
     re.IGNORECASE)
 _CARD_NUMBER = re.compile(
     r"(?<![\d+-])(?:\d{4}([ -]?)\d{4}\1\d{4}\1\d{1,7}|\d{4}[ -]\d{6}[ -]\d{4,5}|\d{13,19})(?![\d-])")
+_TRACKING_WORDS = frozenset(("tracking", "shipment", "parcel", "waybill", "consignment"))
+_NUMBER_CUE = re.compile(rf"\b(?:card|visa|mastercard|amex|credit|debit|{'|'.join(_TRACKING_WORDS)})\b",
+                         re.IGNORECASE)
+"""What a long run of digits is said to be, by the nearest word naming a card or a parcel."""
 _PHONE = re.compile(
     r"(?<![\w+])(?:\+\d{1,3}[\s.-]?)?(?:\(\d{2,4}\)[\s.-]?)?\d{2,4}(?:[\s.-]\d{2,4}){1,4}(?![\w-])"
     r"|(?<![\w+])\+?\d{10,15}(?![\w-])",
@@ -164,7 +168,7 @@ _NOT_POLICIES = frozenset({"UTF-8", "UTF-16", "SHA-1", "SHA-2", "MD-5", "MP-3", 
 _PREFIXED_ID = re.compile(r"(?<![\w@/.-])(?P<id>[A-Za-z]{1,4}-\d{3,}|[A-Z]{1,4}\d{4,})(?![\w-])")
 _REFERENCE_ID = re.compile(
     r"\b(?:order|invoice|ticket|case|reference|ref|booking|receipt)(?:\s+(?:number|no\.?|id))?"
-    r"\s*(?::\s*)?#?\s?(?P<id>\d{3,})\b(?![.,]\d)"
+    r"(?:\s+is)?\s*(?::\s*)?#?\s?(?P<id>\d{3,})\b(?![.,]\d)"
     r"|(?<![\w&])#(?P<hash>\d{3,})\b",
     re.IGNORECASE)
 
@@ -205,8 +209,10 @@ def _looks_secret(secret: str, cue: str) -> bool:
     password is unchanged"): it has a digit, a symbol or an inner capital; or a cue that can only
     introduce a password ("temporary password is", "set your password to") precedes a word that is
     no ordinary one."""
-    if secret.lower() in _NOT_SECRETS or len(secret) < 4:
-        return False
+    if secret.lower() in _NOT_SECRETS or len(secret) < 4 or re.fullmatch(r"[*\u2022xX.]+", secret):
+        return False  # a word of the sentence, or a masked password ("********")
+    if re.fullmatch(r"[a-z]+(?:ed|ing|ly)", secret):
+        return False  # "your temporary password is emailed separately"
     if re.search(r"\d|[^\w]|_", secret) or re.search(r"[a-z][A-Z]", secret):
         return True
     strong = re.search(r"temporary|temp\b|one-time|initial|default|set|reset|changed", cue, re.I)
@@ -224,10 +230,28 @@ def _digits_only(quote: str) -> str:
     return re.sub(r"\D", "", quote)
 
 
+def luhn(digits: str) -> bool:
+    """Whether ``digits`` pass the Luhn check every payment card number passes."""
+    total = 0
+    for i, char in enumerate(reversed(digits)):
+        n = int(char) * (2 if i % 2 else 1)
+        total += n - 9 if n > 9 else n
+    return total % 10 == 0
+
+
 def _card_number(m: re.Match[str], text: str, year: int | None, cadences: bool) -> Found | None:
-    digits = _digits_only(m.group(0))
+    """Grouped like a card (4-4-4-4, Amex's 4-6-5): a card number. Run together: one when it passes
+    the Luhn check or a card is named just before, and not when a tracking number is (a parcel's
+    tracking number is as long as a card's)."""
+    quote = m.group(0)
+    digits = _digits_only(quote)
     if not 13 <= len(digits) <= 19:
         return None
+    if quote.isdigit():
+        cues = _NUMBER_CUE.findall(text[max(0, m.start() - 40):m.start()])
+        nearest = cues[-1].lower() if cues else ""
+        if nearest in _TRACKING_WORDS or not (luhn(digits) or nearest):
+            return None
     return digits, m.start(), m.end()
 
 

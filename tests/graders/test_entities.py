@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from graders.entities import KINDS, Entity, extract, number
+from graders.entities import KINDS, Entity, extract, luhn, number
 from graders.normalize import visible
 
 
@@ -78,6 +78,9 @@ ONE_FACT: list[tuple[str, str, str, str]] = [
     ("card 4242-4242-4242-4242", "card_number", "4242424242424242", "4242-4242-4242-4242"),
     ("card 4242424242424242", "card_number", "4242424242424242", "4242424242424242"),
     ("amex 3782 822463 10005", "card_number", "378282246310005", "3782 822463 10005"),
+    ("it was 4111111111111111", "card_number", "4111111111111111", "4111111111111111"),  # Luhn
+    ("my card: 1234567890123456", "card_number", "1234567890123456", "1234567890123456"),  # named
+    ("Your order number is 48213.", "order_id", "48213", "order number is 48213"),
     ("call +1 (555) 123-4567", "phone", "15551234567", "+1 (555) 123-4567"),
     ("call 555-123-4567", "phone", "5551234567", "555-123-4567"),
     ("phone us on 5551234567", "phone", "5551234567", "5551234567"),
@@ -125,6 +128,9 @@ NO_FACT = [
     "Settings > Billing > Invoices",
     "a few days, several hours, the March subscription",
     "5 of 15 users; all 35 of 35 users",
+    "The tracking number is 123456789012345.",
+    "The tracking number is 4111111111111111.",  # the nearest word names a parcel, not a card
+    "Your temporary password is emailed separately. Password: ********",
 ]
 
 
@@ -181,3 +187,8 @@ def test_numbers_in_words_and_digits(words: str, value: float) -> None:
 
 def test_entity_end() -> None:
     assert Entity("money", "4900", "$49", 3).end == 6
+
+
+def test_luhn() -> None:
+    assert luhn("4242424242424242") and luhn("378282246310005")
+    assert not luhn("4242424242424241") and not luhn("123456789012345")
