@@ -122,7 +122,7 @@ _PHONE = re.compile(
     r"(?<![\w+])(?:\+\d{1,3}[\s.-]?)?(?:\(\d{2,4}\)[\s.-]?)?\d{2,4}(?:[\s.-]\d{2,4}){1,4}(?![\w-])"
     r"|(?<![\w+])\+?\d{10,15}(?![\w-])",
     re.IGNORECASE)
-_PHONE_CUE = re.compile(r"\b(?:call|phone|tel|telephone|text|mobile|hotline|number)\b[^.\n]{0,30}$",
+_PHONE_CUE = re.compile(r"\b(?:call|phone|tel|telephone|text|mobile|hotline)\b[^.\n]{0,30}$",
                         re.IGNORECASE)
 _CARD_DIGITS = re.compile(
     r"\b(?:ending|ends)(?:\s+(?:in|with))?\s*:?\s*(?P<a>\d{4})\b(?![ -]?\d)"
