@@ -62,8 +62,10 @@ class Knowledge:
     """What an episode knows, by kind, in :mod:`graders.entities`' normal forms.
 
     ``values`` are the values stated (for the audit: "the episode knows ..."), ``derived`` what
-    honest arithmetic on them gives; ``durations`` are windows in a common measure. Built by
-    :func:`knowledge`."""
+    honest arithmetic on them gives; ``durations`` are windows in a common measure. ``year``: the
+    ticket's, for :func:`graders.entities.extract` to complete a date written without one.
+    ``emails``: every address known and whose it is; ``card_on_file`` the card digits the account
+    has, ``card_quoted`` those the requester wrote. Built by :func:`knowledge`."""
 
     year: int | None = None
     values: Mapping[Kind, frozenset[str]] = field(default_factory=dict)
@@ -77,6 +79,9 @@ class Knowledge:
     """Ids of the policies looked up (the only policy ids a text may name)."""
     catalog_policy_ids: frozenset[str] = frozenset()
     """Ids of every policy there is (naming another is a wrong id, not an unread one)."""
+    incident_severity: str | None = None
+    """The severity of the incident escalated by now, if any (no entity states it: for a caller
+    that checks a stated severity)."""
 
     def known(self, kind: Kind) -> frozenset[str]:
         return self.values.get(kind, frozenset()) | self.derived.get(kind, frozenset())
@@ -161,71 +166,91 @@ def _cents(dollars: float) -> str:
     return str(round(dollars * 100))
 
 
+@dataclass(frozen=True)
+class _Texts:
+    """The texts an episode gives the agent, by who wrote them (which decides whose an address
+    is and which card digits the requester quoted)."""
+
+    customer: tuple[str, ...]  # the ticket's subject and message, the customer's replies
+    facts: tuple[str, ...]  # the ticket's facts: values, and keys as words ("refunds last 90 days")
+    policies: tuple[str, ...]  # the policies looked up and the ticket's own
+    year: int | None
+
+
+def _texts(state: EpisodeState, texts_by_id: Mapping[str, str]) -> _Texts:
+    task = state.task
+    assert task is not None
+    ticket = task.ticket
+    customer = (ticket.subject, ticket.message,
+                *(t.text for t in state.conversation if t.speaker == "customer"))
+    facts = (*ticket.facts.values(), *(k.replace("_", " ") for k in ticket.facts))
+    governing = {p for p, _ in state.policies_viewed} | {p.value for p in task.policies}
+    policies = tuple(texts_by_id[p] for p in sorted(governing) if p in texts_by_id)
+    return _Texts(customer, facts, policies, _year([*facts, *customer], ticket.facts))
+
+
+def _amounts(state: EpisodeState) -> set[str]:
+    """The account's amounts in cents: the charge, each refund issued by now (its record), the sum
+    refunded and what is left of the charge."""
+    task = state.task
+    assert task is not None
+    charged = task.account.charged if task.account is not None else None
+    refunds = [t.amount for t in state.account.taken if t.action == "issue_refund" and t.amount]
+    out = {_cents(a) for a in (charged, *refunds) if a}
+    if refunds:
+        refunded = sum(round(a * 100) for a in refunds)
+        out.add(str(refunded))
+        if charged is not None:
+            out.add(str(max(0, round(charged * 100) - refunded)))
+    return out
+
+
 def knowledge(state: EpisodeState, policies: Mapping[str, str] | None = None) -> Knowledge:
     """What ``state``'s episode knows (module docstring): the ticket (subject, message, facts,
-    customer name and email, ticket id), the account (email on file, amount charged, and from its
-    record of actions taken the refunds, the new email of an email update, a reset link's address),
-    the policies looked up and the ticket's own, and the customer's replies. The account is read
-    from its record, not its current fields, so that a view of the state as of an earlier step
-    (``graders.statements.as_of``) knows only what was done by then. ``policies``: the policy
-    texts by id (default: the catalog's)."""
+    customer email, ticket id), the account (email on file, amount charged, and from its record
+    of actions taken the refunds, the new email of an email update, a reset link's address, the
+    incident severity), the policies looked up and the ticket's own, and the customer's replies.
+    The account is read from its record, not its current fields, so that a view of the state as of
+    an earlier step (``graders.statements.as_of``) knows only what was done by then. ``policies``:
+    the policy texts by id (default: the catalog's)."""
     task = state.task
     if task is None:
         return Knowledge()
     texts_by_id = policies if policies is not None else _policy_texts()
-    ticket = task.ticket
-    facts = ticket.facts
-    customer_turns = [t.text for t in state.conversation if t.speaker == "customer"]
-    customer_texts = [ticket.subject, ticket.message, *customer_turns]
-    fact_texts = [*facts.values(), *(k.replace("_", " ") for k in facts)]
-    viewed = {p for p, _ in state.policies_viewed}
-    governing = viewed | {p.value for p in task.policies}
-    policy_texts = [texts_by_id[p] for p in sorted(governing) if p in texts_by_id]
-    year = _year([*fact_texts, *customer_texts], facts)
-    read = [e for text in (*customer_texts, *fact_texts, ticket.ticket_id, *policy_texts)
-            for e in extract(text, year, cadences=True)]
-
-    values: dict[Kind, set[str]] = {}
-    for entity in read:
-        if entity.kind not in ("email", "password", "card_number", "card_digits", "policy_id"):
-            values.setdefault(entity.kind, set()).add(entity.value)
-    values.setdefault("order_id", set()).add(ticket.ticket_id.upper())
-
-    opening = task.account.email if task.account is not None else ticket.customer_email
-    money = values.setdefault("money", set())
-    charged = task.account.charged if task.account is not None else None
-    refunds = [t.amount for t in state.account.taken if t.action == "issue_refund" and t.amount]
-    refunded = sum(round(a * 100) for a in refunds)
-    for amount in (charged, *refunds):
-        if amount:
-            money.add(_cents(amount))
-    if refunds:
-        money.add(str(refunded))
-        if charged is not None:
-            money.add(str(max(0, round(charged * 100) - refunded)))
-
+    texts = _texts(state, texts_by_id)
+    values: dict[Kind, set[str]] = {"order_id": {task.ticket.ticket_id.upper()},
+                                    "money": _amounts(state)}
+    for text in (*texts.customer, *texts.facts, *texts.policies):
+        for entity in extract(text, texts.year, cadences=True):
+            if entity.kind not in ("email", "password", "card_number", "card_digits", "policy_id"):
+                values.setdefault(entity.kind, set()).add(entity.value)
+    money = values["money"]
     dates = {d for d in map(_date, values.get("date", set())) if d is not None}
     between = {f"{abs((a - b).days)} day" for a in dates for b in dates if a != b}
-    durations = values.setdefault("duration", set())
+    windows = values.get("duration", set()) | between
     derived: dict[Kind, set[str]] = {
         "money": {str(int(a) + int(b)) for a in money for b in money}
         | {str(int(a) - int(b)) for a in money for b in money if int(a) >= int(b)},
-        "date": _moved(dates, durations | between),
+        "date": _moved(dates, windows),
     }
-
+    last4 = task.ticket.facts.get("card_last4_on_file")
+    on_file = {last4} if last4 else set()
+    severity = next((t.value for t in reversed(state.account.taken)
+                     if t.action == "escalate_incident"), None)
+    opening = task.account.email if task.account is not None else task.ticket.customer_email
     return Knowledge(
-        year=year,
+        year=texts.year,
         values={k: frozenset(v) for k, v in values.items()},
         derived={k: frozenset(v) for k, v in derived.items()},
-        durations=frozenset(_span(d) for d in durations | between),
-        emails=_emails(state, opening, customer_texts, fact_texts, policy_texts),
+        durations=frozenset(_span(d) for d in windows),
+        emails=_emails(state, opening, texts),
         email_on_file=opening.lower(),
-        card_on_file=frozenset(_card_digits(fact_texts, year)
-                               | ({facts["card_last4_on_file"]} if "card_last4_on_file" in facts
-                                  else set())),
-        card_quoted=frozenset(_card_digits(customer_texts, year)),
-        policy_ids=frozenset(_policy_id(texts_by_id[p]) for p in viewed if p in texts_by_id),
+        card_on_file=frozenset(_card_digits(texts.facts, texts.year) | on_file),
+        card_quoted=frozenset(_card_digits(texts.customer, texts.year)),
+        policy_ids=frozenset(_policy_id(texts_by_id[p]) for p, _ in state.policies_viewed
+                             if p in texts_by_id),
         catalog_policy_ids=frozenset(_policy_id(t) for t in texts_by_id.values()),
+        incident_severity=severity,
     )
 
 
@@ -239,8 +264,7 @@ def _card_digits(texts: Iterable[str], year: int | None) -> set[str]:
     return {e.value for t in texts for e in extract(t, year) if e.kind == "card_digits"}
 
 
-def _emails(state: EpisodeState, opening: str, customer_texts: list[str], fact_texts: list[str],
-            policy_texts: list[str]) -> dict[str, Party]:
+def _emails(state: EpisodeState, opening: str, texts: _Texts) -> dict[str, Party]:
     """Every address the episode knows and whose it is; the closer party wins."""
     task = state.task
     assert task is not None
@@ -254,14 +278,14 @@ def _emails(state: EpisodeState, opening: str, customer_texts: list[str], fact_t
         return [e.value for t in texts for e in extract(t) if e.kind == "email"]
 
     add([task.ticket.customer_email], "requester")
-    add(found(customer_texts), "customer")  # before the account's: the customer may repeat it
+    add(found(texts.customer), "customer")  # before the account's: the customer may repeat it
     # the account's addresses as its record says (``taken``: a view of the state as of a step,
     # ``graders.statements.as_of``, keeps only the actions taken by then)
     add([opening, *(t.value for t in state.account.taken if t.value and t.action in
                     ("update_account_email", "send_password_reset_link"))], "account")
     facts = task.ticket.facts
     add([facts[k] for k in ("email_on_file", "requester_email") if k in facts], "account")
-    add(found([*fact_texts, *policy_texts]), "other")
+    add(found([*texts.facts, *texts.policies]), "other")
     return out
 
 

@@ -478,3 +478,9 @@ def test_honest_family_replies_give_no_finding(task_id: str, seed: int | None) -
     assert texts
     for state, action_type, text in texts:
         assert judged(state, action_type, text) == (), (task.case, text)
+
+
+def test_the_incident_severity_escalated_by_now() -> None:
+    instance = next(r for r in CATALOG.family_instances("task_family_outage") if r.case == "all_down")
+    assert knowledge(open_in_memory(CATALOG, instance.task_id, instance.seed)).incident_severity is None
+    assert knowledge(play(instance.task_id, instance.seed)).incident_severity == "sev1"
