@@ -340,6 +340,8 @@ def _duration(m: re.Match[str], text: str, year: int | None, cadences: bool) -> 
         unit = "hour"
     elif m.group("article"):
         low, high, unit = Decimal(1), None, _unit(m.group("aunit"))
+        if unit == "minute" and not m.group("article").lower().startswith("one"):
+            return None  # "back in a minute": a manner of speaking, not a window
         start = m.start("article")
     elif m.group("eunit"):
         if not cadences:

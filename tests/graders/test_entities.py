@@ -131,6 +131,7 @@ NO_FACT = [
     "The tracking number is 123456789012345.",
     "The tracking number is 4111111111111111.",  # the nearest word names a parcel, not a card
     "Your temporary password is emailed separately. Password: ********",
+    "I'll be back with you in a minute.",
 ]
 
 
