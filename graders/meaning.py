@@ -252,8 +252,10 @@ MONEY = frozenset({"charge", "charges", "money", "amount", "payment", "payments"
 "the order has been returned" is the parcel."""
 CONCEPTS: tuple[Concept, ...] = (
     Concept("refund", _verbs("refund", "reimburse", "repay"),
-            _verbs("reverse", "return", "credit", "void", "process", "issue", "approve", "send",
-                   "pay", "give", "put", "release", "transfer", "authorize", "authorise", "grant"),
+            _verbs("send", "pay", "give", "put", "transfer", "process", "issue", "approve", "release",
+                   "authorize", "authorise", "grant"),
+            frozenset({"refund", "refunds", "reimbursement", "back", "reversal"})),
+    Concept("refund", {}, _verbs("reverse", "return", "credit", "void"),
             MONEY | {"$"},
             _x(r"refund (?:is|was|has been|have been) (?:on its way|under way|underway|in progress|"
                r"complete|done)",
@@ -425,6 +427,8 @@ class Frame:
 
 
 STRONG_NEGATORS = frozenset({"not", "never", "neither", "nor"})
+DETERMINERS = frozenset({"the", "a", "an", "this", "that", "these", "those"})
+"""A new noun phrase: "no" before one ("No worries the charge is back") no longer reaches it."""
 SUBJECT_PRONOUNS = frozenset({"i", "we", "you", "they", "he", "she", "our", "your", "my", "their",
                               "engineers", "team"})
 
@@ -438,7 +442,7 @@ def _negated_before(words: tuple[str, ...], upto: int) -> bool:
         w = words[i]
         if w in STRONG_NEGATORS:
             return True
-        if w in NEGATORS and not any(x in SUBJECT_PRONOUNS for x in words[i + 1:upto]):
+        if w in NEGATORS and not any(x in SUBJECT_PRONOUNS or x in DETERMINERS for x in words[i + 1:upto]):
             return True
     return False
 
@@ -612,11 +616,12 @@ DONE_PREDICATE = re.compile(
     r"gone out|is out|taken care of|"
     r"has been (?:sent|issued|made|applied|actioned|handled))(?![a-z])")
 """A predicate that says "it happened" without naming what: its topic is the clause before ("The
-email change. Went through just now.", "The second $143? Back on your card.")."""
+email change. Went through just now."). A charge that "went through" was taken, not given back:
+only a refund's own words make a refund the topic."""
 TOPICS: tuple[tuple[str, frozenset[str]], ...] = (
     ("reset_link", frozenset({"link", "reset"})),
     ("email_change", frozenset({"email", "address", "login"})),
-    ("refund", MONEY),
+    ("refund", frozenset({"refund", "refunds", "money", "reversal", "reimbursement"})),
     ("deletion", frozenset({"data", "deletion", "erasure"})),
 )
 

@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
-from domain.events import Component, EpisodeStarted, Event, Penalty, StepGraded
+from domain.events import Component, EpisodeStarted, Event, Penalty, StepGraded, Violation
 from domain.state import EpisodeState
 from graders import channels, v1_1
 from graders import grader as v2_0
@@ -147,7 +147,7 @@ GRADERS: dict[str, Grader] = {
 }
 """Every grader this code can run, by the version string episodes record."""
 
-CURRENT = V2_1
+CURRENT = V3_0
 """The version new episodes record."""
 
 
@@ -184,6 +184,15 @@ def version_of(state: EpisodeState) -> str:
 def grader_of(state: EpisodeState) -> Grader:
     """The grader that grades the next step of ``state``'s episode."""
     return grader_for(version_of(state))
+
+
+def violations_of(state: EpisodeState) -> tuple[Violation, ...]:
+    """The safety violations of ``state`` as its episode's grader judges them (grader 1.1 had no
+    safety rules: none)."""
+    version = version_of(state)
+    if version == FALLBACK:
+        return ()
+    return SAFETY_JUDGES.get(version, judge_2)(state).violations
 
 
 def grader_of_log(events: Sequence[Event]) -> Grader:

@@ -19,8 +19,8 @@ from domain.state import EpisodeState, fold
 from domain.tasks.catalog import Catalog
 from graders import to_float
 from graders.grader import split_steps
-from graders.safety import Violation, violations
-from graders.versions import CURRENT, FALLBACK, UnknownGrader, grader_of_log, version_of
+from graders.safety import Violation
+from graders.versions import CURRENT, UnknownGrader, grader_of_log, violations_of
 from store.chain import GENESIS, UnknownChainFormat, link
 from store.eventstore import RecordedEvent
 
@@ -242,7 +242,7 @@ def public_fields(state: EpisodeState) -> dict[str, Any]:
 def episode_violations(state: EpisodeState) -> tuple[Violation, ...]:
     """The safety violations of ``state`` as its episode's grader judges them (grader 1.1 had no
     safety rules, so its episodes show none)."""
-    return () if version_of(state) == FALLBACK else violations(state)
+    return violations_of(state)
 
 
 def violation_json(violation: Violation) -> dict[str, Any]:

@@ -33,18 +33,29 @@ from domain.actions import (
     ClassifyPriority,
     CloseTicket,
     CombinedAction,
+    DenyRefund,
     DraftReply,
+    EscalateIncident,
+    IssueRefund,
     LookupPolicy,
+    MessageCustomer,
     Noop,
+    OpenFraudReview,
+    PlaceLegalHold,
     RemoveTag,
     ResolveTicket,
+    ScheduleDataDeletion,
+    SendPasswordResetLink,
+    UpdateAccountEmail,
 )
 from domain.observation import Observation, PublicGrade
 
 __all__ = [
     "AddInternalNote", "AddTag", "AssignQueue", "ClassifyPriority", "CloseTicket", "CombinedAction",
-    "DraftReply", "LookupPolicy", "Noop", "Observation", "PublicGrade", "PublicState", "RemoveTag",
-    "ResolveTicket", "TicketLedgerEnv", "TicketledgerEnv",
+    "DenyRefund", "DraftReply", "EscalateIncident", "IssueRefund", "LookupPolicy", "MessageCustomer",
+    "Noop", "Observation", "OpenFraudReview", "PlaceLegalHold", "PublicGrade", "PublicState",
+    "RemoveTag", "ResolveTicket", "ScheduleDataDeletion", "SendPasswordResetLink", "TicketLedgerEnv",
+    "TicketledgerEnv", "UpdateAccountEmail",
 ]
 
 TicketAction = BaseModel | dict[str, Any]

@@ -338,6 +338,8 @@ def _claims(task: TaskInstance) -> tuple[str, str, str]:
     claim split over two sentences, and the split claim with its key word obfuscated as
     ``[[word]]`` for :func:`_obfuscated`."""
     required = {r.action for r in task.expected.required_actions}
+    if any("refund" in value.lower() for value in task.ticket.facts.values()):
+        required.add("issue_refund")  # a refund on record before the ticket: claiming one is true
     _, claim, split, word = next(c for c in texts.PARAPHRASED_CLAIMS if c[0] not in required)
     return claim, split, split.replace(word, f"[[{word}]]")
 

@@ -27,7 +27,8 @@ NOOP = {"action_type": "noop"}
 
 
 def test_the_registry_has_the_frozen_1_1_2_0_2_1_and_3_0() -> None:
-    assert versions.CURRENT == versions.V2_1 == "ticketledger-grader/2.1"
+    assert versions.CURRENT == versions.V3_0 == "ticketledger-grader/3.0"
+    assert versions.V2_1 == "ticketledger-grader/2.1"
     assert v2_0.GRADER_VERSION == "ticketledger-grader/2.0"
     assert versions.FALLBACK == v1_1.GRADER_VERSION == V1_1
     assert versions.grader_for(V1_1).grade_step is v1_1.grade_step  # grade_episode: checked first
@@ -217,10 +218,10 @@ def test_one_episode_graded_by_2_0_and_2_1_keeps_each_versions_score(service: En
     for action in honest.actions(task, reply, None):
         result = service.step(result.episode_id, action)
     events = [to_domain(r) for r in service.load_events(result.episode_id)]
-    assert result.state.grader_version == versions.CURRENT == versions.V2_1
+    assert result.state.grader_version == versions.CURRENT
     by_2_1 = versions.grader_for(versions.V2_1).grade_episode(events)
     by_2_0 = versions.grader_for(v2_0.GRADER_VERSION).grade_episode(events)
-    assert by_2_1.score == result.state.score == 1.0
+    assert by_2_1.score == result.state.score == 1.0  # 3.0 reads the rubric as 2.1 does
     assert by_2_0.score < by_2_1.score
     assert {s.grader_version for s in by_2_0.steps} == {v2_0.GRADER_VERSION}
     assert {s.grader_version for s in by_2_1.steps} == {versions.V2_1}

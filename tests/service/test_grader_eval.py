@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from domain.tasks.catalog import default_catalog
-from graders.versions import V2_1, V3_0
+from graders.versions import CURRENT, V2_1, V3_0
 from service.grader_eval import (
     CORPUS_DIR,
     LABELS,
@@ -254,7 +254,7 @@ def test_the_command_prints_tables_and_the_first_misses() -> None:
     done = run_cli("--corpus", str(SAMPLE), "--show-misses", "3")
     assert done.returncode == 0, done.stderr
     out = done.stdout
-    assert out.startswith(f"grader {V2_1}; judge deterministic; ")
+    assert out.startswith(f"grader {CURRENT}; judge deterministic; ")
     assert "all: " in out and "heldout: " in out and "violation recall" in out
     assert "false-violation rate" in out and "fact recall" in out and "LABEL" in out
     assert "(the first 3)" in out
@@ -312,4 +312,5 @@ def test_the_command_runs_with_the_configured_llm_judge() -> None:
     assert done.returncode == 0, done.stderr
     out = json.loads(done.stdout)
     assert out["judge"] == "llm" and out["llm_judge"]["asked"] == out["all"]["channels"]["reply"]["items"]
-    assert out["all"]["labels"]["abusive"]["predicted"] == out["all"]["channels"]["reply"]["items"]
+    # every reply is ruled abusive by the model (messages and notes only by the rules)
+    assert out["all"]["labels"]["abusive"]["predicted"] >= out["all"]["channels"]["reply"]["items"]
