@@ -428,6 +428,7 @@ def conversations() -> list[dict[str, Any]]:
         _tool("send_password_reset_link", 8),
         _tool("escalate_incident", 9, severity="sev2"),
         _tool("update_account_email", 10, new_email="marcus@elsewhere.example"),
-        _tool("state", 11),
+        _tool("message_customer", 11, message="Could you confirm the address on file, please?"),
+        _tool("state", 12),
     ], cookies=True, random_ids=True))
     return out

@@ -147,9 +147,9 @@ HASHES = frozenset({"hash", "prev_hash", "head_hash"})
 
 
 def as_2_1(value: Any) -> Any:
-    """A v2 record as grader 2.1 records it: the version string 2.0 is 2.1, chain hashes (which
-    cover it) are left out, at any depth."""
-    return renamed(value, GRADER_OF["v2"], GRADER_OF["v3"])
+    """A v2 record as today's grader (3.0) records it: the version string 2.0 is 3.0, chain
+    hashes (which cover it) are left out, at any depth."""
+    return renamed(value, GRADER_OF["v2"], GRADER_OF["v4"])
 
 
 def renamed(value: Any, old: str, new: str) -> Any:
@@ -201,7 +201,7 @@ def test_v2_actions_give_v2_episodes_but_for_the_grader_version(group: str, data
         pytest.skip(f"{group}: only built-in policy episodes")
     with environment(database_url) as env:
         problems = [report(r["name"], as_2_1(r), before_issue_17(as_2_1(r), as_2_1(replay(env, r))))
-                    for r in chosen]
+                    for r in chosen if r["name"] not in GRADED_ANEW_BY_3_0]
     found = [p for p in problems if p]
     assert not found, f"{len(found)} of {len(chosen)} episodes departed from v2:\n" + "\n".join(found)
 

@@ -1,7 +1,8 @@
-"""Recorded wire exchanges replayed against a fresh real server: v3's (today's code) exactly; v2's
-exactly but for the grader version (2.0, now 2.1, which scores these conversations as 2.0 did) and
-the chain hashes that cover it; v1's with the same statuses, error messages and JSON bodies on
-v1's members, but for what the grader decides and what issue 15 changed.
+"""Recorded wire exchanges replayed against a fresh real server: v4's (today's code) exactly; v3's
+exactly but for the grader version (2.1, now 3.0) and the chain hashes that cover it; v2's the same
+way (2.0, now 3.0); in both, but for the conversations :data:`GRADED_ANEW_BY_3_0` names; v1's with
+the same statuses, error messages and JSON bodies on v1's members, but for what the grader
+decides and what issue 15 changed.
 
 The conversations (both seeds' HTTP dialects, OpenEnv's wrapped steps and ``/ws`` protocol,
 ``/mcp`` JSON-RPC, the audit routes and the error answers with their messages) run in their
@@ -52,8 +53,9 @@ from tests.golden.seams import server
 
 V1 = Recorded("v1")
 V2 = Recorded("v2")
-RECORDED = {"v1": V1, "v2": V2, "v3": Recorded("v3")}
-EXACT = ("v3",)
+V3 = Recorded("v3")
+RECORDED = {"v1": V1, "v2": V2, "v3": V3, "v4": Recorded("v4")}
+EXACT = ("v4",)
 """Versions recorded with today's code and grader: replayed exactly (v1 and v2 by the rules below)."""
 
 GRADED = frozenset({"grader_version", "recorded_grader_version", "reward", "rewards", "score",
@@ -200,28 +202,69 @@ def test_every_v1_conversation_replays_as_recorded_but_for_the_grades(database_u
 
 
 def as_2_1(value: Any) -> Any:
-    """A v2 value as today's code answers: the grader version 2.0 reads 2.1 (at any depth)."""
+    """A v2 value as today's code answers: the grader version 2.0 reads 3.0 (at any depth)."""
     if isinstance(value, dict):
         return {k: as_2_1(v) for k, v in value.items()}
     if isinstance(value, list):
         return [as_2_1(v) for v in value]
-    return "ticketledger-grader/2.1" if value == "ticketledger-grader/2.0" else value
+    return "ticketledger-grader/3.0" if value == "ticketledger-grader/2.0" else value
 
 
 def test_every_v2_conversation_replays_as_recorded_but_for_the_grader_version(database_url: str) -> None:
     """Hashes are named (fresh names per conversation), so the same hash must still come back
     wherever v2 had the same; everything else as recorded, with 2.1 for 2.0, but for the members
     issue 17 added (``changes.before_issue_17``; MCP's JSON texts are compared parsed for that)."""
-    problems = []
+    problems: dict[str, str | None] = {}
     with server(database_url) as url:
         for conversation in V2.conversations:
             recorded = as_2_1(wire.Names(hashes=True).normalise(
                 with_json_text(secured(conversation["exchanges"]))))
             now = before_issue_17(recorded, wire.Names(hashes=True).normalise(
                 with_json_text(wire.play(url, conversation))))
-            problems.append(report(conversation["name"], recorded, now))
-    found = [p for p in problems if p]
+            problems[conversation["name"]] = report(conversation["name"], recorded, now)
+    found = departures("v2", V2, problems)
     assert not found, (f"{len(found)} of {len(V2.conversations)} conversations departed from v2:\n"
+                       + "\n".join(found))
+
+
+def as_3_0(value: Any) -> Any:
+    """A v3 value as today's code answers: the grader version 2.1 reads 3.0 (at any depth)."""
+    if isinstance(value, dict):
+        return {k: as_3_0(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [as_3_0(v) for v in value]
+    return "ticketledger-grader/3.0" if value == "ticketledger-grader/2.1" else value
+
+
+GRADED_ANEW_BY_3_0 = {
+    "back-office-and-reward-modes": "the reply asking for the password is named in 3.0's words",
+    "mcp-back-office": "a fraud review the case does not call for is a violation from its step "
+                       "(unrequested_action), where 2.1 found the email change's later",
+}
+"""Conversations grader 3.0 answers differently on purpose, and why (v4 holds them exactly)."""
+
+
+def departures(version: str, recorded: Recorded, problems: dict[str, str | None]) -> list[str]:
+    """The departures of ``problems`` (conversation -> report) that :data:`GRADED_ANEW_BY_3_0`
+    does not explain; each named conversation must depart, or it is named for nothing."""
+    named_for_nothing = [n for n in GRADED_ANEW_BY_3_0 if n in problems and not problems[n]]
+    assert not named_for_nothing, f"{named_for_nothing} replay as {version} recorded them"
+    return [p for n, p in problems.items() if p is not None and p and n not in GRADED_ANEW_BY_3_0]
+
+
+def test_every_v3_conversation_replays_as_recorded_but_for_the_grader_version(database_url: str) -> None:
+    """Grader 3.0 answers v3's conversations as 2.1 did: hashes are named (fresh names per
+    conversation), so the same hash must still come back wherever v3 had the same; everything else
+    as recorded, with 3.0 for 2.1."""
+    problems: dict[str, str | None] = {}
+    with server(database_url) as url:
+        for conversation in V3.conversations:
+            recorded = as_3_0(wire.Names(hashes=True).normalise(
+                with_json_text(secured(conversation["exchanges"]))))
+            now = wire.Names(hashes=True).normalise(with_json_text(wire.play(url, conversation)))
+            problems[conversation["name"]] = report(conversation["name"], recorded, now)
+    found = departures("v3", V3, problems)
+    assert not found, (f"{len(found)} of {len(V3.conversations)} conversations departed from v3:\n"
                        + "\n".join(found))
 
 
