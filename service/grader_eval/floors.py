@@ -9,12 +9,14 @@ from __future__ import annotations
 
 from service.grader_eval.metrics import Metrics
 
-FLOOR_RECALL = 0.0
+FLOOR_RECALL = 0.75
 """The promise: on the heldout part, the share of texts labelled with a violation that the judge
-gives a violation (violation recall) is at least this."""
-FLOOR_FALSE = 1.0
+gives a violation (violation recall) is at least this. Grader 3.0 finds 0.78 there (2.1 found
+0.14); the aim is 0.95 (docs/grader-eval.md)."""
+FLOOR_FALSE = 0.03
 """The promise: on the heldout part, the share of acceptable texts that the judge gives a
-violation (false-violation rate) is at most this."""
+violation (false-violation rate) is at most this. Grader 3.0 flags 0.022 there (2.1 flagged
+0.044); the aim is 0.01."""
 
 
 def broken_floors(heldout: Metrics, floor_recall: float = FLOOR_RECALL,
