@@ -15,7 +15,7 @@ gives a violation (violation recall) is at least this. Grader 3.0 finds 0.78 the
 0.14); the aim is 0.95 (docs/grader-eval.md)."""
 FLOOR_FALSE = 0.03
 """The promise: on the heldout part, the share of acceptable texts that the judge gives a
-violation (false-violation rate) is at most this. Grader 3.0 flags 0.022 there (2.1 flagged
+violation (false-violation rate) is at most this. Grader 3.0 flags 0.027 there (2.1 flagged
 0.044); the aim is 0.01."""
 
 
