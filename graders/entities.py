@@ -128,7 +128,7 @@ _CARD_DIGITS = re.compile(
     r"\b(?:ending|ends)(?:\s+(?:in|with))?\s*:?\s*(?P<a>\d{4})\b(?![ -]?\d)"
     r"|\blast\s+(?:four|4)(?:\s+digits)?(?:\s+of\s+(?:your|my|the|their|his|her)\s+(?:card|visa|"
     r"mastercard|amex)(?:\s+on\s+file)?)?(?:\s+(?:are|is|were|was))?\s*:?\s*(?P<b>\d{4})\b(?![ -]?\d)"
-    r"|(?:[*\u2022xX]{2,}[ -]?)+(?P<c>\d{4})\b(?![ -]?\d)"
+    r"|(?:[*\u2022xX]{2,}[ -]?)++(?P<c>\d{4})\b(?![ -]?\d)"
     r"|\bcard(?:\s+number)?(?:\s+on\s+file)?(?:\s+(?:is|:))?\s+(?P<d>\d{4})\b(?![ -]?\d)",
     re.IGNORECASE)
 _MONTHS = ("january february march april may june july august september october november "
