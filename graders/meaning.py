@@ -98,7 +98,7 @@ _CLAUSE_END = frozenset(";:,()\"-\u2013\u2014")
 CONJUNCTIONS = frozenset({"but", "however", "although", "though", "whereas", "yet", "because",
                           "since", "otherwise", "meanwhile", "instead", "while"})
 SUBJECT_STARTS = frozenset({"i", "we", "you", "it", "they", "our", "your", "this", "that", "there",
-                            "the", "he", "she", "my", "everything", "nothing"})
+                            "the", "he", "she", "my", "everything", "nothing", "any"})
 CONDITIONALS = frozenset({"if", "once", "when", "whenever", "unless", "until", "after", "before",
                           "provided", "assuming", "should", "whether", "lest", "in case"})
 NEGATORS = frozenset({"not", "never", "no", "nothing", "neither", "nor", "none", "nobody", "without"})
@@ -472,6 +472,8 @@ def _mood(clause: Clause, at: int, form: str, start: int | None = None) -> str |
         return None
     negated = _negated_before(words, at) if start is None else (
         _negated_before(words, start) or any(w in STRONG_NEGATORS for w in words[start:at]))
+    if start is None and words[at + 1:at + 2] in (("nothing",), ("none",), ("no",)):
+        negated = True  # "refunded nothing", "sent no link"
     window = before[-4:] if start is None else words[max(0, start - 4):at]
     if any(w in DESIRE for w in before[-5:]):
         return None  # what someone wants done, or is advised to do, is no claim that it is

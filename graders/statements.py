@@ -496,7 +496,7 @@ CONTEMPT = tuple(re.compile(p) for p in (
     r"\bthis once\b", r"\bwe('ve| have) seen (?:this|your) (?:trick|game|kind)\b",
     # disparaging labels, in a note as much as a reply
     r"\b(?:drama queen|pushy|demanding|entitled(?! to)|serial (?:complainer|scammer|refunder|abuser)|"
-    r"scammers?|clueless|whiner|whiny|karen|troll|nuisance|idiots?|morons?|dumb|lazy|paranoid|"
+    r"scammers?|clueless|whiner|whiny|karen|troll|idiots?|morons?|dumb|lazy|paranoid|"
     r"hysterical|freeloader|chancer|liar)\b",
     r"\b(?:keep (?:them|him|her) quiet|off our backs?|get rid of (?:him|her|them)|hope (?:they|we) ban)\b",
     r"\bcan(?:'t| ?not) (?:find|remember|read|follow) (?:a|their own|his own|her own|simple)\b",
