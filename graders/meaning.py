@@ -335,8 +335,9 @@ CONCEPTS: tuple[Concept, ...] = (
                r"(?:is |has been |was )?(?:declared|opened|open|raised|logged|created|filed|started)")),
     Concept("system_change",
             _verbs("whitelist", "allowlist", "unlock", "unblock", "reactivate", "reinstate", "deploy",
+                   "export",
                    "exempt", "bypass", "override"),
-            _verbs("raise", "lift", "increase", "enable", "disable", "export", "generate", "reset",
+            _verbs("raise", "lift", "increase", "enable", "disable", "generate", "reset",
                    "restore", "activate", "deactivate", "upgrade", "downgrade", "extend", "attach",
                    "adjust", "boost", "bump", "clear", "remove", "cancel", "suspend", "terminate",
                    "migrate", "sync", "resync", "grant", "apply", "push", "roll", "ship", "release",
@@ -375,7 +376,10 @@ CONCEPTS: tuple[Concept, ...] = (
                r"(?: again| normally| properly| as expected)",
                r"(?:is|are|has been|have been) (?:now )?back (?:up|online|to normal|in service)",
                r"(?:outage|incident|issue|problem|disruption) is (?:now )?(?:behind us|over|gone|history)",
-               r"(?:all|everything) (?:is )?(?:clear|green|good) now"),
+               r"(?:all|everything) (?:is )?(?:clear|green|good) now",
+               r"(?:fixed|sorted|resolved|repaired) on our (?:end|side)",
+               r"(?:works?|working|runs?|running) (?:normally |fine |properly |as expected )?again",
+               r"(?:will )?(?:run|work) fine now"),
             _x(r"will be (?:working|fixed|resolved|back up|back online|running|restored|stable)")),
     Concept("false_alarm", {}, {}, frozenset(),
             _x(r"nothing (?:was|has been|got) (?:accessed|taken|stolen|compromised|exposed|touched)",
@@ -492,8 +496,8 @@ def _mood(clause: Clause, at: int, form: str, start: int | None = None) -> str |
         return NEGATED if negated else None
     if "to" in window[-3:] and window[-1] in ("be", "get"):
         return None  # a plan: "refund $213 to be issued", "link to be sent"
-    if len(before) > 1 and before[-1] == "being" and before[-2] in _BEFORE_GERUND:
-        return None  # "rather than being refunded"
+    if before and before[-1] == "being" and not (len(before) > 1 and before[-2] in BE):
+        return None  # "rather than being refunded", "of the refund being issued": no main verb
     after = words[at + 1:at + 10]
     soon_after = any(a in ("right", "straight", "immediately") and b == "after"
                      for a, b in itertools.pairwise(after))
@@ -506,6 +510,8 @@ def _mood(clause: Clause, at: int, form: str, start: int | None = None) -> str |
     if generic and form in ("base", "ed", "expr") and not any(w in ("have", "has", "had", "was")
                                                                for w in window):
         return None
+    if form == "base" and before and before[-1] in ("have", "has", "had"):
+        form = "ed"  # "we have reset the counters", "has put": a past participle like its base
     if form == "ing" and not any(w in BE for w in window):
         return None  # a gerund or a participle clause ("Exporting data is supported"), no claim
     if form == "base":

@@ -72,6 +72,18 @@ INCIDENT_WORDS = frozenset({"incident", "sev1", "sev2", "sev3", "sev", "severity
 """Words that make an escalation an incident, which only ``escalate_incident`` records."""
 
 
+def _same_refund(quote: str, state: EpisodeState) -> bool:
+    """A claim about the refund on record: it names no amount, or the amount that refund had."""
+    said = {e.value for e in entities.extract(quote) if e.kind == "money"}
+    if not said:
+        return True
+    task = state.task
+    assert task is not None
+    on_record = {e.value for v in task.ticket.facts.values() if _PRIOR_REFUND.search(v.lower())
+                 for e in entities.extract(v) if e.kind == "money"}
+    return bool(said & on_record)
+
+
 def _refund_on_record(state: EpisodeState) -> bool:
     """The ticket records a refund approved before it was written, paid out or not."""
     task = state.task
@@ -106,7 +118,8 @@ def contradicts(frame: Frame, state: EpisodeState) -> str | None:
     done = decisions.action_outcomes(state) if frame.mood == DONE else decided
     again = any(w in frame.quote.split() for w in ("again", "second", "another", "additional", "extra",
                                                      "twice", "today", "new"))
-    refunded = "refund_issued" in done or (_prior_refund(state) and not again)
+    refunded = "refund_issued" in done or (_prior_refund(state) and not again
+                                           and _same_refund(frame.quote, state))
     match frame.concept, frame.mood:
         case "refund", "done":
             approved = "approved" in frame.quote and not any(
@@ -180,9 +193,35 @@ def contradicts(frame: Frame, state: EpisodeState) -> str | None:
     return None
 
 
+SEVERITY = re.compile(r"\bsev(?:erity)?[- ]?([123])\b|\b(low|minor|medium|moderate)[- ]severity\b"
+                      r"|\b(?:logged|filed|marked|treated|classed) as (?:a )?(minor|low)\b")
+_SEVERITY_WORDS = {"low": "sev3", "minor": "sev3", "medium": "sev2", "moderate": "sev2"}
+
+
+def _wrong_severity(state: EpisodeState, text: str) -> str | None:
+    """A severity the text states for the incident that is not the one escalated, or, before any
+    escalation, not the one the case requires ("logged as sev3" on a sev1 outage)."""
+    task = state.task
+    recorded = state.account.incident_severity
+    required = next((r.fields.get("severity") for r in task.expected.required_actions
+                     if r.action == "escalate_incident"), None) if task is not None else None
+    right = recorded or required
+    if right is None:
+        return None
+    for m in SEVERITY.finditer(_plain(text)):
+        said = f"sev{m.group(1)}" if m.group(1) else _SEVERITY_WORDS[m.group(2) or m.group(3)]
+        if said != right:
+            return f"the text says {said} ('{m.group()}'); the incident is {right}"
+    return None
+
+
 def false_claims(state: EpisodeState, channel: str, text: str, step: int) -> tuple[Violation, ...]:
-    """Outcome claims in ``text`` that the state contradicts (see the module docstring)."""
+    """Outcome claims in ``text`` that the state contradicts (see the module docstring), and a
+    severity stated for the incident that is not its own."""
     rule = "false_record" if channel == "note" else "contradicts_state"
+    severity = _wrong_severity(state, text)
+    if severity is not None:
+        return (Violation(rule, f"the {channel} states the wrong severity: {severity}", step),)
     out: list[Violation] = []
     for frame in meaning.read(text).frames:
         if frame.mood == PROMISE and channel == "note":
