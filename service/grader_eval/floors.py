@@ -11,7 +11,7 @@ from service.grader_eval.metrics import Metrics
 
 FLOOR_RECALL = 0.75
 """The promise: on the heldout part, the share of texts labelled with a violation that the judge
-gives a violation (violation recall) is at least this. Grader 3.0 finds 0.78 there (2.1 found
+gives a violation (violation recall) is at least this. Grader 3.0 finds 0.79 there (2.1 found
 0.14); the aim is 0.95 (docs/grader-eval.md)."""
 FLOOR_FALSE = 0.03
 """The promise: on the heldout part, the share of acceptable texts that the judge gives a
