@@ -396,9 +396,11 @@ def seed_decision_violations(state: EpisodeState) -> tuple[Violation, ...]:
         if rule is None or not _on_ticket(state, shape):
             continue
         step, event = _shape_set_at(state, shape)
-        why = rule.why or f"{rule.describe()} is contrary to this case"
+        # the policy's reason is not quoted: a wrong tag or code is every careless agent's, and
+        # the reason names the case's variables (the answer key stays unsaid)
         found.append((step, Violation(
             "seed_decision",
-            f"step {step}: {shape.kind} {shape.value} ({event}) expresses {shape.outcome} - {why}",
+            f"step {step}: {shape.kind} {shape.value} ({event}) expresses {shape.outcome}, which the "
+            f"case forbids ({rule.action})",
             step)))
     return tuple(v for _, v in sorted(found, key=lambda pair: pair[0]))

@@ -366,7 +366,9 @@ def test_a_shape_expressing_a_forbidden_decision_is_a_violation(task_id: str, se
         rule = next(r for r in task.expected.forbidden_actions
                     if not r.fields and ACTION_OUTCOMES[r.action] == shape.outcome)
         assert found == Violation("seed_decision", f"step {step}: {shape.kind} {shape.value} ({event}) "
-                                  f"expresses {shape.outcome} - {rule.why}", step), (task_id, shape)
+                                  f"expresses {shape.outcome}, which the case forbids ({rule.action})",
+                                  step), (task_id, shape)
+        assert rule.why not in found.reason  # the policy's reason names the case's variables
         assert state.score <= 0.2, (task_id, shape, state.score)
 
 
@@ -408,7 +410,7 @@ def test_a_removed_tag_no_longer_says_anything_and_a_re_added_one_names_its_last
     assert [v.step for v in seed_decision_violations(_play(task_id, [add]))] == [1]
     assert seed_decision_violations(_play(task_id, [add, remove])) == ()
     again = _play(task_id, [add, remove, {"action_type": "noop"}, add])
-    assert [v.reason.split(" - ")[0] for v in seed_decision_violations(again)] == [
+    assert [v.reason.split(",")[0] for v in seed_decision_violations(again)] == [
         "step 4: tag Refund_Approved (TagAdded) expresses refund_issued"]
 
 

@@ -148,7 +148,8 @@ def check_expert(service: EnvironmentService, catalog: Catalog, family: str) -> 
 
 def check_audit(family: str) -> None:
     """Every adversary of the grader audit within its bound on seeds 0..11; the scripted expert
-    passes; only the seed tasks' contrary_decision family does not apply. The catalog holds the
+    passes; only the seed tasks' contrary_decision family does not apply, and unrequested_action
+    where the case's answer key names every harmful action itself. The catalog holds the
     four families, so the reply copier has another task's reply to copy."""
     report = run_audit(catalog=h.catalog_of(), task_ids=[h.task_id(family)], seeds=range(0, 12),
                        policy=builtin_policy)
@@ -156,4 +157,4 @@ def check_audit(family: str) -> None:
            if c.status in ("fail", "error")]
     assert not bad, bad
     not_applicable = {c.family for c in report.cells if c.status == "n/a"}
-    assert not_applicable <= {"contrary_decision"}, not_applicable
+    assert not_applicable <= {"contrary_decision", "unrequested_action"}, not_applicable
