@@ -264,6 +264,7 @@ def test_the_command_prints_tables_and_the_first_misses() -> None:
     assert "(the first 3)" in out
 
 
+@pytest.mark.slow
 def test_the_product_corpus_keeps_the_floors_and_a_broken_floor_exits_1(tmp_path: Path) -> None:
     """The current grader keeps the declared floors on the shipped corpus's heldout part (what
     .ci/run checks), and a corpus that shows nothing breaks them."""
