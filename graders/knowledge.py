@@ -91,9 +91,10 @@ class Knowledge:
 
 
 def _policy_texts() -> Mapping[str, str]:
-    from domain.tasks.catalog import default_catalog
+    """The packaged policy texts by id (``domain.tasks.catalog.policy_texts``, read once)."""
+    from domain.tasks.catalog import policy_texts
 
-    return {p.value: text for p, text in default_catalog().policies.items()}
+    return policy_texts()
 
 
 def _year(texts: Iterable[str], facts: Mapping[str, str]) -> int | None:

@@ -403,7 +403,6 @@ CONCEPTS: tuple[Concept, ...] = (
                r"handled) (?:your|the|this) (?:request|claim)",
                r"(?:sorted|fixed|handled) (?:it|this|that|everything) (?:out|for you)")),
 )
-CONCEPTS_BY_NAME = {c.name: c for c in CONCEPTS}
 
 FUTURE = frozenset({"will", "shall", "gonna"})
 ABILITY = frozenset({"can", "could", "may", "might"})

@@ -31,7 +31,7 @@ from domain.events import Violation
 from domain.state import EpisodeState
 from domain.tasks.catalog import policy_texts
 from graders import claims, decisions, entities, knowledge, meaning
-from graders.meaning import DONE, NEGATED, PROMISE, Frame
+from graders.meaning import DONE, PROMISE, Frame
 from graders.normalize import visible
 
 CUSTOMER_FACING = frozenset({"reply", "message"})
@@ -671,8 +671,6 @@ def judge(state: EpisodeState, channel: str, text: str, step: int) -> tuple[Viol
 
 
 __all__ = [
-    "DONE",
-    "NEGATED",
     "as_of",
     "commitments",
     "contradicts",
