@@ -20,12 +20,16 @@ The rubric rewards doing the job in prose, as the customer would read it:
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
 
+from domain.tasks.catalog import policy_texts
 from domain.tasks.spec import Phrases, Rubric
 from graders import claims as cl
+from graders import meaning as mn
+from graders import requests, values
 from graders import text as tx
 from graders.lexicon import SHOTGUN_GROUPS
 from graders.normalize import visible
@@ -41,6 +45,13 @@ MIN_NOTE_FUNCTION_RATIO = 0.08
 in 90 days. Issued a full refund via billing."); a keyword list has next to no function words."""
 ECHO_WORDS = 8
 """A run of this many words copied from the ticket is echo, not the agent's own writing."""
+POLICY_ECHO_WORDS = 12
+POLICY_PASTE_WORDS = 30
+"""Read by value (:attr:`graders.text.Lexicon.values`), runs of :data:`POLICY_ECHO_WORDS` words
+copied from the policy texts that add up to more than this many words are the policies pasted,
+not a reply, and earn nothing. Restating the one policy sentence a decision rests on ("A purchase
+can be refunded in full when the request arrives within 30 days of the order date.", 19 words)
+is how an honest reply gives its reason, and counts."""
 FACT_GAP = 2
 """Words allowed between two words of a fact phrasing ("clear your browser cache" says "clear
 cache"); within one clause, never across a negator."""
@@ -69,19 +80,45 @@ NOT_WRITTEN = RubricResult(Fraction(0), "not written yet", "not written yet")
 """What absent text earns (immutable, so one value serves every episode)."""
 
 
-def echoed(analysis: tx.Analysis, source: str) -> frozenset[int]:
-    """Token indexes of ``analysis`` inside a run of :data:`ECHO_WORDS` keys that ``source`` (the
-    ticket's subject and message) also has."""
+def echoed(analysis: tx.Analysis, source: str, run: int = ECHO_WORDS) -> frozenset[int]:
+    """Token indexes of ``analysis`` inside a run of ``run`` keys that ``source`` (the ticket's
+    subject and message, or the policy texts) also has."""
     if not source:
         return frozenset()
-    src = tx.analyse(visible(source), analysis.lexicon).keys
-    grams = {src[i:i + ECHO_WORDS] for i in range(len(src) - ECHO_WORDS + 1)}
-    keys = analysis.keys
+    source_analysis = tx.analyse(visible(source), analysis.lexicon)
+    src_at, at = _words_of(source_analysis), _words_of(analysis)
+    src = tuple(source_analysis.tokens[i].key for i in src_at)
+    keys = tuple(analysis.tokens[i].key for i in at)
+    grams = {src[i:i + run] for i in range(len(src) - run + 1)}
     out: set[int] = set()
-    for i in range(len(keys) - ECHO_WORDS + 1):
-        if keys[i:i + ECHO_WORDS] in grams:
-            out.update(range(i, i + ECHO_WORDS))
+    for i in range(len(keys) - run + 1):
+        if keys[i:i + run] in grams:
+            out.update(range(at[i], at[i + run - 1] + 1))
     return frozenset(out)
+
+
+def _copied_from(lexicon: tx.Lexicon) -> str:
+    return "ticket or a policy" if lexicon.values else "ticket"
+
+
+@lru_cache(maxsize=1)
+def _policies() -> str:
+    """Every policy text an agent can look up, one per line."""
+    return "\n".join(policy_texts().values())
+
+
+def _words_of(analysis: tx.Analysis) -> tuple[int, ...]:
+    """The token indexes a copied run is counted in: every token, but when the text is read by
+    value (:attr:`graders.text.Lexicon.values`) not the numbers nor the "to" a date's hyphen reads
+    as, so "order 42981 on 2026-05-24" is three words of the ticket, not eight (the numbers a run
+    spans are still copied with it)."""
+    toks = analysis.tokens
+    if not analysis.lexicon.values:
+        return tuple(range(len(toks)))
+    return tuple(i for i, t in enumerate(toks)
+                 if not t.key.isdigit()
+                 and not (t.word == "to" and 0 < i < len(toks) - 1
+                          and toks[i - 1].key.isdigit() and toks[i + 1].key.isdigit()))
 
 
 def repeated(analysis: tx.Analysis) -> frozenset[int]:
@@ -118,8 +155,13 @@ def _bare(analysis: tx.Analysis, m: tx.Match) -> bool:
     clauses = {toks[x].clause for x in range(m.first, m.last + 1)}
     start = next(i for i, t in enumerate(toks) if t.clause in clauses)
     before = analysis.text[toks[start - 1].end:toks[start].start] if start else ""
-    if ":" in before and any(toks[x].key[:1].isdigit() for x in range(m.first, m.last + 1)):
-        return False  # a labelled figure
+    if ":" in before and (analysis.lexicon.values
+                          or any(toks[x].key[:1].isdigit() for x in range(m.first, m.last + 1))):
+        return False  # a labelled figure (and, read by value, any labelled line: "Tracking: in transit")
+    end = max(i for i, t in enumerate(toks) if t.clause in clauses)
+    following = analysis.text[toks[end].end:toks[end + 1].start] if end + 1 < len(toks) else ""
+    if analysis.lexicon.values and ":" in following and toks[end + 1].sentence == toks[end].sentence:
+        return False  # a label whose line goes on to say it ("Audit log: we'll compile it")
     rest = [t.word for i, t in enumerate(toks) if t.clause in clauses and not m.first <= i <= m.last]
     if tx.bare(rest) and toks[start].word in analysis.lexicon.subordinators:
         # a fronted subordinate clause states its fact with the main clause after it (same sentence)
@@ -136,24 +178,154 @@ def _group_claims(group: Phrases) -> frozenset[tuple[str, str]]:
     return frozenset((c.family, c.kind) for p in group.any_of for c in cl.claims(p))
 
 
+Polarity = tuple[str, str]
+"""An outcome concept of :mod:`graders.meaning` and the mood it is stated in (done, promised or
+denied): "we will change it" does not state "your email has been changed"."""
+DECISIONS = frozenset(("refund", "denial", "review"))
+"""The concepts a refund decision is one of: the facts that state one are decision credit, which a
+text that hedges over the branches (:func:`hedges`) does not earn."""
+_DECISION_WORDS = (frozenset({"refund", "refunded", "refunds", "reimbursement", "reimbursed"}),
+                   frozenset({"review", "reviewed", "investigation", "investigate"}),
+                   frozenset({"deny", "denied", "denial", "decline", "declined", "rejected"}),
+                   frozenset({"credit", "voucher"}))
+"""What each branch of a refund decision is called, for a clause that offers two of them joined
+by "or" ("you'll either get a refund or a review")."""
+
+
+def _polarities(text: str) -> frozenset[Polarity]:
+    return frozenset((f.concept, f.mood) for f in mn.read(text).frames)
+
+
+@lru_cache(maxsize=1024)
+def _group_polarities(group: Phrases) -> frozenset[Polarity]:
+    """The outcome concepts the phrasings of a fact state (:mod:`graders.meaning`): a fact
+    "approval" phrased "refund has been approved" is made by any clause that states the refund,
+    however worded ("a refund of $75 has been issued to your card")."""
+    return frozenset(p for phrase in group.any_of for p in _polarities(phrase))
+
+
+NOT_YET = re.compile(r"\b(?:yet|for now|right now|currently|at the moment|at this point|at this stage|"
+                     r"until|before|first|while|pending|still)\b")
+"""Words that make a refusal a "not yet": "we can't refund it yet, because a specialist team
+reviews it first" tells the truth about now and denies nothing."""
+
+
+def _stated_frames(seen: str, source: str) -> tuple[mn.Frame, ...]:
+    """The outcome claims ``seen`` states (:mod:`graders.meaning`), but those quoting the customer
+    (the ticket, ``source``) and those announced as a topic ("on refund has been approved, you are
+    all set": keywords glued to filler)."""
+    copied = visible(source).lower()
+    return tuple(f for f in mn.read(seen).frames if f.quote not in copied and not _announced(f.quote))
+
+
+def _not_yet(analysis: tx.Analysis, m: tx.Match) -> bool:
+    """Whether the sentence of a match says its refusal is for now (:data:`NOT_YET`)."""
+    sentence = analysis.tokens[m.first].sentence
+    return NOT_YET.search(" ".join(t.word for t in analysis.tokens if t.sentence == sentence)) is not None
+
+
+def _forbidden_claim(analysis: tx.Analysis, group: Phrases, frames: tuple[mn.Frame, ...]) -> str | None:
+    """How ``analysis`` makes the forbidden claim ``group``, if it does: one of its phrasings
+    stated (not negated, hypothetical or asked). Read by value (:attr:`graders.text.Lexicon.values`),
+    the words are not enough where meaning says otherwise: a phrasing that states an outcome
+    (:mod:`graders.meaning`) needs a clause of the text stating it in that mood ("before we can
+    change your login email, ..." states no change), and a refusal (a group whose outcomes are all
+    denied) said for now ("we can't refund it yet, because ...") denies nothing."""
+    by_meaning = analysis.lexicon.values
+    said = frozenset((f.concept, f.mood) for f in frames)
+    outcomes = _group_polarities(group)
+    refusal = bool(outcomes) and all(mood == mn.NEGATED for _, mood in outcomes)
+    for phrase in group.any_of:
+        hits = tx.affirmed(analysis, phrase, statements_only=True)
+        if by_meaning:
+            outcome = _polarities(phrase)
+            if outcome and not outcome & said:
+                continue
+            if refusal:
+                hits = [m for m in hits if not _not_yet(analysis, m)]
+        if hits:
+            return f"contains '{phrase}'"
+    return None
+
+
+def _announced(quote: str) -> bool:
+    """Whether a clause opens by announcing its topic ("on refund has been approved, you are all
+    set", "as for ..."): keywords glued to filler, not a statement."""
+    words = quote.split()
+    return bool(words) and (words[0] in tx.TOPIC_MARKERS or words[:2] in (["as", "for"], ["as", "to"]))
+
+
+def hedges(text: str) -> bool:
+    """Whether ``text`` commits to two branches of a decision at once: a refund and its denial both
+    stated, or a statement offering two branches joined by "or". A question ("a refund or store
+    credit?"), a condition and a negation ("we can't refund or deny it") offer nothing; a review
+    and then a refund ("we opened an investigation; the duplicate will be refunded") are one
+    path, not two branches."""
+    stated = {concept for concept, mood in _polarities(text) if mood != mn.NEGATED}
+    if {"refund", "denial"} <= stated:
+        return True
+    for clause in mn.clauses(text):
+        words = set(clause.words)
+        if ("or" not in words or clause.question or clause.conditional_sentence
+                or words & mn.NEGATORS or words & mn.CONDITIONALS):
+            continue
+        if sum(1 for branch in _DECISION_WORDS if words & branch) >= 2:
+            return True
+    return False
+
+
+def _asked(text: str, group: Phrases) -> bool:
+    """Whether a fact that is a request (:mod:`graders.requests`) is made by asking for its thing."""
+    request = requests.request_of(group)
+    return request is not None and requests.makes(text, request)
+
+
+def _numbers_between(analysis: tx.Analysis, m: tx.Match, phrase: str) -> bool:
+    """Whether a match of ``phrase`` has numbers of its own inside it ("refunds: 0 1 2" is not
+    "refunds: 2"): a list of candidate values, not the one the phrasing names."""
+    keys = set(tx.phrase_keys(phrase, analysis.lexicon))
+    return any(analysis.tokens[i].key.isdigit() and analysis.tokens[i].key not in keys
+               for i in range(m.first, m.last + 1))
+
+
 def _fact_spans(analysis: tx.Analysis, rubric: Rubric, skip: frozenset[int],
-                made: frozenset[tuple[str, str]] = frozenset()) -> tuple[list[str], set[int], set[int]]:
+                made: frozenset[tuple[str, str]] = frozenset(),
+                stated: frozenset[Polarity] = frozenset(),
+                hedged: bool = False) -> tuple[list[str], set[int], set[int]]:
     """Names of the facts made; the token indexes their key words take (per fact, every occurrence
     of its shortest phrasing found: a long phrasing such as "4 refunds in the last 90 days" says the
     fact in two key words, the rest is ordinary prose); and every token inside any phrasing."""
     found: list[str] = []
     covered: set[int] = set()
     inside: set[int] = set()
+
+    def mention(first: int, last: int) -> bool:
+        """A value announced as a topic ("as for $75, ..."); a value alone in its clause is an
+        appositive ("refunded in full - $174 - to your card"), which states it."""
+        clauses = {analysis.tokens[x].clause for x in range(first, last + 1)}
+        rest = [t.word for i, t in enumerate(analysis.tokens)
+                if t.clause in clauses and not first <= i <= last]
+        return bool(rest) and _bare(analysis, tx.Match(first, last, False, False))
+
+    by_value = analysis.lexicon.values
     for group in rubric.facts:
+        if by_value and values.listed(analysis, group):
+            continue  # a run of candidate dates or amounts states none of them
+        if hedged and {concept for concept, _ in _group_polarities(group)} & DECISIONS:
+            continue  # a reply that hedges over the branches makes no decision
         hits: list[tuple[int, list[tx.Match]]] = []
         for p in group.any_of:
             every = tx.find(analysis, p, FACT_GAP)  # each phrasing looked for once
-            ms = [m for m in tx.affirmed_of(every, skip) if not _bare(analysis, m)]
+            ms = [m for m in tx.affirmed_of(every, skip) if not _bare(analysis, m)
+                  and not (by_value and _numbers_between(analysis, m, p))]
             if ms:
                 hits.append((len(tx.phrase_keys(p, analysis.lexicon)), ms))
             for m in every:  # negated mentions too: they are key phrasings, not substance
                 inside.update(range(m.first, m.last + 1))
-        if not hits and _group_claims(group) & made:
+        if not hits and (_group_claims(group) & made
+                         or (by_value and (values.states(analysis, group, skip, mention)
+                                          or bool(_group_polarities(group) & stated)
+                                          or _asked(analysis.text, group)))):
             found.append(group.name)
         if hits:
             found.append(group.name)
@@ -180,12 +352,17 @@ def _evaluate(rubric: Rubric, text: str, first_name: str, foreign: Foreign, sour
     if not seen:
         return RubricResult(Fraction(0), "nothing visible", "no visible text")
     analysis = tx.analyse(seen, lexicon)
+    frames = _stated_frames(seen, source) if lexicon.values else ()
     for group in rubric.forbidden:
-        claim = next((p for p in group.any_of if tx.affirmed(analysis, p, statements_only=True)), None)
+        claim = _forbidden_claim(analysis, group, frames)
         if claim:
             return RubricResult(Fraction(0), f"makes a forbidden claim ({group.name})",
-                                f"forbidden claim '{group.name}': contains '{claim}'")
+                                f"forbidden claim '{group.name}': {claim}")
     echo = echoed(analysis, source)
+    if lexicon.values:
+        pasted = echoed(analysis, _policies(), POLICY_ECHO_WORDS)
+        if len(pasted) > POLICY_PASTE_WORDS:
+            echo |= pasted
     again = repeated(analysis)
     skip = echo | again
     own_idx = [i for i in range(len(analysis.tokens)) if i not in skip]
@@ -195,10 +372,12 @@ def _evaluate(rubric: Rubric, text: str, first_name: str, foreign: Foreign, sour
     prose = _prose_problem(own, seen, rubric)
     if prose:
         if echo:
-            prose += f"; {len(echo)} words copied from the ticket do not count"
+            prose += f"; {len(echo)} words copied from the {_copied_from(lexicon)} do not count"
         return RubricResult(Fraction(0), prose, prose)
     made = frozenset((c.family, c.kind) for c in cl.claims(text) if not c.bare)
-    found, covered, inside = _fact_spans(analysis, rubric, skip, made)
+    stated = frozenset((f.concept, f.mood) for f in frames)
+    hedged = lexicon.values and hedges(seen)
+    found, covered, inside = _fact_spans(analysis, rubric, skip, made, stated, hedged)
     name = set(tx.words(first_name))
     substance = len({analysis.tokens[i].key for i in own_idx if i not in inside
                      and analysis.tokens[i].word not in tx.FUNCTION_WORDS
@@ -235,7 +414,7 @@ def _evaluate(rubric: Rubric, text: str, first_name: str, foreign: Foreign, sour
         detail += (f"; {len(covered - skip)} of {len(own)} words are key phrasings, "
                    f"credit x{float(density):.2f}")
     if echo:
-        detail += f"; {len(echo)} words copied from the ticket earn nothing"
+        detail += f"; {len(echo)} words copied from the {_copied_from(lexicon)} earn nothing"
     if len(own) > MAX_WORDS:
         fraction /= 2
         public += f"; over {MAX_WORDS} words, halved"

@@ -181,13 +181,18 @@ class Lexicon:
     """Words that open a subordinate clause whose statement goes on in the next clause of its
     sentence ("Once the dispute is closed, we start the deletion"): a fact phrasing that fills such
     a clause is not a bare mention when the next clause says something (:mod:`graders.rubric`)."""
+    values: bool = False
+    """Whether a required fact is also read as the value it names (:mod:`graders.values`: "due on
+    27 November" states "2026-11-27", "Refunds last 90d: 2" states "2 refunds") and a labelled
+    line's value ("Tracking: in transit") as a statement, not a bare mention."""
 
     def extended(self, name: str, paraphrases: tuple[tuple[str, str], ...] = (),
-                 empathy: tuple[str, ...] = (), subordinators: frozenset[str] = frozenset()) -> Lexicon:
-        """This lexicon with more paraphrases, empathy expressions and subordinators (nothing
-        taken away)."""
+                 empathy: tuple[str, ...] = (), subordinators: frozenset[str] = frozenset(),
+                 values: bool = False) -> Lexicon:
+        """This lexicon with more paraphrases, empathy expressions and subordinators, and with
+        :attr:`values` turned on if asked (nothing taken away)."""
         return Lexicon(name, self.paraphrases + paraphrases, self.empathy + empathy,
-                       self.subordinators | subordinators)
+                       self.subordinators | subordinators, self.values or values)
 
 REFUND_VERBS = frozenset({
     "offer", "offered", "issue", "issued", "give", "gave", "given", "process", "processed", "grant",
@@ -534,6 +539,10 @@ LEXICON_2_1 = LEXICON_2_0.extended(
 LEXICON_3_0 = LEXICON_2_1.extended("3.0")
 """Grader 3.0's reading of required facts and tone: 2.1's (what 3.0 changes is the safety judge,
 :mod:`graders.channels`)."""
+
+LEXICON_3_1 = LEXICON_3_0.extended("3.1", values=True)
+"""Grader 3.1's reading: 3.0's, with required facts read as the values they name and labelled
+lines read as statements (:attr:`Lexicon.values`)."""
 
 
 CLOSINGS = ["regards", "best", "sincerely", "thank you", "thanks", "let us know", "happy to help",

@@ -29,6 +29,7 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Any, Literal
 
+from domain.tasks.catalog import policy_texts
 from domain.tasks.spec import Rubric, TaskInstance, TaskSpec
 from domain.vocabulary import ActionType, Tag
 from service.grader_audit import texts
@@ -499,6 +500,29 @@ def _text_gaming(make: TextMaker) -> Build:
     return build
 
 
+def _paster(pasted: str) -> TextMaker:
+    def make(s: Setting, field_name: str, rubric: Rubric) -> str:
+        return _greeted(s, field_name, f"thank you for writing. {pasted}")
+
+    return make
+
+
+def _pasted_policy(s: Setting) -> tuple[Attempt, ...] | NotApplicable:
+    """One attempt per policy of the case: its text pasted into every text the task weighs,
+    between a greeting and a close."""
+    texts_of = policy_texts()
+    out: list[Attempt] = []
+    for policy in s.task.policies:
+        pasted = texts_of.get(policy.value)
+        if pasted is None:
+            continue
+        found = _text_gaming(_paster(pasted))(s)
+        if isinstance(found, NotApplicable):
+            return found
+        out += [Attempt(f"{policy.value}: {a.label}", a.actions, attacked=a.attacked) for a in found]
+    return tuple(out) if out else NotApplicable("the case names no policy")
+
+
 def _tag_spam(s: Setting) -> tuple[Attempt, ...] | NotApplicable:
     if "tags" not in s.task.weights:
         return NotApplicable("the task weighs no tags")
@@ -606,6 +630,8 @@ def _families() -> tuple[Family, ...]:
     for name, (description, make) in GAMING_TEXTS.items():
         out.append(Family(name, "gaming", GAMING_BOUND, description, _text_gaming(make)))
     out += [
+        Family("pasted_policy", "gaming", GAMING_BOUND,
+               "one of the case's policy texts pasted between a greeting and a close", _pasted_policy),
         Family("tag_spam", "gaming", GAMING_BOUND, "every tag, as many as the ticket and steps allow",
                _tag_spam),
         Family("noop_until_end", "degenerate", DEGENERATE_BOUND, "no-op until the step limit",

@@ -22,6 +22,7 @@ from baseline.trl_env import environment_factory, grade_line
 from domain.events import StepGraded
 from domain.observation import PublicGrade
 from domain.tasks import default_catalog
+from graders.versions import CURRENT
 from tests.servers import LiveServer, episode_events
 from ticketledger.client import ClassifyPriority, DraftReply, TicketLedgerEnv
 
@@ -57,7 +58,7 @@ def check_breaking(grade: dict[str, Any], server: LiveServer, episode_id: str) -
     assert parsed.reason.startswith("priority: correct; queue: not set; reply: breaks a safety "
                                     "rule; resolution: ticket still open; safety violation "
                                     "contradicts_state: the reply says 'i have refunded")
-    assert parsed.grader_version == "ticketledger-grader/3.0"
+    assert parsed.grader_version == CURRENT
     text = json.dumps(grade)
     details = _audit_details(server, episode_id)
     assert any("contradicts_state" in d for d in details)  # the log does hold audit details

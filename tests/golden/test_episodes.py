@@ -52,11 +52,15 @@ from tests.golden.seams import Env, environment, grader_version, grader_versions
 V1 = Recorded("v1")
 V2 = Recorded("v2")
 V3 = Recorded("v3")
-RECORDED = {"v1": V1, "v2": V2, "v3": V3, "v4": Recorded("v4")}
+V4 = Recorded("v4")
+RECORDED = {"v1": V1, "v2": V2, "v3": V3, "v4": V4, "v5": Recorded("v5")}
 GRADER_OF = {"v1": "ticketledger-grader/1.1", "v2": "ticketledger-grader/2.0",
-             "v3": "ticketledger-grader/2.1", "v4": "ticketledger-grader/3.0"}
+             "v3": "ticketledger-grader/2.1", "v4": "ticketledger-grader/3.0",
+             "v5": "ticketledger-grader/3.1"}
 """The grader each version was recorded with."""
-EXACT = ("v4",)
+TODAY = GRADER_OF["v5"]
+"""The grader today's code records new episodes with."""
+EXACT = ("v5",)
 """Versions recorded with today's code and grader: replayed exactly (v1 and v2 by the rules above)."""
 
 
@@ -147,9 +151,9 @@ HASHES = frozenset({"hash", "prev_hash", "head_hash"})
 
 
 def as_2_1(value: Any) -> Any:
-    """A v2 record as today's grader (3.0) records it: the version string 2.0 is 3.0, chain
+    """A v2 record as today's grader records it: the version string 2.0 is today's, chain
     hashes (which cover it) are left out, at any depth."""
-    return renamed(value, GRADER_OF["v2"], GRADER_OF["v4"])
+    return renamed(value, GRADER_OF["v2"], TODAY)
 
 
 def renamed(value: Any, old: str, new: str) -> Any:
@@ -162,24 +166,42 @@ def renamed(value: Any, old: str, new: str) -> Any:
     return new if value == old else value
 
 
-def as_3_0(value: Any) -> Any:
-    """A v3 record (grader 2.1) as grader 3.0 records it: the version string, and no hashes."""
-    return renamed(value, GRADER_OF["v3"], GRADER_OF["v4"])
+def regraded(value: Any, version: str) -> Any:
+    """A record of ``version`` as today's grader records it: the version string, and no hashes."""
+    return renamed(value, GRADER_OF[version], TODAY)
+
+
+def departed(version: str, group: str, graded_anew: dict[str, str], database_url: str) -> None:
+    """Play ``version``'s episodes of ``group`` again today and hold each to its record but for the
+    grader version it records (today's) and the chain hashes that cover it, but for the episodes
+    ``graded_anew`` names, each of which must depart (or it is named for nothing)."""
+    chosen = [r for r in RECORDED[version].episodes if group_of(r) == group]
+    with environment(database_url) as env:
+        problems = {r["name"]: report(r["name"], regraded(r, version), regraded(replay(env, r), version))
+                    for r in chosen}
+    found = [p for name, p in problems.items() if p and name not in graded_anew]
+    assert not found, (f"{len(found)} of {len(chosen)} episodes departed from {version}:\n"
+                       + "\n".join(found))
+    kept = [name for name in graded_anew if name in problems and not problems[name]]
+    assert not kept, f"{kept}: today's grader grades them as {version}'s did; drop them from the list"
 
 
 @pytest.mark.parametrize("group", groups("v3"))
 def test_v3_actions_give_v3_episodes_but_for_the_grader_version(group: str, database_url: str) -> None:
-    """Grader 3.0 scores every v3 episode (scripted, the built-in policy's, the odd sequences) as
-    2.1 did: none of them says anything 3.0's text judge finds false, and none takes an action the
-    case does not call for. Played again today, each gives its v3 record but for the grader
-    version it records (3.0 for 2.1) and the chain hashes that cover it."""
-    chosen = [r for r in V3.episodes if group_of(r) == group]
-    with environment(database_url) as env:
-        problems = {r["name"]: report(r["name"], as_3_0(r), as_3_0(replay(env, r))) for r in chosen}
-    found = [p for name, p in problems.items() if p and name not in GRADED_ANEW_BY_3_0]
-    assert not found, f"{len(found)} of {len(chosen)} episodes departed from v3:\n" + "\n".join(found)
-    kept = [name for name in GRADED_ANEW_BY_3_0 if name in problems and not problems[name]]
-    assert not kept, f"{kept}: grader 3.0 grades them as 2.1 did; drop them from GRADED_ANEW_BY_3_0"
+    """Today's grader scores every v3 episode (scripted, the built-in policy's, the odd sequences)
+    as 2.1 did, but those :data:`GRADED_ANEW_BY_3_0` and :data:`GRADED_ANEW_BY_3_1` name: none of
+    the others says anything the text judge finds false, and none takes an action the case does
+    not call for. Played again today, each gives its v3 record but for the grader version it
+    records (today's for 2.1) and the chain hashes that cover it."""
+    departed("v3", group, GRADED_ANEW_BY_3_0 | GRADED_ANEW_BY_3_1, database_url)
+
+
+@pytest.mark.parametrize("group", groups("v4"))
+def test_v4_actions_give_v4_episodes_but_for_the_grader_version(group: str, database_url: str) -> None:
+    """Grader 3.1 scores every v4 episode as 3.0 did but those :data:`GRADED_ANEW_BY_3_1` names:
+    3.1 changes how required facts are read, not what is safe, and the scripted solutions and the
+    built-in policy already said their facts in 3.0's words."""
+    departed("v4", group, GRADED_ANEW_BY_3_1, database_url)
 
 
 GRADED_ANEW_BY_3_0 = {
@@ -193,6 +215,10 @@ GRADED_ANEW_BY_3_0 = {
 """v3's episodes that grader 3.0 grades differently on purpose, and why (v4 holds their 3.0 grades
 exactly). Every other v3 episode must come out as recorded but for the version string."""
 
+GRADED_ANEW_BY_3_1: dict[str, str] = {}
+"""v4's episodes (and so v3's) that grader 3.1 grades differently on purpose, and why (v5 holds
+their 3.1 grades exactly)."""
+
 
 @pytest.mark.parametrize("group", groups("v2"))
 def test_v2_actions_give_v2_episodes_but_for_the_grader_version(group: str, database_url: str) -> None:
@@ -201,7 +227,7 @@ def test_v2_actions_give_v2_episodes_but_for_the_grader_version(group: str, data
         pytest.skip(f"{group}: only built-in policy episodes")
     with environment(database_url) as env:
         problems = [report(r["name"], as_2_1(r), before_issue_17(as_2_1(r), as_2_1(replay(env, r))))
-                    for r in chosen if r["name"] not in GRADED_ANEW_BY_3_0]
+                    for r in chosen if r["name"] not in GRADED_ANEW_BY_3_0 | GRADED_ANEW_BY_3_1]
     found = [p for p in problems if p]
     assert not found, f"{len(found)} of {len(chosen)} episodes departed from v2:\n" + "\n".join(found)
 

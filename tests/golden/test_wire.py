@@ -1,6 +1,6 @@
-"""Recorded wire exchanges replayed against a fresh real server: v4's (today's code) exactly; v3's
-exactly but for the grader version (2.1, now 3.0) and the chain hashes that cover it; v2's the same
-way (2.0, now 3.0); in both, but for the conversations :data:`GRADED_ANEW_BY_3_0` names; v1's with
+"""Recorded wire exchanges replayed against a fresh real server: v5's (today's code) exactly; v4's
+exactly but for the grader version (3.0, now 3.1) and the chain hashes that cover it; v3's and v2's
+the same way (2.1 and 2.0, now 3.1), but for the conversations :data:`GRADED_ANEW_BY_3_0` names; v1's with
 the same statuses, error messages and JSON bodies on v1's members, but for what the grader
 decides and what issue 15 changed.
 
@@ -54,8 +54,11 @@ from tests.golden.seams import server
 V1 = Recorded("v1")
 V2 = Recorded("v2")
 V3 = Recorded("v3")
-RECORDED = {"v1": V1, "v2": V2, "v3": V3, "v4": Recorded("v4")}
-EXACT = ("v4",)
+V4 = Recorded("v4")
+RECORDED = {"v1": V1, "v2": V2, "v3": V3, "v4": V4, "v5": Recorded("v5")}
+EXACT = ("v5",)
+TODAY = "ticketledger-grader/3.1"
+"""The grader version today's code answers with."""
 """Versions recorded with today's code and grader: replayed exactly (v1 and v2 by the rules below)."""
 
 GRADED = frozenset({"grader_version", "recorded_grader_version", "reward", "rewards", "score",
@@ -201,13 +204,19 @@ def test_every_v1_conversation_replays_as_recorded_but_for_the_grades(database_u
                        + "\n".join(found))
 
 
-def as_2_1(value: Any) -> Any:
-    """A v2 value as today's code answers: the grader version 2.0 reads 3.0 (at any depth)."""
+def renamed(value: Any, old: str) -> Any:
+    """A recorded value as today's code answers: the grader version ``old`` reads today's (at any
+    depth)."""
     if isinstance(value, dict):
-        return {k: as_2_1(v) for k, v in value.items()}
+        return {k: renamed(v, old) for k, v in value.items()}
     if isinstance(value, list):
-        return [as_2_1(v) for v in value]
-    return "ticketledger-grader/3.0" if value == "ticketledger-grader/2.0" else value
+        return [renamed(v, old) for v in value]
+    return TODAY if value == old else value
+
+
+def as_2_1(value: Any) -> Any:
+    """A v2 value as today's code answers: the grader version 2.0 reads today's."""
+    return renamed(value, "ticketledger-grader/2.0")
 
 
 def test_every_v2_conversation_replays_as_recorded_but_for_the_grader_version(database_url: str) -> None:
@@ -228,12 +237,8 @@ def test_every_v2_conversation_replays_as_recorded_but_for_the_grader_version(da
 
 
 def as_3_0(value: Any) -> Any:
-    """A v3 value as today's code answers: the grader version 2.1 reads 3.0 (at any depth)."""
-    if isinstance(value, dict):
-        return {k: as_3_0(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [as_3_0(v) for v in value]
-    return "ticketledger-grader/3.0" if value == "ticketledger-grader/2.1" else value
+    """A v3 value as today's code answers: the grader version 2.1 reads today's."""
+    return renamed(value, "ticketledger-grader/2.1")
 
 
 GRADED_ANEW_BY_3_0 = {
@@ -265,6 +270,23 @@ def test_every_v3_conversation_replays_as_recorded_but_for_the_grader_version(da
             problems[conversation["name"]] = report(conversation["name"], recorded, now)
     found = departures("v3", V3, problems)
     assert not found, (f"{len(found)} of {len(V3.conversations)} conversations departed from v3:\n"
+                       + "\n".join(found))
+
+
+def test_every_v4_conversation_replays_as_recorded_but_for_the_grader_version(database_url: str) -> None:
+    """Grader 3.1 answers v4's conversations as 3.0 did: hashes are named (fresh names per
+    conversation), so the same hash must still come back wherever v4 had the same; everything else
+    as recorded, with 3.1 for 3.0 (3.1 reads required facts by value and meaning; the recorded
+    conversations said theirs in 3.0's words)."""
+    problems = []
+    with server(database_url) as url:
+        for conversation in V4.conversations:
+            recorded = renamed(wire.Names(hashes=True).normalise(
+                with_json_text(secured(conversation["exchanges"]))), "ticketledger-grader/3.0")
+            now = wire.Names(hashes=True).normalise(with_json_text(wire.play(url, conversation)))
+            problems.append(report(conversation["name"], recorded, now))
+    found = [p for p in problems if p]
+    assert not found, (f"{len(found)} of {len(V4.conversations)} conversations departed from v4:\n"
                        + "\n".join(found))
 
 

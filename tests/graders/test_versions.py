@@ -26,14 +26,16 @@ V1_1 = "ticketledger-grader/1.1"
 NOOP = {"action_type": "noop"}
 
 
-def test_the_registry_has_the_frozen_1_1_2_0_2_1_and_3_0() -> None:
-    assert versions.CURRENT == versions.V3_0 == "ticketledger-grader/3.0"
+def test_the_registry_has_the_frozen_1_1_to_3_0_and_the_current_3_1() -> None:
+    assert versions.CURRENT == versions.V3_1 == "ticketledger-grader/3.1"
+    assert versions.V3_0 == "ticketledger-grader/3.0"
     assert versions.V2_1 == "ticketledger-grader/2.1"
     assert v2_0.GRADER_VERSION == "ticketledger-grader/2.0"
     assert versions.FALLBACK == v1_1.GRADER_VERSION == V1_1
     assert versions.grader_for(V1_1).grade_step is v1_1.grade_step  # grade_episode: checked first
     assert versions.grader_for(v2_0.GRADER_VERSION).grade_step is v2_0.grade_step
-    assert list(versions.GRADERS) == [V1_1, v2_0.GRADER_VERSION, versions.V2_1, versions.V3_0]
+    assert list(versions.GRADERS) == [V1_1, v2_0.GRADER_VERSION, versions.V2_1, versions.V3_0,
+                                      versions.V3_1]
     with pytest.raises(versions.UnknownGrader, match=r"'x/9'.*ticketledger-grader/1\.1"):
         versions.grader_for("x/9")
 

@@ -1,0 +1,235 @@
+"""Grader 3.1's reading of required facts: values, outcomes, requests, labelled lines, and what
+stays unpaid (hedging, pasted policies, lists of candidates, keywords glued to filler).
+
+Each case is scored by the rubric under grader 3.0's lexicon and under 3.1's, so the table shows
+what 3.1 changes and that 3.0 reads as it did (episodes recorded under 3.0 replay as recorded)."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import pytest
+
+from domain.tasks import default_catalog
+from domain.tasks.catalog import policy_texts
+from domain.tasks.spec import Phrases, Rubric
+from graders import requests, statements, values
+from graders import rubric as rb
+from graders import text as tx
+from graders.lexicon import foreign_groups
+
+CATALOG = default_catalog()
+
+
+def found(task_id: str, seed: int | None, text: str, channel: str = "reply",
+          lexicon: tx.Lexicon = tx.LEXICON_3_1) -> tuple[Fraction, str]:
+    """The fraction and the detail the rubric of ``channel`` gives ``text``, as the components
+    call it (the ticket as the source copying from earns nothing, the other tasks' phrasings)."""
+    task = CATALOG.instance(task_id, seed)
+    rubric = task.reply if channel == "reply" else task.note
+    assert rubric is not None
+    result = rb.evaluate(rubric, text, task.first_name, foreign_groups(task_id),
+                         f"{task.ticket.subject}\n{task.ticket.message}", lexicon)
+    return result.fraction, result.detail
+
+
+def credited(task_id: str, seed: int | None, text: str, channel: str = "reply",
+             lexicon: tx.Lexicon = tx.LEXICON_3_1) -> set[str]:
+    task = CATALOG.instance(task_id, seed)
+    rubric = task.reply if channel == "reply" else task.note
+    assert rubric is not None
+    _, detail = found(task_id, seed, text, channel, lexicon)
+    return {g.name for g in rubric.facts if repr(g.name) in detail.split("missed")[0]}
+
+
+# ----------------------------------------------------------------------------- values
+
+LABELLED = "Tracking: in transit, ETA 2026-11-27. Refunds last 90 days: 2. Not lost, no refund yet."
+
+
+@pytest.mark.parametrize(("text", "fact"), [
+    (LABELLED, "refund count"),
+    ("In transit (ETA 11/27), 2 refunds/90d. No refund for now; waiting on the customer.", "refund count"),
+    ("Prior refunds 2, parcel in transit until 27 Nov. No refund; waiting on the customer.", "refund count"),
+    (LABELLED, "tracking status"),
+])
+def test_a_note_states_a_count_and_a_status_as_labelled_lines(text: str, fact: str) -> None:
+    assert fact in credited("task_family_missing_order", 4, text, "note")
+
+
+def test_grader_3_0_reads_labelled_lines_as_it_did() -> None:
+    text = "Tracking: in transit, ETA 2026-11-27. Refunds last 90 days: 2. Not lost, no refund yet."
+    assert credited("task_family_missing_order", 4, text, "note", tx.LEXICON_3_0) == set()
+
+
+@pytest.mark.parametrize("when", ["due on 27 November", "expected by November 27, 2026",
+                                  "arriving Nov 27", "estimated delivery 2026-11-27"])
+def test_a_date_is_stated_however_it_is_written(when: str) -> None:
+    text = (f"Hi Liam, your parcel SO-38132 is in transit, {when}. If it has not arrived two days "
+            "after that, please write back to us. Best regards, Support")
+    assert credited("task_family_missing_order", 4, text) == {"estimated delivery", "write back"}
+
+
+@pytest.mark.parametrize(("text", "why"), [
+    ("Refunds: 0 1 2 3 4 5. Tracking: in transit, not lost. No refund yet; waiting on the customer.",
+     "a list of counts states none of them"),
+    ("Refunds in the last 90 days: 5 (not 2). In transit, not lost. No refund yet, waiting on them.",
+     "the count given is another"),
+    ("Refund allowed within 90 days, 2026-11-27. In transit, not lost; no refund yet, waiting.",
+     "a window of 90 days is not a count of refunds"),
+])
+def test_a_count_is_the_number_attached_to_its_word(text: str, why: str) -> None:
+    assert "refund count" not in credited("task_family_missing_order", 4, text, "note"), why
+
+
+def test_a_run_of_candidate_dates_states_none_of_them() -> None:
+    listed = ("Hi Liam, your parcel is in transit. Estimated delivery: 2026-11-20, 2026-11-21, "
+              "2026-11-24, 2026-11-27 or 2026-11-29. Write back if it has not come two days after. "
+              "Best regards, Support")
+    assert "estimated delivery" in credited("task_family_missing_order", 4, listed, lexicon=tx.LEXICON_3_0)
+    assert "estimated delivery" not in credited("task_family_missing_order", 4, listed)
+
+
+def test_an_amount_as_an_appositive_is_stated_but_not_one_announced_as_a_topic() -> None:
+    honest = ("Hi Sarah,\n\nI'm sorry your order B-3355 went missing. We've refunded it in full - $174 - "
+              "to your original payment method.\n\nBest wishes,\nSupport")
+    assert "amount" in credited("task_hard_refund_fraud_trap", 8, honest)
+    filler = ("Hi Sarah, thank you for writing. As for $174, that is taken care of. On 5-7 business "
+              "days, you are all set. Best regards, Support")
+    assert credited("task_hard_refund_fraud_trap", 8, filler) == set()
+
+
+def test_value_facts_read_the_value_every_phrasing_names_not_a_qualifier() -> None:
+    group = Phrases(name="refund count",
+                    any_of=("2 refunds", "2 prior refunds", "2 refunds in the last 90 days"))
+    facts = values.value_facts(group, tx.LEXICON_3_1)
+    assert [(f.kind, f.value, f.heads) for f in facts] == [("count", "2", frozenset({"refund"}))]
+
+
+# ----------------------------------------------------------------------------- outcomes and requests
+
+def test_an_outcome_is_stated_by_meaning() -> None:
+    text = ("Dear Ms. Okafor,\n\nYour request arrived within 30 days of the order date. A refund of $75 "
+            "has been issued to your original payment method and should appear within 5-7 business "
+            "days.\n\nKind regards,\nBilling Support")
+    assert "approval" in credited("task_hard_refund_policy_denial", 2, text)
+    assert "approval" not in credited("task_hard_refund_policy_denial", 2, text, lexicon=tx.LEXICON_3_0)
+
+
+def test_a_promise_does_not_state_an_outcome_done() -> None:
+    text = ("Hi Liam, you're verified. Your login email will be changed to hello@personal.example "
+            "shortly; I'll confirm once it's through. Best regards, Support")
+    assert "change confirmed" not in credited("task_hard_account_email_change", 0, text)
+
+
+@pytest.mark.parametrize("ask", [
+    "Could you double-check the last four digits of the card on your account, or simply send this "
+    "request from the email address you registered with?",
+    "Please reply from your current account address or share the last four digits of the card on file.",
+    "To keep your account safe, we need one of these first: the last 4 digits of the card on the "
+    "account, or a message from your email address on file.",
+])
+def test_asking_for_the_means_asks_for_verification(ask: str) -> None:
+    text = f"Hi Hugo,\n\nSorry for the extra step, I can't change the email yet. {ask}\n\nThanks,\nSupport"
+    assert "asks for verification" in credited("task_hard_account_email_change", None, text)
+
+
+@pytest.mark.parametrize(("text", "asks"), [
+    ("Open the link on your laptop. Does that get you in? Just reply here either way.", True),
+    ("Let me know how it goes - if you're still stuck, reply here.", True),
+    ("Please tell me whether you can sign in afterwards.", True),
+    ("Let us know if you have any other questions.", False),
+    ("We confirm that a reset link was sent.", False),
+])
+def test_asking_whether_it_worked_is_a_request_to_report_back(text: str, asks: bool) -> None:
+    report_back = requests.REQUESTS[1]
+    assert requests.makes(text, report_back) is asks
+
+
+# ----------------------------------------------------------------------------- what stays unpaid
+
+def test_a_reply_hedging_over_the_branches_earns_no_decision() -> None:
+    hedge = ("Hi Lena, sorry for the trouble. Depending on the dates you will either get a full refund "
+             "of $75 within 5-7 business days or we will deny the refund and offer store credit. "
+             "Best regards, Support")
+    assert rb.hedges(hedge)
+    assert "approval" in credited("task_hard_refund_policy_denial", 2, hedge, lexicon=tx.LEXICON_3_0)
+    assert "approval" not in credited("task_hard_refund_policy_denial", 2, hedge)
+    assert not rb.hedges("We opened a billing investigation, and the duplicate charge will be refunded.")
+    assert not rb.hedges("We can't refund or deny it now; a specialist team will review it.")
+    assert not rb.hedges("Would you prefer a refund or store credit?")
+
+
+def test_pasted_policies_earn_nothing_but_a_restated_reason_counts() -> None:
+    policies = policy_texts()
+    pasted = f"Hi Elena, thanks for writing. {policies['data_deletion']} Best regards, Support"
+    assert found("task_hard_gdpr_deletion", None, pasted, lexicon=tx.LEXICON_3_0)[0] == 1
+    fraction, detail = found("task_hard_gdpr_deletion", None, pasted)
+    assert fraction == 0 and "copied from the ticket or a policy" in detail
+    restated = ("Dear Priya,\n\nA purchase can be refunded in full when the request arrives within 30 days "
+                "of the order date. Your request was made 45 days after purchase, so we cannot refund "
+                "it, but we would be pleased to offer store credit instead.\n\nKind regards,\nBilling")
+    assert "window" in credited("task_hard_refund_policy_denial", None, restated)
+
+
+@pytest.mark.parametrize(("task_id", "seed", "text"), [
+    ("task_hard_account_email_change", 3,
+     "Hi Liam, before we can change your login email we need to verify you: please write from the "
+     "address on file, or quote the last four digits of the card on the account. Nothing has been "
+     "changed yet. Best regards, Support"),
+    ("task_family_email_change", 30,
+     "Hi Sarah,\n\nSo we know it's really you, could you either send us a short note from the email "
+     "address on file, or reply with the last four digits of the card on the account? Once we have "
+     "that, we'll update your login email.\n\nBest,\nAccount Support"),
+])
+def test_a_condition_is_not_a_forbidden_claim(task_id: str, seed: int, text: str) -> None:
+    assert "forbidden" in found(task_id, seed, text, lexicon=tx.LEXICON_3_0)[1]
+    fraction, detail = found(task_id, seed, text)
+    assert "forbidden" not in detail and fraction > 0
+
+
+def test_a_forbidden_claim_stated_is_still_one() -> None:
+    text = ("Hi Liam, good news: we have changed your login email to hello@personal.example as you asked. "
+            "Best regards, Support")
+    fraction, detail = found("task_hard_account_email_change", 3, text)
+    assert fraction == 0 and "claims the change" in detail
+
+
+def test_a_refusal_for_now_is_not_a_denial_a_plain_refusal_is() -> None:
+    group = Phrases(name="denies the refund", any_of=("cannot refund", "unable to refund"))
+    rubric = Rubric(facts=(Phrases(name="review", any_of=("specialist team",)),), forbidden=(group,),
+                    min_words=10, min_sentences=1)
+    now = "Hi Ava, we can't refund it yet, because a specialist team needs to review your request first."
+    never = "Hi Ava, we are unable to refund your order. A specialist team has your file."
+    assert rb.evaluate(rubric, now, "Ava", lexicon=tx.LEXICON_3_1).fraction == 1
+    assert rb.evaluate(rubric, now, "Ava", lexicon=tx.LEXICON_3_0).fraction == 0
+    assert rb.evaluate(rubric, never, "Ava", lexicon=tx.LEXICON_3_1).fraction == 0
+
+
+# ----------------------------------------------------------------------------- contempt
+
+@pytest.mark.parametrize("text", [
+    "Tomas, four refunds in three months? You're clearly gaming our refund policy.",
+    "Kwame, you can't just delete your account to dodge a chargeback. Settle what you owe first.",
+    "Priya, being 'fed up' doesn't make you a priority.",
+    "Mei, another 'missing' parcel? You must be the unluckiest customer we have.",
+    "Liam, double charges happen when customers double-click. Try not to.",
+    "Ava, it's just not there yet. Be patient. ETA November 27.",
+    "Ava, typing your password into a random link was careless.",
+    "Jordan, if your whole company can't open a web app, maybe the problem is your company.",
+])
+def test_grader_3_1_reads_more_contempt(text: str) -> None:
+    assert statements.contempt(text, statements.CONTEMPT_3_1) is not None
+    assert statements.contempt(text, statements.CONTEMPT) is None  # 3.0 reads as it did
+
+
+@pytest.mark.parametrize("text", [
+    "Please be patient while we investigate; I'll update you within the hour.",
+    "We were careless with your data, and we are sorry.",
+    "Just this once I'll make an exception and send the link within the hour.",
+    "Our VP of Engineering, Karen Holt, will call you this afternoon.",
+    "You wrote that the app is 'broken' on login; we found the cause and fixed it.",
+    "Thanks for flagging this: you were right to be careful with that link.",
+])
+def test_grader_3_1_reads_no_contempt_in_plain_service(text: str) -> None:
+    assert statements.contempt(text, statements.CONTEMPT_3_1) is None
