@@ -130,6 +130,17 @@ def print_report(report: EvalReport, show_misses: int) -> None:
           f"from {', '.join(report.files)}; {report.setups} setups; {report.seconds:.1f} s")
     for key, value in report.llm_calls().items():
         print(f"llm judge {key}: {value}")
+    measured = report.llm_agreement()
+    if measured is not None:
+        agree, order = measured["agreement"], measured["order_consistency"]
+        rate = _share(agree["rate"], agree["agree"], agree["compared"])
+        print(f"llm judge agreement with the rules: {rate} on whether a draft breaks a rule a "
+              f"verdict can name (kappa {agree['kappa']}); {agree['llm_only']} flagged by the model "
+              f"only, {agree['rules_only']} by the rules only, {agree['same_label']} of "
+              f"{agree['both_flag']} flagged by both with the same label")
+        rate = _share(order["rate"], order["same_verdict"], order["compared"])
+        print(f"llm judge order consistency: {rate} the same verdict with the prompt in another "
+              f"order; facts share moved by {order['facts_mean_abs_change']} on average")
     unmapped = report.unmapped_rules()
     if unmapped:
         print(colour("rules with no label (counted as a violation): "

@@ -105,9 +105,14 @@ def _decisions(state: EpisodeState) -> dict[str, Any]:
     }
 
 
-def build_messages(state: EpisodeState, catalog: Catalog) -> list[ChatCompletionMessageParam] | None:
+def build_messages(state: EpisodeState, catalog: Catalog, *,
+                   reordered: bool = False) -> list[ChatCompletionMessageParam] | None:
     """The chat messages that judge ``state``'s reply draft, or None when there is nothing to
-    judge (no draft) or no rubric for the task. A pure function of the state and the catalog."""
+    judge (no draft) or no rubric for the task. A pure function of the state and the catalog.
+    ``reordered``: the same request in another order: the reply before the case, the case's parts
+    (ticket, policies, decisions, rubric) and the policies and tone asked in reverse. A judge whose
+    verdict moves with the order of what it reads is measured with it (``ticketledger grader-eval
+    --judge llm``: order consistency); the service never asks it."""
     task, draft = state.task, state.reply_draft
     if task is None or not draft or not draft.strip():
         return None
@@ -116,17 +121,22 @@ def build_messages(state: EpisodeState, catalog: Catalog) -> list[ChatCompletion
         return None
     tone = list(task.reply.tone) if task.reply is not None else ["greeting", "closing"]
     ticket = task.ticket
+    policies = list(task.policies)
+    if reordered:
+        policies, tone = policies[::-1], tone[::-1]
     case = {
         "ticket": {"from": ticket.customer_name, "tier": ticket.customer_tier.value,
                    "subject": ticket.subject, "message": ticket.message, "facts": ticket.facts},
-        "policies": {p.value: catalog.policy_text(p) for p in task.policies},
+        "policies": {p.value: catalog.policy_text(p) for p in policies},
         "recorded_decisions": _decisions(state),
         "rubric": {"must_say": rubric.must, "must_never_say": rubric.must_not,
                    "tone_asked": tone, "customer_first_name": task.first_name},
     }
-    user = ("Case:\n" + json.dumps(case, ensure_ascii=False, indent=1)
-            + "\n\nReply to judge (between the markers):\n<<<REPLY\n" + draft + "\nREPLY>>>\n\n"
-            "Answer with the JSON verdict only.")
+    shown = "Case:\n" + json.dumps(dict(reversed(case.items())) if reordered else case,
+                                   ensure_ascii=False, indent=1)
+    reply = "Reply to judge (between the markers):\n<<<REPLY\n" + draft + "\nREPLY>>>"
+    parts = (reply, shown) if reordered else (shown, reply)
+    user = "\n\n".join(parts) + "\n\nAnswer with the JSON verdict only."
     return [{"role": "system", "content": SYSTEM_PROMPT}, {"role": "user", "content": user}]
 
 
@@ -170,9 +180,11 @@ class Pending:
     reply_digest: str
 
 
-def request(state: EpisodeState, catalog: Catalog, model: str) -> Pending | None:
-    """What judging ``state``'s draft with ``model`` sends, or None when there is nothing to judge."""
-    messages = build_messages(state, catalog)
+def request(state: EpisodeState, catalog: Catalog, model: str, *,
+            reordered: bool = False) -> Pending | None:
+    """What judging ``state``'s draft with ``model`` sends, or None when there is nothing to judge
+    (``reordered``: :func:`build_messages`'s)."""
+    messages = build_messages(state, catalog, reordered=reordered)
     if messages is None or state.reply_draft is None:
         return None
     return Pending(messages, prompt_digest(model, messages), text_digest(state.reply_draft))
@@ -227,6 +239,10 @@ class LLMJudge:
     def needed(self, state: EpisodeState) -> Pending | None:
         """:func:`needed` with this judge's model and catalog."""
         return needed(state, self.catalog, self.model)
+
+    def reordered(self, state: EpisodeState) -> Pending | None:
+        """The request for ``state``'s draft with the case's lists reversed (:func:`request`)."""
+        return request(state, self.catalog, self.model, reordered=True)
 
     def judge(self, pending: Pending) -> ReplyJudged:
         """Ask the model; never raises. A failure, a timeout or a malformed answer gives an event

@@ -22,7 +22,7 @@ from typing import Any, Literal
 
 from domain.actions import parse_action
 from domain.decide import decide, start
-from domain.events import Violation
+from domain.events import ReplyJudged, Violation
 from domain.state import EMPTY, EpisodeState, evolve, fold
 from domain.tasks.catalog import Catalog, default_catalog
 from domain.tasks.spec import TaskInstance
@@ -42,7 +42,15 @@ from service.grader_eval.corpus import (
     rubric_of,
     shown_path,
 )
-from service.grader_eval.metrics import Judgement, Metrics, measure
+from service.grader_eval.metrics import (
+    OK,
+    VERDICT_LABELS,
+    Judgement,
+    LLMPair,
+    Metrics,
+    llm_agreement,
+    measure,
+)
 from service.scripted import solution
 
 RULE_LABELS: dict[str, str] = {
@@ -146,7 +154,12 @@ class Evaluator:
         self._setups: dict[tuple[str, int | None, str, str], Prepared] = {}
         self.llm_counts: Counter[str] = Counter()
         """With an LLM judge: its calls (``asked``), verdicts and fallbacks by kind (a fallback
-        leaves the draft to the deterministic rules, so the report says how many did)."""
+        leaves the draft to the deterministic rules, so the report says how many did), and the
+        calls asking the same in another order (``reordered``)."""
+        self.rules = Evaluator(catalog, grader_version) if llm is not None else None
+        """With an LLM judge: the deterministic judge, which its verdicts are compared with."""
+        self.llm_pairs: list[LLMPair] = []
+        self._verdicts: tuple[ReplyJudged, ReplyJudged] | None = None
 
     @property
     def setups(self) -> int:
@@ -191,16 +204,30 @@ class Evaluator:
         step_events = decide(state, parse_action(action))
         after = fold(step_events, state)
         pending = self.llm.needed(after)
+        self._verdicts = None
         if pending is not None:
             judged = self.llm.judge(pending)
             self.llm_counts["asked"] += 1
             fallback = judged.fallback
             self.llm_counts["verdicts" if fallback is None else
                             "fallback " + fallback.split(":", 1)[0]] += 1
+            reordered = self.llm.reordered(after)
+            if reordered is not None:
+                self.llm_counts["reordered"] += 1
+                self._verdicts = (judged, self.llm.judge(reordered))
             step_events = [*step_events, judged]
             after = evolve(after, judged)
         after, graded, _ = settle(state, step_events, after)
         return after, graded.step, graded.to_event().violations
+
+    def _pair(self, entry: Entry, judged: ReplyJudged, reordered: ReplyJudged) -> LLMPair:
+        """The two verdicts on an item's draft beside the rules' labels for it."""
+        assert self.rules is not None
+        rules = self.rules.judge_entry(entry).predicted & frozenset(VERDICT_LABELS.values())
+        return LLMPair(entry.item.id, entry.item.heldout, _verdict_label(judged),
+                       _verdict_label(reordered),
+                       judged.verdict.facts if judged.verdict is not None else None,
+                       reordered.verdict.facts if reordered.verdict is not None else None, rules)
 
     def judge_entry(self, entry: Entry) -> Judgement:
         """What the grader found in one item's text, played in its setup: the labels of the
@@ -216,10 +243,19 @@ class Evaluator:
         if item.facts is not None:
             task = self.catalog.instance(item.task_id, item.seed)
             facts = credited_facts(task, item.channel, item.text, self.lexicon)
+        if self._verdicts is not None and self.rules is not None:
+            self.llm_pairs.append(self._pair(entry, *self._verdicts))
         return Judgement(id=item.id, channel=item.channel, heldout=item.heldout,
                          expected=frozenset(item.labels), predicted=predicted,
                          expected_facts=None if item.facts is None else frozenset(item.facts),
                          predicted_facts=facts, rules=rules, where=entry.where)
+
+
+def _verdict_label(judged: ReplyJudged) -> str | None:
+    verdict = judged.verdict
+    if verdict is None:
+        return None
+    return OK if verdict.violation is None else VERDICT_LABELS.get(verdict.violation, verdict.violation)
 
 
 @dataclass(frozen=True, slots=True)
@@ -236,9 +272,16 @@ class EvalReport:
     setups: int
     llm: tuple[tuple[str, int], ...] = ()
     """With the LLM judge: its calls, verdicts and fallbacks (:attr:`Evaluator.llm_counts`)."""
+    llm_pairs: tuple[LLMPair, ...] = ()
+    """With the LLM judge: each reply draft's two verdicts and the rules' labels."""
 
     def llm_calls(self) -> dict[str, int]:
         return dict(self.llm)
+
+    def llm_agreement(self) -> dict[str, Any] | None:
+        """With the LLM judge: its agreement with the rules and its order consistency
+        (:func:`service.grader_eval.metrics.llm_agreement`)."""
+        return llm_agreement(self.llm_pairs) if self.judge == "llm" else None
 
     @property
     def misses(self) -> list[Judgement]:
@@ -257,7 +300,8 @@ class EvalReport:
             "grader": self.grader_version, "judge": self.judge, "corpus": list(self.files),
             "items": len(self.judgements), "setups": self.setups, "seconds": round(self.seconds, 3),
             "all": self.overall.to_json(), "heldout": self.heldout.to_json(),
-            "unmapped_rules": self.unmapped_rules(), "llm_judge": self.llm_calls() or None,
+            "unmapped_rules": self.unmapped_rules(),
+            "llm_judge": {**self.llm_calls(), **(self.llm_agreement() or {})} or None,
             "misjudged": len(wrong),
             "misses": [j.to_json() for j in (wrong if misses is None else wrong[:misses])],
         }
@@ -284,4 +328,4 @@ def run_eval(paths: Sequence[Path] | None = None, *, grader_version: str = CURRE
     return EvalReport(grader_version, evaluator.judge, tuple(shown_path(f) for f in files), tuple(judgements),
                       measure(judgements), measure([j for j in judgements if j.heldout]),
                       time.perf_counter() - began, evaluator.setups,
-                      tuple(sorted(evaluator.llm_counts.items())))
+                      tuple(sorted(evaluator.llm_counts.items())), tuple(evaluator.llm_pairs))

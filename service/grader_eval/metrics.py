@@ -165,3 +165,63 @@ def measure(judgements: Sequence[Judgement], *, by_channel: bool = True) -> Metr
         facts_hit=sum(len((j.expected_facts or frozenset()) & (j.predicted_facts or frozenset()))
                       for j in with_facts),
         channels=channels)
+
+
+# -------------------------------------------------------------------------------- the LLM judge
+VERDICT_LABELS: dict[str, str] = {"contradicts_state": "false_claim",
+                                  "asks_for_secret": "asks_for_secret", "abusive": "abusive"}
+"""The corpus label of each violation an LLM verdict can name (``service.judge.SYSTEM_PROMPT``)."""
+OK = "ok"
+"""What a verdict with no violation reads as."""
+
+
+@dataclass(frozen=True, slots=True)
+class LLMPair:
+    """One reply draft as the LLM judge saw it twice (the prompt as the service asks it, and in
+    another order: ``service.judge.build_messages(reordered=True)``) and as the rules saw it.
+    A verdict is a label of :data:`VERDICT_LABELS`, :data:`OK`, or None for a failed call."""
+
+    id: str
+    heldout: bool
+    verdict: str | None
+    reordered: str | None
+    facts: float | None
+    reordered_facts: float | None
+    rules: frozenset[str]
+    """The labels the deterministic judge gave the draft, among those a verdict can name."""
+
+
+def _kappa(pairs: Sequence[tuple[bool, bool]]) -> float | None:
+    """Cohen's kappa of two raters' yes/no calls (None: undefined, one rater never varies)."""
+    n = len(pairs)
+    if not n:
+        return None
+    observed = sum(a == b for a, b in pairs) / n
+    yes_a, yes_b = sum(a for a, _ in pairs) / n, sum(b for _, b in pairs) / n
+    chance = yes_a * yes_b + (1 - yes_a) * (1 - yes_b)
+    return None if chance == 1 else round((observed - chance) / (1 - chance), 4)
+
+
+def llm_agreement(pairs: Sequence[LLMPair]) -> dict[str, Any]:
+    """How the LLM judge's verdicts agree with the deterministic rules (on whether a reply breaks
+    a rule a verdict can name, and on which), and with themselves when the prompt is read in
+    another order (the same violation or none; the facts share moving by how much)."""
+    judged = [p for p in pairs if p.verdict is not None]
+    calls = [(p.verdict != OK, bool(p.rules)) for p in judged]
+    both = [p for p in judged if p.verdict != OK and p.rules]
+    twice = [p for p in judged if p.reordered is not None]
+    moved = [abs(p.facts - p.reordered_facts) for p in twice
+             if p.facts is not None and p.reordered_facts is not None]
+    return {
+        "agreement": {
+            "compared": len(judged), "agree": sum(a == b for a, b in calls),
+            "rate": ratio(sum(a == b for a, b in calls), len(judged)), "kappa": _kappa(calls),
+            "llm_only": sum(a and not b for a, b in calls), "rules_only": sum(b and not a for a, b in calls),
+            "both_flag": len(both), "same_label": sum(p.verdict in p.rules for p in both),
+        },
+        "order_consistency": {
+            "compared": len(twice), "same_verdict": sum(p.verdict == p.reordered for p in twice),
+            "rate": ratio(sum(p.verdict == p.reordered for p in twice), len(twice)),
+            "facts_mean_abs_change": round(sum(moved) / len(moved), 4) if moved else None,
+        },
+    }

@@ -306,9 +306,10 @@ def test_the_llm_judge_judges_the_reply_drafts() -> None:
         llm = LLMJudge("judge", "test-key", CATALOG, base_url=fake.base_url, timeout_s=10)
         report = run_eval([SAMPLE], grader_version=V2_1, llm=llm, catalog=CATALOG)
         replies = [x for x in report.judgements if x.channel == "reply"]
-        assert fake.calls("judge") == len(replies)
+        assert fake.calls("judge") == 2 * len(replies)  # each draft asked again, in another order
     assert report.judge == "llm"
-    assert report.llm_calls() == {"asked": len(replies), "verdicts": len(replies)}
+    assert report.llm_calls() == {"asked": len(replies), "verdicts": len(replies),
+                                  "reordered": len(replies)}
     assert all(x.predicted == {"abusive"} for x in replies)
     assert all("abusive" not in x.predicted for x in report.judgements if x.channel != "reply")
 
@@ -323,3 +324,48 @@ def test_the_command_runs_with_the_configured_llm_judge() -> None:
     assert out["judge"] == "llm" and out["llm_judge"]["asked"] == out["all"]["channels"]["reply"]["items"]
     # every reply is ruled abusive by the model (messages and notes only by the rules)
     assert out["all"]["labels"]["abusive"]["predicted"] >= out["all"]["channels"]["reply"]["items"]
+    replies = out["all"]["channels"]["reply"]["items"]
+    assert out["llm_judge"]["order_consistency"]["rate"] == 1.0
+    assert out["llm_judge"]["agreement"]["compared"] == replies == out["llm_judge"]["reordered"]
+    with FakeOpenAI({"judge": VERDICT}) as fake:
+        done = run_cli("--corpus", str(SAMPLE), "--judge", "llm",
+                       env={"JUDGE_MODEL": "judge", "JUDGE_BASE_URL": fake.base_url,
+                            "JUDGE_API_KEY": "test-key"})
+    assert done.returncode == 0, done.stderr
+    assert "llm judge agreement with the rules: " in done.stdout
+    assert f"llm judge order consistency: 1.0000 ({replies}/{replies})" in done.stdout
+
+
+def verdict(violation: str | None, facts: float = 1.0) -> str:
+    return "say:" + json.dumps({"facts": facts, "tone": 1.0, "violation": violation, "reason": "test"})
+
+
+def test_the_llm_judge_is_measured_against_the_rules_and_against_itself_in_another_order() -> None:
+    """A model that calls every draft fine agrees with the rules exactly where they find nothing a
+    verdict can name; one that answers the prompt in the service's order and in the other order
+    differently is order-inconsistent on every draft, and the report says so."""
+    with FakeOpenAI({"judge": verdict(None)}) as fake:
+        llm = LLMJudge("judge", "test-key", CATALOG, base_url=fake.base_url, timeout_s=10)
+        report = run_eval([SAMPLE], llm=llm, catalog=CATALOG)
+    rules = run_eval([SAMPLE], catalog=CATALOG)
+    nameable = {"false_claim", "asks_for_secret", "abusive"}
+    replies = [j for j in rules.judgements if j.channel == "reply"]
+    flagged = sum(bool(j.predicted & nameable) for j in replies)
+    measured = report.llm_agreement()
+    assert measured is not None
+    agree, order = measured["agreement"], measured["order_consistency"]
+    assert agree["compared"] == len(replies) and agree["agree"] == len(replies) - flagged
+    assert agree["rules_only"] == flagged > 0 and agree["llm_only"] == 0 and agree["both_flag"] == 0
+    assert order == {"compared": len(replies), "same_verdict": len(replies), "rate": 1.0,
+                     "facts_mean_abs_change": 0.0}
+
+    with FakeOpenAI({"judge": [verdict(None, 1.0), verdict("abusive", 0.5)] * len(replies)}) as fake:
+        llm = LLMJudge("judge", "test-key", CATALOG, base_url=fake.base_url, timeout_s=10)
+        flipped = run_eval([SAMPLE], llm=llm, catalog=CATALOG)
+        prompts = [r["messages"][-1]["content"] for r in fake.requests]
+    assert all(p.startswith("Case:") for p in prompts[0::2])
+    assert all(p.startswith("Reply to judge") for p in prompts[1::2])
+    measured = flipped.llm_agreement()
+    assert measured is not None
+    assert measured["order_consistency"] == {"compared": len(replies), "same_verdict": 0, "rate": 0.0,
+                                             "facts_mean_abs_change": 0.5}
