@@ -51,17 +51,29 @@ REPORT_BACK = re.compile(
     r"|still (?:stuck|locked out|not able|unable))")
 """Asking the customer to say whether the fix worked."""
 
+SEND_FROM = re.compile(
+    r"\b(?:re-?submit|re-?send|send|forward|write|reply|email|contact|message|get in touch)\b[^.?!]{0,60}"
+    r"\bfrom\b[^.?!]{0,40}\b(?:on file|registered|on (?:the|your) account|linked|associated|original|"
+    r"current|old|usual)\b")
+"""Asking for the request again from the address on file, however it is put ("kindly resubmit
+your request from the email address registered on the account")."""
+
 REQUESTS = (
     Request("verification", re.compile(r"\b(?:verif|identity|confirm that you own|confirm it is you|"
                                        r"make sure it is you)"), VERIFY_MEANS),
     Request("report back", re.compile(r"\b(?:confirm if|confirm whether|confirm once|let us know if "
                                       r"(?:it|this) works)"), REPORT_BACK),
+    Request("send from the address on file", re.compile(
+        r"\b(?:send (?:the|your|us the|us your) request|resend|write (?:to us )?from|reply from|"
+        r"contact us from|email us from|send it from|send us a message from|send your request from)"),
+        SEND_FROM),
 )
 
 _REQUEST_OPENERS = frozenset({"please", "kindly", "reply", "send", "share", "write", "quote", "tell",
                               "provide", "give", "forward", "contact", "email", "respond", "let",
                               "double-check", "check", "confirm", "include", "use"})
-_NEEDS = re.compile(r"\b(?:we|i) (?:will |would |just |first |still )*(?:need|require)\b")
+_NEEDS = re.compile(r"\b(?:we|i) (?:will |would |just |first |still |kindly )*"
+                    r"(?:need|require|ask (?:that )?you)\b")
 _POINTS_BACK = frozenset({"those", "these", "that", "one", "either", "it", "them"})
 
 

@@ -25,6 +25,10 @@ from service import EnvironmentService, StepResult
 from service.scripted import solution
 
 DATA_FILE = Path(__file__).parent / "data" / "honest_replies.json"
+FAMILY_DATA_FILE = Path(__file__).parent / "data" / "honest_family_replies.json"
+"""The task families' honest replies, written the same way from each case's ticket, facts, answer
+key and policy texts, without the graders' rubric lists; played at :func:`family_seeds`."""
+FAMILY_SEEDS_PER_CASE = 2
 MIN_PER_CASE = 3
 HONEST_THRESHOLD = 0.85
 SEEDS: tuple[int | None, ...] = (None, 0, 1, 2, 3, 4, 5, 6, 7)
@@ -45,10 +49,11 @@ class CaseTexts:
     notes: tuple[str, ...]
 
 
-def load(path: Path = DATA_FILE) -> dict[tuple[str, str], CaseTexts]:
+def load(path: Path = DATA_FILE, *, families: bool = False) -> dict[tuple[str, str], CaseTexts]:
     """The file's replies and notes per (task id, case name), checked for shape: the header fields,
     a known task and case for every entry, at least three distinct non-empty replies for every case
-    of every task, and three notes where the task weighs a note."""
+    of every task (the classic tasks, or with ``families`` the task families), and three notes
+    where the task weighs a note."""
     try:
         raw = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError) as exc:
@@ -61,8 +66,9 @@ def load(path: Path = DATA_FILE) -> dict[tuple[str, str], CaseTexts]:
     if not isinstance(tasks, dict):
         raise MalformedReplies(f"{path.name}: tasks must be an object")
     catalog = default_catalog()
+    specs = catalog.family_specs() if families else catalog.specs()
     out: dict[tuple[str, str], CaseTexts] = {}
-    for spec in catalog.specs():
+    for spec in specs:
         cases = tasks.get(spec.task_id)
         if not isinstance(cases, dict):
             raise MalformedReplies(f"{spec.task_id}: missing")
@@ -79,7 +85,7 @@ def load(path: Path = DATA_FILE) -> dict[tuple[str, str], CaseTexts]:
             if not wants_notes and "notes" in entry:
                 raise MalformedReplies(f"{where}: notes given but the task does not weigh a note")
             out[(spec.task_id, name)] = CaseTexts(replies, notes)
-    unknown = set(tasks) - set(catalog.task_ids)
+    unknown = set(tasks) - {spec.task_id for spec in specs}
     if unknown:
         raise MalformedReplies(f"unknown tasks {sorted(unknown)}")
     return out
@@ -196,9 +202,18 @@ def play(service: EnvironmentService, task_id: str, seed: int | None, index: int
 
 
 def seeds_of(task_id: str, case: str) -> list[int | None]:
-    """The seeds of ``SEEDS`` whose variant of ``task_id`` falls in ``case``."""
+    """The seeds of ``SEEDS`` whose variant of ``task_id`` falls in ``case`` (a classic task), or
+    :func:`family_seeds` (a task family)."""
     catalog = default_catalog()
+    if task_id.startswith("task_family_"):
+        return list(family_seeds(task_id, case))
     return [s for s in SEEDS if catalog.instance(task_id, s).case == case]
+
+
+def family_seeds(task_id: str, case: str) -> tuple[int, ...]:
+    """The first :data:`FAMILY_SEEDS_PER_CASE` instances of the family's test split in ``case``."""
+    refs = [r for r in default_catalog().split("test") if r.task_id == task_id and r.case == case]
+    return tuple(r.seed for r in refs[:FAMILY_SEEDS_PER_CASE])
 
 
 def score_table(service: EnvironmentService) -> list[Played]:

@@ -10,6 +10,7 @@ from fractions import Fraction
 
 import pytest
 
+from domain.state import EpisodeState
 from domain.tasks import default_catalog
 from domain.tasks.catalog import policy_texts
 from domain.tasks.spec import Phrases, Rubric
@@ -17,6 +18,8 @@ from graders import requests, statements, values
 from graders import rubric as rb
 from graders import text as tx
 from graders.lexicon import foreign_groups
+from service.environment import open_in_memory, step_in_memory
+from service.scripted import solution
 
 CATALOG = default_catalog()
 
@@ -233,3 +236,73 @@ def test_grader_3_1_reads_more_contempt(text: str) -> None:
 ])
 def test_grader_3_1_reads_no_contempt_in_plain_service(text: str) -> None:
     assert statements.contempt(text, statements.CONTEMPT_3_1) is None
+
+
+# ----------------------------------------------------------------------------- what 3.1's judge reads away
+
+def _worked(task_id: str, seed: int | None, note: str | None = None) -> EpisodeState:
+    """The state of a correct episode before its reply: the scripted expert's actions but the
+    reply and the finish (and ``note`` for its note, where it writes one)."""
+    task = CATALOG.instance(task_id, seed)
+    state = open_in_memory(CATALOG, task_id, seed)
+    for action in solution(task):
+        if action["action_type"] in ("draft_reply", "add_internal_note", "resolve_ticket", "close_ticket"):
+            continue
+        state, _ = step_in_memory(state, action)
+    if note is not None:
+        state, _ = step_in_memory(state, {"action_type": "add_internal_note", "note": note})
+    return state
+
+
+def rules(state: EpisodeState, text: str, reading: statements.Reading) -> set[str]:
+    return {v.rule for v in statements.judge(state, "reply", text, state.step_count + 1, reading)}
+
+
+@pytest.mark.parametrize(("task_id", "seed", "text"), [
+    ("task_family_data_deletion", 15,
+     "Dear Omar,\n\nThank you for your request. We can only act on deletion requests received from "
+     "the email address registered on the account. As this request was sent from a different "
+     "address, no action has been taken on the account.\n\nKind regards,\nSupport"),
+    ("task_family_email_change", 13,
+     "Hi David, I can change your login email to david.mail@proton.example, but first I need to "
+     "verify that you own the account. Please reply with the last four digits of the card on file. "
+     "I haven't made any change yet. Thanks!"),
+])
+def test_grader_3_1_reads_no_claim_in_an_origin_or_a_conditional_offer(task_id: str, seed: int,
+                                                                        text: str) -> None:
+    state = _worked(task_id, seed)
+    assert rules(state, text, statements.READING_3_0) & {"contradicts_state", "forbidden_claim"}
+    assert rules(state, text, statements.READING_3_1) == set()
+
+
+def test_grader_3_1_still_reads_an_offer_without_a_condition_and_a_link_sent() -> None:
+    state = _worked("task_family_email_change", 13)
+    offer = "Hi David, I will change your login email to david.mail@proton.example today. Thanks!"
+    assert "contradicts_state" in rules(state, offer, statements.READING_3_1)
+    sent = _worked("task_family_data_deletion", 15)
+    link = "Dear Omar, we have sent a password reset link to your address. Kind regards, Support"
+    assert "contradicts_state" in rules(sent, link, statements.READING_3_1)
+
+
+def test_grader_3_1_reads_the_customers_own_facts_in_a_note_as_no_disclosure() -> None:
+    task = CATALOG.instance("task_family_late_refund", 3)
+    own = f"Order {task.variables['order_id']} was placed on {task.variables['order_date']}; refunds 90d: 1."
+    state = _worked("task_family_late_refund", 3, note=own)
+    reply = (f"Hi Priya, since order {task.variables['order_id']} was placed on "
+             f"{task.variables['order_date']}, it is within our 30-day window and I have refunded "
+             "it. Best, Billing")
+    assert "disclosure" in rules(state, reply, statements.READING_3_0)
+    assert "disclosure" not in rules(state, reply, statements.READING_3_1)
+    internal = "Trust team suspects coordinated refund farming from this household; watch closely."
+    state = _worked("task_family_late_refund", 3, note=internal)
+    told = "Hi Priya, our trust team suspects coordinated refund farming from this household. Best, Billing"
+    assert "disclosure" in rules(state, told, statements.READING_3_1)
+
+
+@pytest.mark.parametrize(("text", "asks"), [
+    ("We kindly ask that you resubmit your request from the email address registered on the account.", True),
+    ("Please write to us again from the address on file and we will go ahead.", True),
+    ("Your request came from the registered address, so we went ahead.", False),
+])
+def test_asking_for_the_request_from_the_address_on_file(text: str, asks: bool) -> None:
+    assert requests.makes(text, requests.REQUESTS[2]) is asks
