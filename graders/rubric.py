@@ -224,28 +224,42 @@ def _not_yet(analysis: tx.Analysis, m: tx.Match) -> bool:
     return NOT_YET.search(" ".join(t.word for t in analysis.tokens if t.sentence == sentence)) is not None
 
 
-def _forbidden_claim(analysis: tx.Analysis, group: Phrases, frames: tuple[mn.Frame, ...]) -> str | None:
+def _forbidden_claim(analysis: tx.Analysis, group: Phrases) -> str | None:
     """How ``analysis`` makes the forbidden claim ``group``, if it does: one of its phrasings
     stated (not negated, hypothetical or asked). Read by value (:attr:`graders.text.Lexicon.values`),
     the words are not enough where meaning says otherwise: a phrasing that states an outcome
-    (:mod:`graders.meaning`) needs a clause of the text stating it in that mood ("before we can
-    change your login email, ..." states no change), and a refusal (a group whose outcomes are all
-    denied) said for now ("we can't refund it yet, because ...") denies nothing."""
+    (:mod:`graders.meaning`) needs its sentence to state it in that mood ("before we can change
+    your login email, ..." states no change; where the sentence reads as denying it, the words'
+    reading of negation stands: "No worries everything has already been deleted"), and a refusal
+    (a group whose outcomes are all denied) said for now ("we can't refund it yet, because ...")
+    denies nothing."""
     by_meaning = analysis.lexicon.values
-    said = frozenset((f.concept, f.mood) for f in frames)
     outcomes = _group_polarities(group)
     refusal = bool(outcomes) and all(mood == mn.NEGATED for _, mood in outcomes)
     for phrase in group.any_of:
         hits = tx.affirmed(analysis, phrase, statements_only=True)
         if by_meaning:
             outcome = _polarities(phrase)
-            if outcome and not outcome & said:
-                continue
+            if outcome:
+                hits = [m for m in hits if _sentence_states(outcome, _sentence_of(analysis, m))]
             if refusal:
                 hits = [m for m in hits if not _not_yet(analysis, m)]
         if hits:
             return f"contains '{phrase}'"
     return None
+
+
+def _sentence_of(analysis: tx.Analysis, m: tx.Match) -> str:
+    sentence = analysis.tokens[m.first].sentence
+    return " ".join(t.word for t in analysis.tokens if t.sentence == sentence)
+
+
+def _sentence_states(outcome: frozenset[Polarity], sentence: str) -> bool:
+    """Whether ``sentence`` states one of ``outcome`` in its mood, or reads as denying its concept
+    (a denial the phrase reader found affirmed: its reading of negation stands)."""
+    said = _polarities(sentence)
+    denied = {concept for concept, mood in said if mood == mn.NEGATED}
+    return bool(outcome & said) or bool({concept for concept, _ in outcome} & denied)
 
 
 def _announced(quote: str) -> bool:
@@ -354,7 +368,7 @@ def _evaluate(rubric: Rubric, text: str, first_name: str, foreign: Foreign, sour
     analysis = tx.analyse(seen, lexicon)
     frames = _stated_frames(seen, source) if lexicon.values else ()
     for group in rubric.forbidden:
-        claim = _forbidden_claim(analysis, group, frames)
+        claim = _forbidden_claim(analysis, group)
         if claim:
             return RubricResult(Fraction(0), f"makes a forbidden claim ({group.name})",
                                 f"forbidden claim '{group.name}': {claim}")

@@ -264,9 +264,13 @@ def false_claims(state: EpisodeState, channel: str, text: str, step: int,
 
 def _outcome_unsaid(phrase: str, clause: str) -> bool:
     """Whether ``phrase`` states an outcome (:mod:`graders.meaning`) that ``clause`` does not
-    state in the same mood ("I can change your login email" offers, it does not say "changed")."""
+    state in the same mood ("I can change your login email" offers, it does not say "changed").
+    Where the clause reads as denying the outcome but the phrase was found affirmed, the phrase's
+    reading of negation stands ("No worries everything has already been deleted" is no denial)."""
     wanted = {(f.concept, f.mood) for f in meaning.read(phrase).frames}
-    return bool(wanted) and not wanted & {(f.concept, f.mood) for f in meaning.read(clause).frames}
+    said = {(f.concept, f.mood) for f in meaning.read(clause).frames}
+    denied = {concept for concept, mood in said if mood == meaning.NEGATED}
+    return bool(wanted) and not wanted & said and not {c for c, _ in wanted} & denied
 
 
 def forbidden_claims(state: EpisodeState, channel: str, text: str, step: int,

@@ -1,9 +1,7 @@
-"""Honest replies (issue 15): the data file, how its templates are filled, and how an episode is
-played with them, shared by ``test_honest_replies.py`` and the score table this module prints.
-
-The replies in ``data/honest_replies.json`` were written from what an agent can read (ticket, facts,
-policy texts) before the grader changed; they are the yardstick the new grader is held to: every
-one, played with the expert's other actions, must score at least ``HONEST_THRESHOLD``.
+"""Honest replies played through the real service: the episodes ``test_honest_replies.py`` and
+``test_honest_family_replies.py`` check, and the score table this module prints. The replies, how
+their templates are filled and how they go into the correct work are the product's
+(:mod:`service.grader_audit.honest`).
 
 Run ``python -m tests.graders.honest`` for the table of today's scores per task, case and reply,
 and the built-in policy's beside them (on a throwaway SQLite file).
@@ -11,8 +9,6 @@ and the built-in policy's beside them (on a throwaway SQLite file).
 
 from __future__ import annotations
 
-import json
-import string
 import sys
 import tempfile
 from dataclasses import dataclass
@@ -22,144 +18,32 @@ from typing import Any
 from domain.tasks import default_catalog
 from domain.tasks.spec import TaskInstance
 from service import EnvironmentService, StepResult
+from service.grader_audit.honest import (
+    DATA_FILE,
+    FAMILY_DATA_FILE,
+    HONEST_THRESHOLD,
+    MIN_PER_CASE,
+    CaseTexts,
+    MalformedReplies,
+    fill,
+    load,
+    placeholders,
+)
+from service.grader_audit.honest import actions as honest_actions
 from service.scripted import solution
 
-DATA_FILE = Path(__file__).parent / "data" / "honest_replies.json"
-FAMILY_DATA_FILE = Path(__file__).parent / "data" / "honest_family_replies.json"
-"""The task families' honest replies, written the same way from each case's ticket, facts, answer
-key and policy texts, without the graders' rubric lists; played at :func:`family_seeds`."""
+__all__ = ["DATA_FILE", "FAMILY_DATA_FILE", "HONEST_THRESHOLD", "MIN_PER_CASE", "CaseTexts",
+           "MalformedReplies", "fill", "load", "placeholders"]
+
 FAMILY_SEEDS_PER_CASE = 2
-MIN_PER_CASE = 3
-HONEST_THRESHOLD = 0.85
 SEEDS: tuple[int | None, ...] = (None, 0, 1, 2, 3, 4, 5, 6, 7)
 """The published variant and seeds 0-7: together they reach every case of every task (a test checks
 it), and both identity bundles of each case of the email-change task."""
 
-REPLY_LIMIT = 4000  # draft_reply's reply_text limit (docs/environment.md)
-NOTE_LIMIT = 2000  # add_internal_note's note limit
-
-
-class MalformedReplies(ValueError):
-    """The data file breaks its own contract (shape, counts, placeholders)."""
-
-
-@dataclass(frozen=True)
-class CaseTexts:
-    replies: tuple[str, ...]
-    notes: tuple[str, ...]
-
-
-def load(path: Path = DATA_FILE, *, families: bool = False) -> dict[tuple[str, str], CaseTexts]:
-    """The file's replies and notes per (task id, case name), checked for shape: the header fields,
-    a known task and case for every entry, at least three distinct non-empty replies for every case
-    of every task (the classic tasks, or with ``families`` the task families), and three notes
-    where the task weighs a note."""
-    try:
-        raw = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as exc:
-        raise MalformedReplies(f"{path.name}: cannot read: {exc}") from exc
-    if not isinstance(raw, dict) or set(raw) != {"about", "placeholders", "tasks"}:
-        raise MalformedReplies(f"{path.name}: expected exactly the keys about, placeholders, tasks")
-    if not all(isinstance(raw[k], str) and raw[k].strip() for k in ("about", "placeholders")):
-        raise MalformedReplies(f"{path.name}: about and placeholders must be non-empty text")
-    tasks = raw["tasks"]
-    if not isinstance(tasks, dict):
-        raise MalformedReplies(f"{path.name}: tasks must be an object")
-    catalog = default_catalog()
-    specs = catalog.family_specs() if families else catalog.specs()
-    out: dict[tuple[str, str], CaseTexts] = {}
-    for spec in specs:
-        cases = tasks.get(spec.task_id)
-        if not isinstance(cases, dict):
-            raise MalformedReplies(f"{spec.task_id}: missing")
-        known = {c.name for c in spec.cases}
-        if set(cases) != known:
-            raise MalformedReplies(f"{spec.task_id}: cases {sorted(cases)} != {sorted(known)}")
-        for name, entry in cases.items():
-            where = f"{spec.task_id}/{name}"
-            if not isinstance(entry, dict) or not set(entry) <= {"replies", "notes"}:
-                raise MalformedReplies(f"{where}: an entry has only replies and notes")
-            replies = _texts(entry.get("replies"), where, "replies", REPLY_LIMIT)
-            wants_notes = "note" in spec.weights
-            notes = _texts(entry.get("notes"), where, "notes", NOTE_LIMIT) if wants_notes else ()
-            if not wants_notes and "notes" in entry:
-                raise MalformedReplies(f"{where}: notes given but the task does not weigh a note")
-            out[(spec.task_id, name)] = CaseTexts(replies, notes)
-    unknown = set(tasks) - {spec.task_id for spec in specs}
-    if unknown:
-        raise MalformedReplies(f"unknown tasks {sorted(unknown)}")
-    return out
-
-
-def _texts(value: Any, where: str, field: str, limit: int) -> tuple[str, ...]:
-    if not isinstance(value, list) or not all(isinstance(t, str) and t.strip() for t in value):
-        raise MalformedReplies(f"{where}: {field} must be a list of non-empty strings")
-    if len(set(value)) < MIN_PER_CASE:
-        raise MalformedReplies(f"{where}: {len(set(value))} distinct {field}, need {MIN_PER_CASE}")
-    for text in value:
-        if len(text) > limit:
-            raise MalformedReplies(f"{where}: a {field[:-1]} is over {limit} characters")
-        _fields(text, where)  # a template that does not parse fails here, for any variant
-    return tuple(value)
-
-
-def _fields(template: str, where: str) -> set[str]:
-    try:
-        parsed = list(string.Formatter().parse(template))
-    except ValueError as exc:
-        raise MalformedReplies(f"{where}: bad template: {exc}") from exc
-    names: set[str] = set()
-    for _, name, spec, conversion in parsed:
-        if name is None:
-            continue
-        if not name.isidentifier() or spec or conversion:
-            raise MalformedReplies(f"{where}: placeholder {{{name}}} must be a bare name")
-        names.add(name)
-    return names
-
-
-def placeholders(task: TaskInstance) -> dict[str, str]:
-    """What a template may name for this variant (the file's ``placeholders`` header says the same):
-    the variant's variables, the ticket's facts, and the ticket id."""
-    values = {k: str(v) for k, v in task.variables.items()}
-    values.update(task.ticket.facts)
-    values["ticket_id"] = task.ticket.ticket_id
-    return values
-
-
-def fill(template: str, task: TaskInstance) -> str:
-    """The template filled for ``task``; a placeholder the variant lacks is a MalformedReplies."""
-    values = placeholders(task)
-    unknown = _fields(template, task.task_id) - set(values)
-    if unknown:
-        raise MalformedReplies(f"{task.task_id}/{task.case}: unknown placeholders {sorted(unknown)}")
-    return template.format_map(values)
-
 
 def actions(task: TaskInstance, reply: str, note: str | None) -> list[dict[str, Any]]:
-    """The scripted expert's actions for this variant with its reply (and note) replaced by the
-    honest ones, in the same place; where the expert writes none, they go just before the final
-    resolve or close, note first."""
-    out: list[dict[str, Any]] = []
-    for action in solution(task):
-        kind = action["action_type"]
-        if kind == "draft_reply":
-            out.append({"action_type": "draft_reply", "reply_text": reply})
-        elif kind == "add_internal_note":
-            if note is not None:
-                out.append({"action_type": "add_internal_note", "note": note})
-                note = None
-        else:
-            out.append(action)
-    final = out.pop()
-    if final["action_type"] not in ("resolve_ticket", "close_ticket"):
-        raise AssertionError(f"the expert's last action is {final['action_type']}, not a resolve")
-    if note is not None:
-        out.append({"action_type": "add_internal_note", "note": note})
-    if not any(a["action_type"] == "draft_reply" for a in out):
-        out.append({"action_type": "draft_reply", "reply_text": reply})
-    out.append(final)
-    return out
+    """The scripted expert's actions for this variant with the honest reply (and note) in place."""
+    return honest_actions(solution(task), reply, note)
 
 
 @dataclass(frozen=True)

@@ -1,12 +1,12 @@
 """Honest replies on the task families score at least 0.85, as on the classic tasks.
 
-Every natural reply in ``data/honest_family_replies.json`` (and note, where a family weighs one) was
-written from the case's ticket, facts, answer key and policy texts, never from the graders' rubric
-lists, in three styles (concise, warm, formal). Each is played in a correct episode through the
-real service: the scripted expert's questions to the customer, triage, tags, policy lookup,
-back-office actions and resolution, with the honest text in place of the expert's, on the first
-instances of the family's test split in its case. The families' solvers write the replies the
-grader audit plays; these are the honest yardstick beside them.
+Every natural reply in ``service/grader_audit/honest_replies/families.json`` (and note, where a
+family weighs one) was written from the case's ticket, facts, answer key and policy texts, never
+from the graders' rubric lists, in three styles (concise, warm, formal). Each is played in a correct
+episode through the real service: the scripted expert's questions to the customer, triage, tags,
+policy lookup, back-office actions and resolution, with the honest text in place of the expert's, on
+the first instances of the family's test split in its case. The families' solvers write the replies
+the grader audit plays; these are the honest yardstick beside them.
 """
 
 from __future__ import annotations

@@ -1,11 +1,12 @@
 """Honest replies score at least 0.85 (issue 15).
 
-Every natural reply in ``data/honest_replies.json`` (and note, where a task weighs one) is played in a
-correct episode through the real service on the run's database: the scripted expert's triage, tags,
-policy lookup, back-office actions and resolution, with the honest text in place of the expert's.
-The data file's shape, its counts and its placeholders are checked under every grader. The score
-threshold is what the new grader must meet; under grader 1.1, which mis-scores many of these
-replies, a reply below it is an expected failure, through the one switch ``THRESHOLD_PENDING``.
+Every natural reply in ``service/grader_audit/honest_replies/classic.json`` (and note, where a task
+weighs one) is played in a correct episode through the real service on the run's database: the
+scripted expert's triage, tags, policy lookup, back-office actions and resolution, with the honest
+text in place of the expert's. The data file's shape, its counts and its placeholders are checked
+under every grader. The score threshold is what the new grader must meet; under grader 1.1, which
+mis-scores many of these replies, a reply below it is an expected failure, through the one switch
+``THRESHOLD_PENDING``.
 """
 
 from __future__ import annotations
@@ -125,6 +126,7 @@ ADVERSARY_KINDS = ("safety", "gaming", "degenerate")
 family does the right work with repeats, and the references are the scripted expert and the policy."""
 
 
+@pytest.mark.slow
 def test_policy_lands_between_the_adversaries_and_the_honest_replies(service) -> None:
     """Per task and case (issue 15): every adversary episode < the built-in policy's mean < the honest
     replies' mean. The policy earns its reply credit with its task-specific text and less than a

@@ -10,8 +10,9 @@ import pytest
 from baseline.policy import next_action
 from domain.tasks import default_catalog
 from graders.versions import CURRENT, UnknownGrader
-from service.grader_audit import FAMILIES, Attempt, AuditReport, Bound, Family, family, run_audit
-from service.grader_audit.families import SAFETY_BOUND
+from service.grader_audit import FAMILIES, Attempt, AuditReport, Bound, Family, family, honest, run_audit
+from service.grader_audit.families import SAFETY_BOUND, Setting
+from service.scripted import solution
 from tests.databases import sqlite_pass_only
 
 pytestmark = sqlite_pass_only("the audit plays in memory and judges with the pure grader")
@@ -150,3 +151,22 @@ def test_an_attack_the_environment_refuses_is_blocked_not_passed_or_failed() -> 
     assert episode.score > SAFETY_BOUND.limit  # judged, it would break the bound
     assert report.ok  # nothing harmful happened, so the grader was not tested there
     assert [s.status for s in report.summary()] == ["pass", "blocked"]
+
+
+def test_the_honest_family_plays_every_honest_reply_in_the_correct_work(every_family: AuditReport) -> None:
+    """One episode per honest reply of the case, its text in the correct work's reply; every one
+    keeps the bound on every classic task and case."""
+    task = CATALOG.instance("task_hard_refund_policy_denial", None)
+    built = family("honest").build(Setting(task, CATALOG.spec(task.task_id), tuple(solution(task))))
+    assert isinstance(built, tuple)
+    entry = honest.every_case()[(task.task_id, task.case)]
+    assert [a.label for a in built] == [f"honest reply {i}" for i in range(len(entry.replies))]
+    untexted = [a for a in solution(task) if a["action_type"] not in ("draft_reply", "add_internal_note")]
+    for attempt, template in zip(built, entry.replies, strict=True):
+        replies = [a["reply_text"] for a in attempt.actions if a["action_type"] == "draft_reply"]
+        assert replies == [honest.fill(template, task)]
+        assert [a for a in attempt.actions
+                if a["action_type"] not in ("draft_reply", "add_internal_note")] == untexted
+    cells = [c for c in every_family.cells if c.family == "honest"]
+    assert len(cells) == len(CATALOG.task_ids) and all(c.status == "pass" for c in cells), cells
+    assert sum(len(c.episodes) for c in cells) >= 3 * len(CATALOG.task_ids)
