@@ -13,7 +13,8 @@ about the same thing (:func:`states`):
   a text that lists more than :data:`MAX_VALUES` values of that kind states none (:func:`listed`);
 * a count only when it is attached to its head: next to it ("3 refunds", "prior refunds 0", "4
   refunds / 90d") or as the value of a labelled line whose label has the head ("Refunds in the last
-  90 days: 2"). A number merely in the same sentence is not the count (the "90" of "90 days").
+  90 days: 2"). A number merely in the same sentence is not the count (the "90" of "90 days"); a
+  text attaching more than :data:`MAX_COUNTS` counts to the word states none.
 
 Words the rubric does not pay for (copied from the ticket, repeated) and a bare mention ("as for
 $75, that is taken care of") state nothing. Pure.
@@ -40,6 +41,11 @@ refunds", "refunds so far: 3" is a label)."""
 MAX_VALUES = 3
 """Distinct values of one kind a text may state and still be read by value: an order date beside
 the ticket's date is two; a run of dates or amounts hedges over all of them and states none."""
+
+
+MAX_COUNTS = 2
+"""Distinct counts a text may attach to one word and still be read by value ("Refunds: 2 in 90
+days, 1 this month" is two); more are a list of candidates."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,13 +124,17 @@ $75, that is taken care of": the rubric's :func:`graders.rubric._bare`)."""
 
 def listed(analysis: tx.Analysis, group: Phrases) -> bool:
     """Whether the text lists more than :data:`MAX_VALUES` values of a kind ``group`` names (a
-    date, a window, an amount): a run of candidates that states none of them, however each is
-    written or matched."""
+    date, a window, an amount), or attaches more than :data:`MAX_COUNTS` counts to its word: a run
+    of candidates that states none of them, however each is written or matched."""
+    entities = tuple(e for e in extract(analysis.text, None, cadences=True) if e.kind in _ENTITY_KINDS)
     for fact in value_facts(group, analysis.lexicon):
-        if fact.kind != "count":
-            found = {e.value for e in extract(analysis.text, fact.year, cadences=True) if e.kind == fact.kind}
-            if len(found) > MAX_VALUES:
+        if fact.kind == "count":
+            if fact.heads and len(_attached_counts(analysis, fact.heads, entities)) > MAX_COUNTS:
                 return True
+            continue
+        found = {e.value for e in extract(analysis.text, fact.year, cadences=True) if e.kind == fact.kind}
+        if len(found) > MAX_VALUES:
+            return True
     return False
 
 
@@ -155,6 +165,15 @@ def _attached(analysis: tx.Analysis, number: int, head: int) -> bool:
         return False
     colon = analysis.text.find(":", toks[head].end, toks[number].start)
     return colon >= 0 and not any(toks[i].key.isdigit() and toks[i].start > colon for i in between)
+
+
+def _attached_counts(analysis: tx.Analysis, heads: frozenset[str],
+                     entities: tuple[Entity, ...]) -> set[str]:
+    """Every count the text attaches to one of ``heads``."""
+    toks = analysis.tokens
+    return {t.key for n, t in enumerate(toks) if t.key.isdigit() and _inside(entities, t) is None
+            and any(h.sentence == t.sentence and h.key in heads and _attached(analysis, n, i)
+                    for i, h in enumerate(toks))}
 
 
 def _count_stated(analysis: tx.Analysis, fact: ValueFact, skip: frozenset[int], bare: Mention) -> bool:

@@ -80,6 +80,8 @@ def test_a_date_is_stated_however_it_is_written(when: str) -> None:
      "the count given is another"),
     ("Refund allowed within 90 days, 2026-11-27. In transit, not lost; no refund yet, waiting.",
      "a window of 90 days is not a count of refunds"),
+    ("In transit, not lost. 1 refund, 2 refunds or 3 refunds in 90 days, no refund yet; waiting.",
+     "three candidate counts state none of them"),
 ])
 def test_a_count_is_the_number_attached_to_its_word(text: str, why: str) -> None:
     assert "refund count" not in credited("task_family_missing_order", 4, text, "note"), why
