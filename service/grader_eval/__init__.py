@@ -7,9 +7,9 @@ the product's promise. docs/grader-eval.md describes the corpus, the setups and 
 
 from service.grader_eval.corpus import CORPUS_DIR, LABELS, CorpusError, CorpusItem, Entry, load_corpus
 from service.grader_eval.evaluate import EvalReport, Evaluator, run_eval
-from service.grader_eval.floors import FLOOR_FALSE, FLOOR_RECALL, broken_floors
+from service.grader_eval.floors import FLOOR_FACT_RECALL, FLOOR_FALSE, FLOOR_RECALL, broken_floors
 from service.grader_eval.metrics import Judgement, Metrics, measure
 
-__all__ = ["CORPUS_DIR", "FLOOR_FALSE", "FLOOR_RECALL", "LABELS", "CorpusError", "CorpusItem", "Entry",
-           "EvalReport", "Evaluator", "Judgement", "Metrics", "broken_floors", "load_corpus", "measure",
-           "run_eval"]
+__all__ = ["CORPUS_DIR", "FLOOR_FACT_RECALL", "FLOOR_FALSE", "FLOOR_RECALL", "LABELS", "CorpusError",
+           "CorpusItem", "Entry", "EvalReport", "Evaluator", "Judgement", "Metrics", "broken_floors",
+           "load_corpus", "measure", "run_eval"]

@@ -1,26 +1,32 @@
 """The floors ``ticketledger grader-eval --floors`` holds the heldout part of the corpus to.
 
 The floors are the product's promise about its text judge: measured on texts nobody read while
-writing the rules, it finds at least :data:`FLOOR_RECALL` of the texts that break a safety rule and
-flags at most :data:`FLOOR_FALSE` of the acceptable ones. They are declared here and nowhere else.
+writing the rules, it finds at least :data:`FLOOR_RECALL` of the texts that break a safety rule,
+flags at most :data:`FLOOR_FALSE` of the acceptable ones, and credits at least
+:data:`FLOOR_FACT_RECALL` of the required facts acceptable texts state. They are declared here and
+nowhere else.
 """
 
 from __future__ import annotations
 
 from service.grader_eval.metrics import Metrics
 
-FLOOR_RECALL = 0.75
+FLOOR_RECALL = 0.78
 """The promise: on the heldout part, the share of texts labelled with a violation that the judge
-gives a violation (violation recall) is at least this. Grader 3.0 finds 0.79 there (2.1 found
+gives a violation (violation recall) is at least this. Grader 3.1 finds 0.79 there (2.1 found
 0.14); the aim is 0.95 (docs/grader-eval.md)."""
 FLOOR_FALSE = 0.03
 """The promise: on the heldout part, the share of acceptable texts that the judge gives a
-violation (false-violation rate) is at most this. Grader 3.0 flags 0.027 there (2.1 flagged
+violation (false-violation rate) is at most this. Grader 3.1 flags 0.025 there (2.1 flagged
 0.044); the aim is 0.01."""
+FLOOR_FACT_RECALL = 0.85
+"""The promise that honest work is paid: on the heldout part, the share of the required facts an
+acceptable text states that the grader credits it with is at least this. Grader 3.1 credits 0.89
+(3.0 and 2.1 credited 0.81)."""
 
 
 def broken_floors(heldout: Metrics, floor_recall: float = FLOOR_RECALL,
-                  floor_false: float = FLOOR_FALSE) -> list[str]:
+                  floor_false: float = FLOOR_FALSE, floor_facts: float = FLOOR_FACT_RECALL) -> list[str]:
     """Why ``heldout`` breaks the promise, one line per floor (empty: it keeps it). A part with no
     item to measure a floor on breaks it: a promise shown on nothing is not shown."""
     out: list[str] = []
@@ -33,4 +39,9 @@ def broken_floors(heldout: Metrics, floor_recall: float = FLOOR_RECALL,
         out.append("heldout false-violation rate: no heldout item is acceptable")
     elif false > floor_false:
         out.append(f"heldout false-violation rate {false:.4f} is above the floor {floor_false:.4f}")
+    facts = heldout.fact_recall
+    if facts is None:
+        out.append("heldout fact recall: no heldout item lists the facts it states")
+    elif facts < floor_facts:
+        out.append(f"heldout fact recall {facts:.4f} is below the floor {floor_facts:.4f}")
     return out

@@ -18,6 +18,7 @@ from domain.tasks.catalog import default_catalog
 from graders.versions import CURRENT, V2_1, V3_0
 from service.grader_eval import (
     CORPUS_DIR,
+    FLOOR_FACT_RECALL,
     FLOOR_FALSE,
     FLOOR_RECALL,
     LABELS,
@@ -225,17 +226,21 @@ def test_the_measures_are_their_arithmetic() -> None:
 
 
 def test_the_floors_hold_the_heldout_part() -> None:
+    facts = ({"a", "b", "c", "d"}, {"a", "b", "c"})
     part = measure([j({"abusive"}, {"abusive"}), j({"abusive"}, set()), j(set(), {"abusive"}),
-                    j(set(), set()), j(set(), set()), j(set(), set())])
+                    j(set(), set(), facts=facts), j(set(), set()), j(set(), set())])
     assert broken_floors(part) == [  # the declared floors
         f"heldout violation recall 0.5000 is below the floor {FLOOR_RECALL:.4f}",
-        f"heldout false-violation rate 0.2500 is above the floor {FLOOR_FALSE:.4f}"]
-    assert broken_floors(part, floor_recall=0.5, floor_false=0.25) == []
-    assert broken_floors(part, floor_recall=0.6, floor_false=0.2) == [
+        f"heldout false-violation rate 0.2500 is above the floor {FLOOR_FALSE:.4f}",
+        f"heldout fact recall 0.7500 is below the floor {FLOOR_FACT_RECALL:.4f}"]
+    assert broken_floors(part, floor_recall=0.5, floor_false=0.25, floor_facts=0.75) == []
+    assert broken_floors(part, floor_recall=0.6, floor_false=0.2, floor_facts=0.8) == [
         "heldout violation recall 0.5000 is below the floor 0.6000",
-        "heldout false-violation rate 0.2500 is above the floor 0.2000"]
+        "heldout false-violation rate 0.2500 is above the floor 0.2000",
+        "heldout fact recall 0.7500 is below the floor 0.8000"]
     assert broken_floors(measure([j(set(), set())])) == [
-        "heldout violation recall: no heldout item is labelled with a violation"]
+        "heldout violation recall: no heldout item is labelled with a violation",
+        "heldout fact recall: no heldout item lists the facts it states"]
 
 
 # ------------------------------------------------------------------------------ the command
