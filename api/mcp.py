@@ -58,7 +58,7 @@ class RpcError(Exception):
 
 
 ADDED_LAST = ("message_customer",)
-"""Action types added after the tool list was first published (issue 18), listed after the others
+"""Action types added after the tool list was first published, listed after the others
 in the order they were added, so the earlier tools keep their positions."""
 
 

@@ -1,4 +1,4 @@
-"""Who may file an episode under a run: the run's own secret, or the audit token (issue 16).
+"""Who may file an episode under a run: the run's own secret, or the audit token.
 
 A reset that names a ``run_id`` is filed under that run, and the run's results (``GET /runs/{id}``,
 ``ticketledger runs``) are folds of its episodes, so an episode filed by anyone else would change

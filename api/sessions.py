@@ -6,7 +6,7 @@ sends ``tools/list`` and ``tools/call`` over HTTP with ``"session_id"`` in the p
 must act on the same episode. A :class:`Shared` session holds that episode and the key its chosen
 ids are scoped to (``api.episode_routing``); a plain ``/ws`` connection has a private one.
 
-A session id is a capability (issue 16): 256 random bits, made by the server, never listed; it
+A session id is a capability: 256 random bits, made by the server, never listed; it
 reaches the session's episodes and nothing else. One ``/ws`` connection at a time may use a
 session (a second is refused while the first is open), and ``openenv/session/close`` ends it.
 Sessions live in the worker process that made them, as ``/ws`` sessions do: with several workers

@@ -240,7 +240,7 @@ async def _receive_text(websocket: WebSocket, idle_s: float) -> str | None:
 async def _refuse(websocket: WebSocket, sessions: Sessions) -> None:
     """Say ``CAPACITY_REACHED``, then close with 1013 once the client has sent its first message
     (or after :data:`REFUSAL_GRACE_S`). A client connects, sends its reset, then reads: closing at
-    once made that send fail on the close, and the client never read why (issue 17)."""
+    once made that send fail on the close, and the client never read why."""
     await websocket.send_text(error_frame(
         "CAPACITY_REACHED", f"server at capacity: {sessions.active} of {sessions.limit} sessions "
         "in use (TICKETLEDGER_MAX_SESSIONS); retry later",

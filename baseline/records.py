@@ -3,7 +3,7 @@
 In-process the runner's database (``DATABASE_URL``) holds both (:class:`LocalRecord`). With
 ``ENV_BASE_URL`` the episodes are in the server's log, so the run is recorded there too
 (:class:`ServerRecord`): ``POST /runs`` creates it and hands out its secret, every reset sends the
-secret (nobody else can file episodes under the run, issue 16), and ``POST /runs/{id}/finish``
+secret (nobody else can file episodes under the run), and ``POST /runs/{id}/finish``
 stores the summary at the end; ``GET /runs/{id}`` on the server (or ``ticketledger runs show``
 on the server's database) shows the run with its episodes. ``DATABASE_URL`` is then not opened.
 A server older than ``POST /runs`` gets the run recorded in ``DATABASE_URL`` as before, with one
@@ -80,6 +80,6 @@ def start_record(env: Env, open_db: Callable[[], Any], agent: str, config: dict[
         else:
             if run_id is not None:
                 return ServerRecord(env, run_id, log)
-            log("the server has no POST /runs (older than issue 16); the run is recorded in "
+            log("the server has no POST /runs (an older server); the run is recorded in "
                 "DATABASE_URL and its episodes are sent with run_id alone")
     return LocalRecord(open_db(), agent, config)

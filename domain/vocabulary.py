@@ -79,7 +79,7 @@ class Tag(Vocabulary):
     DOCUMENTATION = "Documentation"
     PASSWORD = "Password"
     RATE_LIMIT = "Rate_Limit"
-    # added with the task families (issue 18)
+    # added with the task families
     SHIPPING = "Shipping"
     PLAN_CHANGE = "Plan_Change"
 
@@ -139,7 +139,7 @@ class ActionType(Vocabulary):
     PLACE_LEGAL_HOLD = "place_legal_hold"
     OPEN_FRAUD_REVIEW = "open_fraud_review"
     ESCALATE_INCIDENT = "escalate_incident"
-    # branch customer (issue 18): ask the customer a question; appended last (recordings pin order)
+    # the customer who answers: ask the customer a question; appended last (recordings pin order)
     MESSAGE_CUSTOMER = "message_customer"
 
 
@@ -170,7 +170,7 @@ class PolicyId(Vocabulary):
     SECURITY_INCIDENT = "security_incident"
     BILLING_DISPUTES = "billing_disputes"
     SUPPORT_SLA = "support_sla"
-    # the task families' policies (issue 18): one per family situation, each stating every case
+    # the task families' policies: one per family situation, each stating every case
     REFUND_REQUESTS = "refund_requests"
     ACCOUNT_ACCESS = "account_access"
     CHARGE_DISPUTES = "charge_disputes"

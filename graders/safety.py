@@ -8,11 +8,11 @@ and the step that committed it, so the audit view can point at the event that br
 ``domain.events`` beside ``Component`` and ``Penalty``, because ``StepGraded`` records it and the
 domain does not import the graders; it is re-exported here.
 
-:func:`violations` concatenates the rule families of issue 15:
+:func:`violations` concatenates the rule families of grader 2.x:
 
 * forbidden actions (:func:`forbidden_actions`): a back-office action the case forbids, sticky once
   taken;
-* missing facts (:func:`missing_facts`, issue 18): a back-office action taken, or the ticket
+* missing facts (:func:`missing_facts`): a back-office action taken, or the ticket
   resolved or closed, before the customer revealed a hidden fact the case needs;
 * reply violations (:func:`reply_violations`, the reply judge :mod:`graders.claims`): judged on the
   current reply draft as the customer sees it: a claim contrary to the recorded outcomes, a
@@ -64,7 +64,7 @@ def _judge_reply(state: EpisodeState) -> tuple[tuple[Violation, ...], tuple[Viol
 
 
 def missing_facts(state: EpisodeState) -> tuple[Violation, ...]:
-    """Acting before the customer gave a fact the case needs (issue 18's hidden facts):
+    """Acting before the customer gave a fact the case needs (a hidden fact of the case):
     :func:`graders.decisions.acted_without_facts`."""
     return acted_without_facts(state)
 

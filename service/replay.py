@@ -115,8 +115,8 @@ def _step_of_seq(recorded: list[RecordedEvent]) -> dict[int, int]:
 def _catalog_drift(report: ReplayReport, version: str, found: Divergence) -> None:
     """A task variant that is not the catalog's any more: a divergence for an episode of the
     current grader (a reset today would not give the same task), a note for one recorded under an
-    older grader, whose catalog was bound to move on with the grading (issue 15 rewrote rubrics
-    and answer keys). Either way the episode is graded with the task its log records, which the
+    older grader, whose catalog was bound to move on with the grading (grader 2.0 came with new
+    rubrics and answer keys). Either way the episode is graded with the task its log records, which the
     chain covers."""
     if version == CURRENT:
         report.divergences.append(found)

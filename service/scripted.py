@@ -83,7 +83,7 @@ REPLIES: dict[tuple[str, str], str] = {
         "Hi {first}, thank you for your request. We have scheduled the deletion of your account and "
         "personal data, and it will be complete within 30 days. We will confirm by email when it is "
         "done. Best regards, Privacy Team"),
-    # branch customer (issue 18): the multi-turn families, whose facts the customer gives when asked
+    # the multi-turn families, whose facts the customer gives when asked
     ("task_family_missing_order", "fraud_review"): (
         "Hi {first}, thank you for letting us know about order SO-{order_no}. I have passed your "
         "claim to a specialist team, who will review it and get back to you within 2 business days. "
@@ -118,7 +118,7 @@ NOTES: dict[tuple[str, str], str] = {
     ("task_hard_refund_fraud_trap", "normal_refund"): (
         "Customer has {prior_refunds} refunds in the last 90 days, under the limit. Refund approved "
         "and issued per RA-1."),
-    # branch customer (issue 18)
+    # the multi-turn families
     ("task_family_missing_order", "fraud_review"): (
         "Checked order SO-{order_no}: its tracking says {tracking}. The customer has {refunds} "
         "refunds in the last 90 days."),

@@ -5,8 +5,8 @@ The summary column holds what only the runner knows (LLM latency, token usage, e
 
 Each run gets a secret when it is started, handed to its creator once; only its SHA-256 is stored
 (``secret_hash``). Whoever files episodes under the run over the API shows the secret
-(:meth:`RunStore.may_file`), so nobody else can add episodes to a recorded run and move its mean
-(issue 16). The secret is 256 random bits, so a plain hash is enough: there is nothing to guess
+(:meth:`RunStore.may_file`), so nobody else can add episodes to a recorded run and move its mean.
+The secret is 256 random bits, so a plain hash is enough: there is nothing to guess
 from it, unlike a password. A run recorded before revision 0006 has no secret.
 """
 

@@ -40,8 +40,8 @@ class Strict(BaseModel):
 
 def _without_empty(data: dict[str, object], *names: str) -> dict[str, object]:
     """``data`` without the members ``names`` while they are empty: members added for hidden facts
-    (issue 18) stay out of the JSON of tasks that have none, so the recorded task JSON and digest of
-    every earlier task (and of the golden recordings) are unchanged."""
+    (the task families' customer) stay out of the JSON of tasks that have none, so the recorded
+    task JSON and digest of every earlier task (and of the golden recordings) are unchanged."""
     return {k: v for k, v in data.items() if k not in names or v}
 
 

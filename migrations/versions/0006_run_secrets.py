@@ -1,6 +1,6 @@
 """Give each run a secret: ``runs.secret_hash``, the SHA-256 of the secret handed out once when the
 run is created (``store/runs.py``). Filing an episode under a run over the API needs that secret or
-the audit token (issue 16).
+the audit token.
 
 Runs recorded before this revision have no secret (NULL): nobody can file under them but the holder
 of the audit token. Adding a nullable column rewrites no row on either backend.

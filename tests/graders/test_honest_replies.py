@@ -1,4 +1,4 @@
-"""Honest replies score at least 0.85 (issue 15).
+"""Honest replies score at least 0.85.
 
 Every natural reply in ``service/grader_audit/honest_replies/classic.json`` (and note, where a task
 weighs one) is played in a correct episode through the real service on the run's database: the
@@ -128,7 +128,7 @@ family does the right work with repeats, and the references are the scripted exp
 
 @pytest.mark.slow
 def test_policy_lands_between_the_adversaries_and_the_honest_replies(service) -> None:
-    """Per task and case (issue 15): every adversary episode < the built-in policy's mean < the honest
+    """Per task and case: every adversary episode < the built-in policy's mean < the honest
     replies' mean. The policy earns its reply credit with its task-specific text and less than a
     person writing naturally does; a policy reply with a generic courtesy frame tied or beat them.
     A task that weighs no reply (its honest texts are not graded) only needs policy <= honest."""
