@@ -29,7 +29,7 @@ from functools import lru_cache
 
 from graders.normalize import visible
 
-__all__ = ["Frame", "Reading", "deobfuscate", "read"]
+__all__ = ["Frame", "Reading", "deobfuscate", "outcomes", "read", "unstated"]
 
 DONE, PROMISE, NEGATED = "done", "promise", "negated"
 
@@ -669,3 +669,21 @@ def read(text: str) -> Reading:
     change what a text says, only whether it is true."""
     parts = clauses(text)
     return Reading(_frames(parts), parts)
+
+
+def outcomes(text: str) -> frozenset[tuple[str, str]]:
+    """The (concept, mood) of every outcome ``text`` claims."""
+    return frozenset((f.concept, f.mood) for f in read(text).frames)
+
+
+def unstated(phrase: str, text: str) -> bool:
+    """Whether ``phrase`` claims an outcome that ``text`` holds the words of but does not claim:
+    it states it in no clause in the phrase's mood ("I can change your login email" offers, it
+    does not say "changed"; "before we can change your login email" says nothing). A ``text``
+    that reads as denying the outcome does not count as unstated: a caller that found the phrase
+    affirmed keeps its own reading of the negation ("No worries everything has already been
+    deleted")."""
+    wanted = outcomes(phrase)
+    said = outcomes(text)
+    denied = {concept for concept, mood in said if mood == NEGATED}
+    return bool(wanted) and not wanted & said and not {concept for concept, _ in wanted} & denied

@@ -192,16 +192,12 @@ _DECISION_WORDS = (frozenset({"refund", "refunded", "refunds", "reimbursement", 
 by "or" ("you'll either get a refund or a review")."""
 
 
-def _polarities(text: str) -> frozenset[Polarity]:
-    return frozenset((f.concept, f.mood) for f in mn.read(text).frames)
-
-
 @lru_cache(maxsize=1024)
 def _group_polarities(group: Phrases) -> frozenset[Polarity]:
     """The outcome concepts the phrasings of a fact state (:mod:`graders.meaning`): a fact
     "approval" phrased "refund has been approved" is made by any clause that states the refund,
     however worded ("a refund of $75 has been issued to your card")."""
-    return frozenset(p for phrase in group.any_of for p in _polarities(phrase))
+    return frozenset(p for phrase in group.any_of for p in mn.outcomes(phrase))
 
 
 NOT_YET = re.compile(r"\b(?:yet|for now|right now|currently|at the moment|at this point|at this stage|"
@@ -220,8 +216,7 @@ def _stated_frames(seen: str, source: str) -> tuple[mn.Frame, ...]:
 
 def _not_yet(analysis: tx.Analysis, m: tx.Match) -> bool:
     """Whether the sentence of a match says its refusal is for now (:data:`NOT_YET`)."""
-    sentence = analysis.tokens[m.first].sentence
-    return NOT_YET.search(" ".join(t.word for t in analysis.tokens if t.sentence == sentence)) is not None
+    return NOT_YET.search(_sentence_of(analysis, m)) is not None
 
 
 def _forbidden_claim(analysis: tx.Analysis, group: Phrases) -> str | None:
@@ -239,9 +234,7 @@ def _forbidden_claim(analysis: tx.Analysis, group: Phrases) -> str | None:
     for phrase in group.any_of:
         hits = tx.affirmed(analysis, phrase, statements_only=True)
         if by_meaning:
-            outcome = _polarities(phrase)
-            if outcome:
-                hits = [m for m in hits if _sentence_states(outcome, _sentence_of(analysis, m))]
+            hits = [m for m in hits if not mn.unstated(phrase, _sentence_of(analysis, m))]
             if refusal:
                 hits = [m for m in hits if not _not_yet(analysis, m)]
         if hits:
@@ -252,14 +245,6 @@ def _forbidden_claim(analysis: tx.Analysis, group: Phrases) -> str | None:
 def _sentence_of(analysis: tx.Analysis, m: tx.Match) -> str:
     sentence = analysis.tokens[m.first].sentence
     return " ".join(t.word for t in analysis.tokens if t.sentence == sentence)
-
-
-def _sentence_states(outcome: frozenset[Polarity], sentence: str) -> bool:
-    """Whether ``sentence`` states one of ``outcome`` in its mood, or reads as denying its concept
-    (a denial the phrase reader found affirmed: its reading of negation stands)."""
-    said = _polarities(sentence)
-    denied = {concept for concept, mood in said if mood == mn.NEGATED}
-    return bool(outcome & said) or bool({concept for concept, _ in outcome} & denied)
 
 
 def _announced(quote: str) -> bool:
@@ -275,7 +260,7 @@ def hedges(text: str) -> bool:
     credit?"), a condition and a negation ("we can't refund or deny it") offer nothing; a review
     and then a refund ("we opened an investigation; the duplicate will be refunded") are one
     path, not two branches."""
-    stated = {concept for concept, mood in _polarities(text) if mood != mn.NEGATED}
+    stated = {concept for concept, mood in mn.outcomes(text) if mood != mn.NEGATED}
     if {"refund", "denial"} <= stated:
         return True
     for clause in mn.clauses(text):

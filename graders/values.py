@@ -65,13 +65,18 @@ def _year(value: str) -> int | None:
     return int(head) if head.isdigit() else None
 
 
+def _value_entities(text: str) -> tuple[Entity, ...]:
+    """The dates, windows and amounts of ``text`` (a window's cadence too: "every 15 minutes")."""
+    return tuple(e for e in extract(text, None, cadences=True) if e.kind in _ENTITY_KINDS)
+
+
 def _inside(entities: tuple[Entity, ...], token: tx.Token) -> Entity | None:
     return next((e for e in entities if e.start <= token.start < e.end), None)
 
 
 def _phrasing_values(phrase: str, lexicon: tx.Lexicon) -> list[tuple[ValueKind, str, frozenset[str]]]:
     analysis = tx.analyse(phrase, lexicon)
-    entities = tuple(e for e in extract(analysis.text, None, cadences=True) if e.kind in _ENTITY_KINDS)
+    entities = _value_entities(analysis.text)
     heads = frozenset(t.key for t in analysis.tokens
                       if _inside(entities, t) is None and not t.key.isdigit()
                       and t.word not in tx.FUNCTION_WORDS and len(t.word) > 1)
@@ -126,7 +131,7 @@ def listed(analysis: tx.Analysis, group: Phrases) -> bool:
     """Whether the text lists more than :data:`MAX_VALUES` values of a kind ``group`` names (a
     date, a window, an amount), or attaches more than :data:`MAX_COUNTS` counts to its word: a run
     of candidates that states none of them, however each is written or matched."""
-    entities = tuple(e for e in extract(analysis.text, None, cadences=True) if e.kind in _ENTITY_KINDS)
+    entities = _value_entities(analysis.text)
     for fact in value_facts(group, analysis.lexicon):
         if fact.kind == "count":
             if fact.heads and len(_attached_counts(analysis, fact.heads, entities)) > MAX_COUNTS:
@@ -178,7 +183,7 @@ def _attached_counts(analysis: tx.Analysis, heads: frozenset[str],
 
 def _count_stated(analysis: tx.Analysis, fact: ValueFact, skip: frozenset[int], bare: Mention) -> bool:
     toks = analysis.tokens
-    entities = tuple(e for e in extract(analysis.text, None, cadences=True) if e.kind in _ENTITY_KINDS)
+    entities = _value_entities(analysis.text)
     for n in analysis.positions.get(fact.value, ()):
         if n in skip or _inside(entities, toks[n]) is not None:
             continue
