@@ -5,6 +5,10 @@ succeed. From n trials with c successes the unbiased estimate is C(c,k)/C(n,k) (
 ``agent_metrics``), for every k from 1 to n; a task's figure is the mean over its variants, the
 run's the mean over tasks. pass^1 is the success rate.
 
+Beside every figure the summary keeps its uncertainty (``uncertainty``, :func:`evaluation.figures.figures`):
+a 95% bootstrap interval over task instances, the share of instances whose trials flip verdict,
+and the run's noise floor; each task row keeps its own flip rate.
+
 Who acted is counted per step (a model, the built-in policy, or nobody in a failed step), so a run
 says how much of it the configured model played, and the runner marks one where it played no step
 as degraded.
@@ -12,7 +16,6 @@ as degraded.
 
 from __future__ import annotations
 
-import math
 import statistics
 import sys
 from collections import Counter
@@ -23,6 +26,8 @@ from typing import Any, TextIO
 from baseline.config import POLICY_NAME
 from baseline.decision import NO_ACTOR, LLMCall
 from baseline.stdout import printed_score
+from evaluation.figures import Outcome, figures
+from evaluation.stats import pass_hat
 
 VIEWER_URL = "http://127.0.0.1:7860/ui/runs/{run_id}"
 MAX_ERRORS_KEPT = 40
@@ -85,14 +90,6 @@ def llm_usage(calls: Sequence[LLMCall]) -> dict[str, Any]:
     }
 
 
-def pass_hat(n: int, c: int, k: int) -> float:
-    """pass^k from ``n`` trials of one variant, ``c`` of them successes: C(c,k)/C(n,k), the chance
-    that k trials drawn from the n all succeeded (unbiased; tau2-bench's estimator). k <= n."""
-    if not 1 <= k <= n or not 0 <= c <= n:
-        raise ValueError(f"pass^k needs 1 <= k <= n and 0 <= c <= n, not n={n} c={c} k={k}")
-    return math.comb(c, k) / math.comb(n, k)
-
-
 def pass_hat_by_k(groups: Sequence[Sequence[bool]], k_max: int) -> dict[str, float]:
     """pass^1..k_max over variants (each a list of trial outcomes): the mean over the variants
     that had at least k trials (a run cut short may have fewer); a k none reached is left out."""
@@ -143,6 +140,10 @@ def summarise(results: Sequence[EpisodeResult], trials: int, *, variants: int = 
             "success_threshold": group[0].threshold,
         })
     scores = [r.score for r in results]
+    uncertainty = figures([Outcome(r.task_id, r.seed, r.trial, r.score, r.success) for r in results],
+                          trials)
+    for row in rows:
+        row["flip_rate"] = uncertainty.get("task_flip_rates", {}).get(row["task_id"])
     overall = {str(k): round(statistics.fmean(t["pass_hat"][str(k)] for t in rows
                                               if str(k) in t["pass_hat"]), 4)
                for k in range(1, trials + 1) if any(str(k) in t["pass_hat"] for t in rows)}
@@ -153,17 +154,61 @@ def summarise(results: Sequence[EpisodeResult], trials: int, *, variants: int = 
         "success_rate": round(sum(r.success for r in results) / len(results), 4) if results else 0.0,
         "pass_k": {"k": trials, "variants": variants, "overall": overall.get(str(trials)),
                    "by_k": overall},
+        "uncertainty": uncertainty,
         "actors": actor_steps(results, models),
         "exceptions": sum(r.exception is not None for r in results),
         "llm": llm_usage([c for r in results for c in r.calls]),
     }
 
 
-def pass_line(pass_k: Mapping[str, Any]) -> str:
-    """``pass^1 0.92, pass^2 0.90`` (every k of the run), or the single pass^k of an older record."""
+def pass_line(pass_k: Mapping[str, Any], uncertainty: Mapping[str, Any] | None = None) -> str:
+    """``pass^1 0.92, pass^2 0.90`` (every k of the run), or the single pass^k of an older record;
+    with the run's ``uncertainty``, each with its interval: ``pass^1 0.92 [0.85, 0.97]``."""
     by_k = pass_k.get("by_k") or {str(pass_k["k"]): pass_k["overall"]}
+    intervals = (uncertainty or {}).get("pass_hat") or {}
     return ", ".join(f"pass^{k} {'-' if v is None else format(float(v), '.2f')}"
-                     for k, v in by_k.items())
+                     f"{bounds(intervals.get(k), 2)}" for k, v in by_k.items())
+
+
+def bounds(interval: Mapping[str, Any] | None, digits: int = 4) -> str:
+    """`` [0.8891, 0.9254]``: an interval's ends after its figure (nothing for a record without)."""
+    if not interval:
+        return ""
+    return f" [{interval['low']:.{digits}f}, {interval['high']:.{digits}f}]"
+
+
+def figures_line(summary: Mapping[str, Any]) -> str:
+    """``mean score 0.9078 [0.8891, 0.9254], success rate 0.92 [0.85, 0.97], pass^1 0.92 [...]``:
+    each figure with its 95% interval (a record older than intervals shows the figures alone)."""
+    u = summary.get("uncertainty") or {}
+    return (f"mean score {summary['mean_score']:.4f}{bounds(u.get('mean_score'))}, "
+            f"success rate {summary['success_rate']:.2f}{bounds(u.get('success_rate'), 2)}, "
+            f"{pass_line(summary['pass_k'], u)}")
+
+
+def noise_lines(summary: Mapping[str, Any]) -> list[str]:
+    """How far to trust the figures: the interval's method, the flip rate over trials, the noise
+    floor (empty for a record older than intervals)."""
+    u = summary.get("uncertainty") or {}
+    if not u.get("units"):
+        return []
+    lines = [f"95% intervals: percentile bootstrap over {u['units']} task instance(s), "
+             f"{u['method']['resamples']} resamples, seed {u['method']['seed']}"]
+    if u.get("flip_rate") is None:
+        lines.append("flip rate over trials: - (one trial per instance)")
+    else:
+        lines.append(f"flip rate over trials: {u['flip_rate']:.2f} ({u['flipped_units']} of "
+                     f"{u['repeated_units']} instances changed verdict between trials)")
+    floor = u.get("noise_floor") or {}
+    if floor.get("known"):
+        score, rate = floor["mean_score"], floor["success_rate"]
+        lines.append(f"noise floor: two runs of this size ({floor['units']} instances x "
+                     f"{floor['trials']} trial(s)) must differ by more than {score['this_size']:.4f} "
+                     f"in mean score or {rate['this_size']:.2f} in success rate to mean something "
+                     f"(single-trial runs: {score['single_trial']:.4f}, {rate['single_trial']:.2f})")
+    elif floor:
+        lines.append(f"noise floor: unknown ({floor['reason']})")
+    return lines
 
 
 def actors_line(actors: Mapping[str, int]) -> str:
@@ -185,9 +230,12 @@ def task_rows(summary: Mapping[str, Any]) -> tuple[list[str], list[dict[str, Any
         by_k = t.get("pass_hat") or {str(summary["pass_k"]["k"]): t["pass_k"]}
         rows.append({**t, **{f"pass^{k}": by_k.get(k) for k in ks},
                      "variants": t.get("variants", "-"),
-                     "successes": f"{t['successes']}/{t.get('episodes', t['trials'])}"})
+                     "successes": f"{t['successes']}/{t.get('episodes', t['trials'])}",
+                     "flip_rate": "-" if t.get("flip_rate") is None else t["flip_rate"]})
     columns = ["task_id", "difficulty", "variants", "trials", "mean_score", "successes",
                *(f"pass^{k}" for k in ks)]
+    if "uncertainty" in summary:
+        columns.append("flip_rate")
     return columns, rows
 
 
@@ -200,8 +248,9 @@ def print_summary(run_id: str, summary: dict[str, Any], *, status: str, wall_s: 
     pk = summary["pass_k"]
     print(f"\n[baseline] run {run_id} {status} in {wall_s:.2f} s: {len(summary['episodes'])} episodes "
           f"({pk['variants']} variant(s) x {pk['k']} trial(s) per task), "
-          f"mean score {summary['mean_score']:.4f}, success rate {summary['success_rate']:.2f}, "
-          f"{pass_line(pk)}", file=out)
+          f"{figures_line(summary)}", file=out)
+    for line in noise_lines(summary):
+        print(f"[baseline] {line}", file=out)
     columns, rows = task_rows(summary)
     print_table(rows, [*columns, "mean_steps"], file=out)
     print(f"Who acted: {actors_line(summary['actors']['by_actor'])}", file=out)

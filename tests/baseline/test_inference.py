@@ -195,7 +195,12 @@ def test_variants_trials_and_concurrency_keep_blocks_whole_and_report_pass_k(
     by_k = summary["pass_k"]["by_k"]
     assert by_k["2"] == summary["pass_k"]["overall"] == round(
         statistics.fmean(t["pass_hat"]["2"] for t in summary["tasks"]), 4)
-    assert f"pass^1 {by_k['1']:.2f}, pass^2 {by_k['2']:.2f}" in run.stderr
+    assert f"pass^1 {by_k['1']:.2f} [1.00, 1.00], pass^2 {by_k['2']:.2f} [1.00, 1.00]" in run.stderr
+    u = summary["uncertainty"]  # 6 instances x 2 trials of a deterministic policy: nothing flips
+    assert (u["units"], u["flip_rate"], u["flipped_units"], u["repeated_units"]) == (6, 0.0, 0, 6)
+    assert u["noise_floor"]["mean_score"]["this_size"] == 0.0
+    assert "flip rate over trials: 0.00 (0 of 6 instances changed verdict" in run.stderr
+    assert "noise floor: two runs of this size (6 instances x 2 trial(s)) must differ" in run.stderr
     assert "2 variant(s) x 2 trial(s) per task" in run.stderr
     assert main(["--database-url", database_url, "runs", "show", run.run_id]) == 0
     shown = capsys.readouterr().out
@@ -297,14 +302,20 @@ def test_the_readme_baseline_table_is_what_the_command_prints(policy_run: Run, s
         assert (difficulty, float(threshold), int(steps)) == (
             episode["difficulty"], episode["success_threshold"], len(block.steps))
         assert (score, printed, success == "yes") == (f"{episode['score']:.4f}", block.score, block.success)
-    assert f"**{summary['mean_score']:.4f}**" in section
-    assert f"{sum(b.success for b in policy_run.blocks)}/{len(policy_run.blocks)} |" in section
+    u = summary["uncertainty"]
+    mean, rate = u["mean_score"], u["success_rate"]
+    assert (f"**{summary['mean_score']:.4f}** [{mean['low']:.4f}, {mean['high']:.4f}]" in section)
+    assert (f"{sum(b.success for b in policy_run.blocks)}/{len(policy_run.blocks)}, rate "
+            f"{summary['success_rate']:.2f} [{rate['low']:.2f}, {rate['high']:.2f}] |") in section
+    printed = (f"mean score {summary['mean_score']:.4f} [{mean['low']:.4f}, {mean['high']:.4f}], "
+               f"success rate {summary['success_rate']:.2f} [{rate['low']:.2f}, {rate['high']:.2f}]")
+    assert printed in policy_run.stderr  # the table holds what the summary line printed
 
 
 def test_the_readme_variants_figures_are_what_the_command_prints(tmp_path: Path, database_url: str) -> None:
     run = run_inference({"DATABASE_URL": database_url, "VARIANTS": "5", "CONCURRENCY": "4"}, cwd=tmp_path)
-    found = re.search(r"mean score (\d\.\d{4}), success rate (\d\.\d\d), pass\^1 (\d\.\d\d)$",
-                      run.stderr, re.MULTILINE)
+    found = re.search(r"mean score (\d\.\d{4} \[\d\.\d{4}, \d\.\d{4}\]), success rate "
+                      r"(\d\.\d\d \[\d\.\d\d, \d\.\d\d\]), pass\^1 (\d\.\d\d) \[", run.stderr)
     assert found, run.stderr
     section = README.read_text().split("### Baseline scores", 1)[1].split("\n### ", 1)[0]
     assert "`python inference.py --variants 5`" in section

@@ -232,6 +232,27 @@ def test_pass_k_per_task_is_over_trials_of_one_variant_averaged_over_variants() 
     assert summary["success_rate"] == round(6 / 12, 4)
 
 
+def test_the_summary_keeps_intervals_flip_rates_and_the_noise_floor() -> None:
+    """The same four variants as above: a@1, b@0 and b@1 flip verdict between trials, a@0 does not."""
+    results = [_result("a", t, s, seed=0) for t, s in enumerate((0.9, 0.85, 0.8))]
+    results += [_result("a", t, s, seed=1) for t, s in enumerate((0.9, 0.5, 0.95))]
+    results += [_result("b", t, s, seed=0) for t, s in enumerate((0.1, 0.5, 0.95))]
+    results += [_result("b", t, s, seed=1) for t, s in enumerate((0.1, 0.5, 0.2))]
+    summary = summarise(results, 3, variants=2)
+    u = summary["uncertainty"]
+    assert (u["units"], u["flipped_units"], u["repeated_units"], u["flip_rate"]) == (4, 2, 4, 0.5)
+    assert {t["task_id"]: t["flip_rate"] for t in summary["tasks"]} == {"a": 0.5, "b": 0.5}
+    # every estimate is the summary's own figure, inside its interval
+    assert u["mean_score"]["value"] == summary["mean_score"]
+    assert u["success_rate"]["value"] == summary["success_rate"]
+    for k, value in summary["pass_k"]["by_k"].items():
+        interval = u["pass_hat"][k]
+        assert interval["value"] == value and interval["low"] <= value <= interval["high"]
+    assert u["success_rate"]["low"] < u["success_rate"]["high"]
+    assert u["noise_floor"]["known"] and u["noise_floor"]["mean_score"]["this_size"] > 0
+    assert summarise(results, 3, variants=2)["uncertainty"] == u  # seeded
+
+
 def test_a_run_cut_short_reports_only_the_k_its_variants_reached() -> None:
     results = [_result("a", 0, 0.9, seed=0), _result("a", 1, 0.9, seed=0), _result("a", 0, 0.9, seed=1)]
     summary = summarise(results, 3, variants=2)
