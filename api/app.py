@@ -12,7 +12,7 @@ from contextlib import asynccontextmanager
 
 from fastapi import FastAPI
 
-from api import guard, logs, routes_audit, routes_openenv, routes_runs, routes_ui
+from api import guard, logs, routes_audit, routes_bundles, routes_openenv, routes_runs, routes_ui
 from api.deps import Environment, audit_off_message
 from domain.tasks.catalog import default_catalog
 from service import EnvironmentService
@@ -26,6 +26,7 @@ ROUTERS = (
     routes_runs,  # POST /runs, POST /runs/{id}/finish (agent-facing: the run's secret)
     routes_audit,  # /episodes... /runs... /regrade /export (audit: token, or loopback only)
     routes_ui,  # /ui web viewer
+    routes_bundles,  # POST /bundles/verify (audit)
 )
 
 

@@ -332,6 +332,33 @@ def _acted(steps: dict[str, int]) -> str:
     return ", ".join(f"{actor}: {n} steps ({n / total:.0%})" for actor, n in steps.items()) or "-"
 
 
+def _figures(figures: dict[str, Any]) -> Markup:
+    """The run's figures with their 95% intervals, its flip rate and noise floor
+    (``service.evaluation``; the method is in docs/evaluation.md)."""
+    if not figures.get("units"):
+        return e("")
+    rows = [["Mean score", *_bounds(figures["mean_score"])],
+            ["Success rate", *_bounds(figures["success_rate"])]]
+    rows += [[f"pass^{k}", *_bounds(v)] for k, v in figures.get("pass_hat", {}).items()]
+    floor = figures.get("noise_floor") or {}
+    flips = ("-" if figures.get("flip_rate") is None else
+             f"{figures['flip_rate']:.2f} ({figures['flipped_units']} of {figures['repeated_units']} "
+             "instances changed verdict between trials)")
+    noise = (f"mean score {floor['mean_score']['this_size']:.4f}, success rate "
+             f"{floor['success_rate']['this_size']:.2f} (two runs of this size differing by less "
+             "mean nothing)" if floor.get("known") else f"unknown: {floor.get('reason', '-')}")
+    method = figures["method"]
+    facts = [("Flip rate over trials", flips), ("Noise floor", noise),
+             ("Intervals", f"{method['level']:.0%} percentile bootstrap over {figures['units']} "
+                           f"task instances, {method['resamples']} resamples, seed {method['seed']}")]
+    return (tag("h2", "Figures") + table(["Figure", "Value", "95% interval"], rows, class_="grid figures")
+            + tag("dl", join(tag("dt", k) + tag("dd", v) for k, v in facts), class_="facts"))
+
+
+def _bounds(interval: dict[str, Any]) -> list[str]:
+    return [f"{interval['value']:.4f}", f"[{interval['low']:.4f}, {interval['high']:.4f}]"]
+
+
 @router.get("/runs/{run_id}", response_class=HTMLResponse)
 def run_page(request: Request, env: Env, run_id: str) -> Response:
     def build(a: Auditor) -> str:
@@ -351,8 +378,8 @@ def run_page(request: Request, env: Env, run_id: str) -> Response:
                            tag("code", ep["head_hash"][:16] + "…")] for ep in run["episodes"]])
         more = (tag("p", link(url("/ui", run=run_id), "All of this run's episodes →"))
                 if run["episodes_next_cursor"] else e(""))
-        body = (summary + tag("h2", "Per-task scores") + tasks + tag("h2", "Episodes") + episodes
-                + more)
+        body = (summary + _figures(run.get("figures") or {}) + tag("h2", "Per-task scores") + tasks
+                + tag("h2", "Episodes") + episodes + more)
         return page(f"Run {run_id}", body, nav=[(f"/ui/runs/{run_id}", run_id)])
 
     return _render(request, env, build)

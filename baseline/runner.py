@@ -247,7 +247,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         config = cfg.load(argv)
         from domain.tasks import default_catalog
 
-        jobs = plan_jobs(config, default_catalog())
+        catalog = default_catalog()
+        jobs = plan_jobs(config, catalog)
         db, env, agent = _open(config)
     except cfg.ConfigError as exc:
         log(f"configuration error: {exc}")
@@ -259,6 +260,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                               config.agent_name(), {
             **config.public(), "env": env.where, "jobs": len(jobs),
             "task_ids": list(dict.fromkeys(j.task_id for j in jobs)), "seeds": config.seeds(),
+            **split_identity(config, catalog),
         }, log)
     except cfg.ConfigError as exc:  # DATABASE_URL, where the run was to be recorded
         log(f"configuration error: {exc}")
@@ -306,6 +308,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     if summary["exceptions"]:
         return 1
     return EXIT_DEGRADED if status == "degraded" else 0
+
+
+def split_identity(config: cfg.Config, catalog: Any) -> dict[str, Any]:
+    """What pins a split run's instances, kept with the run so that two runs (or a bundle and
+    the catalog that verifies it) can be checked to have played the same ones: the split's digest
+    and the manifest generator's."""
+    if not config.split or catalog.manifest is None:
+        return {}
+    return {"split_digest": catalog.manifest.split_digests[config.split],
+            "manifest_generator_digest": catalog.manifest.generator_digest}
 
 
 def degraded(config: cfg.Config, summary: dict[str, Any]) -> bool:

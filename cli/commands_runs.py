@@ -93,6 +93,15 @@ def _episodes(store: Any, run: Any) -> list[dict[str, Any]]:
     return rows
 
 
+def _figures(store: Any, run: Any) -> dict[str, Any]:
+    """The run's figures with their intervals from its episodes in this database (none there:
+    0 units, and the runner's record stands in)."""
+    from service.audit_views import Auditor
+    from service.evaluation import run_figures
+
+    return run_figures(Auditor(store.db), run.run_id)
+
+
 def cmd_runs_show(args: argparse.Namespace) -> int:
     from store import NotFound
 
@@ -103,8 +112,10 @@ def cmd_runs_show(args: argparse.Namespace) -> int:
         print(f"no run {args.run_id!r}; list them with: ticketledger runs")
         return 1
     episodes = _episodes(store, run)
+    figures = _figures(store, run)
     if args.json:
-        print(json.dumps({**run.to_json(), "episodes": episodes}, indent=2, default=str))
+        print(json.dumps({**run.to_json(), "figures": figures, "episodes": episodes}, indent=2,
+                         default=str))
         return 0
     summary = run.summary or {}
     ended = run.ended_at.isoformat(timespec="seconds") if run.ended_at else "-"
@@ -112,12 +123,15 @@ def cmd_runs_show(args: argparse.Namespace) -> int:
     print(f"started {run.started_at.isoformat(timespec='seconds')}  ended {ended}  "
           f"env {run.config.get('env', '-')}")
     if summary:
-        from baseline.summary import actors_line, pass_line, task_rows
+        from baseline.summary import actors_line, figures_line, noise_lines, task_rows
 
         pk = summary["pass_k"]
+        shown = {**summary, "uncertainty": figures if figures.get("units") else
+                 summary.get("uncertainty")}
         print(f"{pk.get('variants', '?')} variant(s) x {pk['k']} trial(s) per task  "
-              f"mean score {summary['mean_score']}  success rate {summary['success_rate']}  "
-              f"{pass_line(pk)}")
+              f"{figures_line(shown)}")
+        for line in noise_lines(shown):
+            print(line)
         print(f"who acted: {actors_line(run.actor_steps())}")
         llm = summary.get("llm") or {}
         if llm.get("calls"):

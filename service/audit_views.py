@@ -199,7 +199,8 @@ class Auditor:
         return {"runs": out, "next_cursor": next_cursor, "limit": limit}
 
     def run(self, run_id: str, limit: int = MAX_PAGE) -> dict[str, Any]:
-        """One run with its per-task score table (computed from its episodes) and first episodes."""
+        """One run with its per-task score table (computed from its episodes), its figures with
+        their intervals, flip rates and noise floor (``service.evaluation``), and first episodes."""
         check_run_id(run_id)
         try:
             run = self.runs.get(run_id)
@@ -208,6 +209,9 @@ class Auditor:
         page = self.queries.episodes(EpisodeFilter(run_id=run_id), check_limit(limit))
         out = run.to_json()
         out["tasks"] = self.queries.task_table(run_id)
+        from service.evaluation import run_figures
+
+        out["figures"] = run_figures(self, run_id)
         out["episodes"] = [episode_json(r) for r in page.items]
         out["episodes_next_cursor"] = page.next_cursor
         return out
