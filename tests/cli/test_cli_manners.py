@@ -28,8 +28,10 @@ ARGS = {  # every command that opens the log, with the arguments it needs to get
     "db": ["upgrade"], "episodes": [], "show": ["ep_x"], "replay": ["ep_x"], "verify": [],
     "heads": [], "diff": ["ep_a", "ep_b"], "regrade": ["--dry-run"], "export": [],
     "fork": ["ep_x", "--at", "1"], "runs": [], "serve": ["--port", "0"],
+    "compare": ["run_a", "run_b"], "noise": ["run_a"], "bundle": ["run_a", "-o", "/dev/null"],
 }
-NO_DATABASE = {"tasks", "grader-audit", "grader-eval"}  # they never open the log
+NO_DATABASE = {"tasks", "grader-audit", "grader-eval",  # they never open the log
+               "verify-bundle", "regrade-bundle"}  # a bundle is checked offline
 
 UNKNOWN_SCHEME = "mysqlx://user:hunter2@db.example/x"
 UNKNOWN_HOST = "postgresql+psycopg://postgres:hunter2@no-such-host.invalid:5432/x"
