@@ -88,7 +88,8 @@ def cmd_compare(args: argparse.Namespace) -> int:
         r = result[name]
         rows.append({"figure": name, "a": r["a"], "b": r["b"],
                      "a - b [95% interval]": _interval(r["difference"], digits),
-                     "p (paired)": r["p_value"], "detectable": r["min_detectable_difference"],
+                     "p (paired)": "< 0.0001" if r["p_value"] < 0.0001 else round(r["p_value"], 4),
+                     "detectable": r["min_detectable_difference"],
                      "better/worse": f"{r['instances_better']}/{r['instances_worse']}"})
     print_table(rows, ["figure", "a", "b", "a - b [95% interval]", "p (paired)", "detectable",
                        "better/worse"])

@@ -249,7 +249,7 @@ def compare(a: RunFacts, b: RunFacts) -> dict[str, Any]:
         out[name] = {
             a.name: round(mean_a, 4), b.name: round(mean_b, 4),
             "difference": stats.mean_interval(diffs).to_json(),
-            "p_value": round(stats.sign_flip_p_value(diffs), 4),
+            "p_value": round(stats.sign_flip_p_value(diffs), 6),
             "min_detectable_difference": round(stats.min_detectable_difference(sd, len(diffs)), 4),
             "instances_better": sum(d > 0 for d in diffs), "instances_worse": sum(d < 0 for d in diffs),
         }
