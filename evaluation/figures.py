@@ -57,35 +57,36 @@ def method() -> dict[str, Any]:
 
 @dataclass(frozen=True)
 class _Unit:
+    task_id: str
     score_sum: float
     episodes: int
     successes: int
     pass_hat: tuple[float | None, ...]
-    """pass^1..k of the unit, each times the unit's weight in the run's pass^k (None where the
-    unit has fewer than k trials)."""
+    """pass^1..k of the unit (None where the unit has fewer than j trials)."""
 
 
 def _units(units: Mapping[Unit, Sequence[Outcome]], k: int) -> list[_Unit]:
-    """The units, with pass^j weighted so that their plain mean is the run's pass^j: the mean over
-    tasks of the mean over each task's variants. A unit of a task with m of the n eligible units,
-    among t tasks, weighs n / (t m); resampling units and averaging the weighted values is then
-    the bootstrap of the run's own estimate, and a run of one variant per task weighs every unit
-    1 (its pass^1 interval is its success rate's)."""
-    weights: list[dict[str, float]] = []
-    for j in range(1, k + 1):
-        per_task: dict[str, int] = {}
-        for (task_id, _), trials in units.items():
-            if len(trials) >= j:
-                per_task[task_id] = per_task.get(task_id, 0) + 1
-        eligible = sum(per_task.values())
-        weights.append({t: eligible / (len(per_task) * m) for t, m in per_task.items()})
+    """The units with their sums and their own pass^1..k estimates."""
     out = []
     for (task_id, _), trials in units.items():
         n, c = len(trials), sum(o.success for o in trials)
-        out.append(_Unit(sum(o.score for o in trials), n, c,
-                         tuple(stats.pass_hat(n, c, j) * weights[j - 1][task_id] if n >= j else None
+        out.append(_Unit(task_id, sum(o.score for o in trials), n, c,
+                         tuple(stats.pass_hat(n, c, j) if n >= j else None
                                for j in range(1, k + 1))))
     return out
+
+
+def _pass_hat(sample: Sequence[_Unit], j: int) -> float | None:
+    """The run's pass^(j+1) over a (re)sample: the mean over tasks of the mean over that task's
+    units in the sample. Grouping is done on the sample itself, so a resample that draws one
+    task's units more often still averages within [0, 1]."""
+    per_task: dict[str, list[float]] = {}
+    for u in sample:
+        if (v := u.pass_hat[j]) is not None:
+            per_task.setdefault(u.task_id, []).append(v)
+    if not per_task:
+        return None
+    return math.fsum(math.fsum(vs) / len(vs) for vs in per_task.values()) / len(per_task)
 
 
 def _estimates(sample: Sequence[_Unit], k: int) -> tuple[float, float, list[float | None]]:
@@ -93,11 +94,7 @@ def _estimates(sample: Sequence[_Unit], k: int) -> tuple[float, float, list[floa
     episodes = sum(u.episodes for u in sample)
     mean = sum(u.score_sum for u in sample) / episodes
     rate = sum(u.successes for u in sample) / episodes
-    passes: list[float | None] = []
-    for j in range(k):
-        values = [v for u in sample if (v := u.pass_hat[j]) is not None]
-        passes.append(math.fsum(values) / len(values) if values else None)
-    return mean, rate, passes
+    return mean, rate, [_pass_hat(sample, j) for j in range(k)]
 
 
 def figures(outcomes: Sequence[Outcome], trials: int) -> dict[str, Any]:

@@ -69,3 +69,14 @@ def test_compare_refuses_runs_that_differ_in_what_they_measured() -> None:
     message = str(refused.value)
     assert "split digests: A has d1, B has d2" in message
     assert "grader versions" in message and "reward modes: A has dense, B has sparse" in message
+
+
+def test_pass_hat_intervals_stay_within_zero_and_one_when_tasks_have_unequal_variants() -> None:
+    # task a has one variant (always solved), task b five (never solved): a resample that draws
+    # a's unit often must still average within [0, 1], task by task
+    run = outcomes({("a", 0): [1.0, 1.0], **{("b", s): [0.0, 0.0] for s in range(5)}})
+    f = figures(run, 2)
+    for j in ("1", "2"):
+        interval = f["pass_hat"][j]
+        assert interval["value"] == 0.5
+        assert 0.0 <= interval["low"] <= interval["value"] <= interval["high"] <= 1.0
