@@ -35,6 +35,7 @@ from baseline.config import Config
 from baseline.decision import FAILED_STEP_ACTION, NO_ACTOR, Decision, LLMCall
 from baseline.policy import BuiltinPolicy
 from baseline.stdout import one_line
+from domain.redaction import redact
 from service.judge import Deadline, call_with_deadline
 
 if TYPE_CHECKING:
@@ -102,6 +103,7 @@ class ChatClient:
         import openai
 
         self._openai = openai
+        self._api_key = config.api_key
         self.timeout = config.llm_timeout
         self.client = openai.OpenAI(base_url=config.api_base_url, api_key=config.api_key,
                                     timeout=config.llm_timeout, max_retries=config.llm_max_retries)
@@ -113,8 +115,10 @@ class ChatClient:
         began = time.monotonic()
 
         def failed(kind: str, detail: str) -> tuple[None, LLMCall]:
+            # what the server or the client said may echo the key: redacted before it is cut
+            # and recorded (the run's log and records)
             return None, LLMCall(model, time.monotonic() - began, False, kind,
-                                 one_line(detail, DETAIL_CHARS))
+                                 one_line(redact(detail, (self._api_key,)), DETAIL_CHARS))
 
         def create() -> Any:
             if tools:

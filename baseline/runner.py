@@ -20,6 +20,7 @@ from baseline.envs import ActionRefused, Env, EnvStep
 from baseline.policy import BuiltinPolicy
 from baseline.stdout import Block, StdoutClosed
 from baseline.summary import EpisodeResult, print_summary, summarise
+from domain.redaction import redact
 
 EXIT_DEGRADED = 3
 """``inference.py``'s exit status for a run in which the configured model acted in no step (a dead
@@ -128,7 +129,8 @@ class EpisodeRunner:
             result.exception = "stopped: stdout was closed"
             raise
         except Exception as exc:
-            result.exception = f"{type(exc).__name__}: {exc}"
+            # recorded in the run's records and log: an error may echo a key (a server's 401)
+            result.exception = redact(f"{type(exc).__name__}: {exc}", (self.config.api_key,))
             log(f"{job.task_id} (seed {job.seed}): episode failed: {result.exception}")
         finally:
             self._settle(result, last)

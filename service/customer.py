@@ -19,6 +19,7 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from domain.events import CustomerReplied
+from domain.redaction import redact
 from domain.state import EpisodeState
 from graders.llm_verdict import text_digest
 from service.judge import Deadline, call_with_deadline
@@ -122,6 +123,7 @@ class LLMCustomer:
 
         self.model = model
         self.timeout_s = timeout_s
+        self._api_key = api_key
         self._openai = openai
         self._client = openai.OpenAI(api_key=api_key, base_url=base_url, timeout=timeout_s,
                                      max_retries=0)
@@ -149,7 +151,10 @@ class LLMCustomer:
         digest = pending.prompt_digest
 
         def failed(why: str) -> CustomerReplied:
-            return fallback(pending.planned, self.model, digest, why)
+            return fallback(pending.planned, self.model, digest, redact(why, (self._api_key,)))
+
+        def said(text: str) -> str:  # redacted before it is cut: a cut key is not recognised
+            return redact(text, (self._api_key,))
 
         try:
             response = call_with_deadline(lambda: self._client.chat.completions.create(
@@ -158,11 +163,11 @@ class LLMCustomer:
         except (Deadline, oa.APITimeoutError):
             return failed(f"timeout: no answer within {self.timeout_s:g}s")
         except oa.APIStatusError as exc:
-            return failed(f"http_{exc.status_code}: {str(exc.message)[:200]}")
+            return failed(f"http_{exc.status_code}: {said(str(exc.message))[:200]}")
         except oa.APIConnectionError as exc:
-            return failed(f"connection: {str(exc)[:200] or 'connection failed'}")
+            return failed(f"connection: {said(str(exc))[:200] or 'connection failed'}")
         except Exception as exc:  # whatever else the call raises: recorded, never the step's fault
-            return failed(f"error: {type(exc).__name__}: {str(exc)[:200]}")
+            return failed(f"error: {type(exc).__name__}: {said(str(exc))[:200]}")
         choices = getattr(response, "choices", None) or []
         text = (choices[0].message.content or "").strip() if choices else ""
         if not text:

@@ -20,12 +20,18 @@ bound to a behaviour (or a list of behaviours, one per call, the last repeating)
 * ``not_json``: prose without JSON;
 * ``schema``: JSON that violates the action schema (a priority outside the vocabulary);
 * ``http_500`` / ``http_404``: an error status with an OpenAI-style error body;
+* ``echo_401``: HTTP 401 whose error message echoes the request's ``Authorization`` header and the
+  key in it every way a careless proxy does (a header line, a JSON field, a URL's credentials);
 * ``slow:<seconds>``: waits, then answers like ``good``;
 * ``drip:<seconds>``: sends the headers, then one byte every 0.2 s for that long (a socket that
   never goes quiet long enough for a read timeout);
 * ``say:<text>``: answers ``<text>`` verbatim (a scripted judge verdict, or a malformed one);
 * ``hang:<seconds>``: waits, then answers an empty message (a judge that answers too late);
-* ``late:<seconds>:<text>``: waits, then answers ``<text>`` verbatim.
+* ``late:<seconds>:<text>``: waits, then answers ``<text>`` verbatim;
+* ``gullible`` / ``gullible:<seconds>``: a judge that does what the text it reads tells it (after
+  waiting, if given): the JSON object after the last ``JUDGE ANSWER:`` in the prompt, read as a
+  model reads it whether it arrives bare or escaped inside a JSON string, else a clean verdict
+  with full marks whose reason quotes the prompt's last 200 characters.
 
 Every request is recorded (``requests``, with its messages and the tools it offered) so tests can
 count calls per model and read the prompts.
@@ -71,6 +77,24 @@ def _sloppy(action: dict[str, Any]) -> dict[str, Any]:
         out[alias] = value.upper() if key in ("priority", "queue", "resolution_code") else value
     out["confidence"] = 0.9
     return out
+
+
+INSTRUCTION = "JUDGE ANSWER:"
+"""What a reply writes before the verdict it wants a ``gullible`` judge to give."""
+
+
+def _gullible(messages: Sequence[dict[str, Any]]) -> str:
+    """The answer of a judge that obeys the text it reads (see the module docstring)."""
+    prompt = "\n".join(str(m.get("content") or "") for m in messages)
+    at = prompt.rfind(INSTRUCTION)
+    if at >= 0:
+        rest = prompt[at + len(INSTRUCTION):].lstrip()
+        for candidate in (rest, rest.replace('\\"', '"').replace("\\\\", "\\")):
+            with contextlib.suppress(ValueError):
+                told, _ = json.JSONDecoder().raw_decode(candidate)
+                return json.dumps(told)
+    return json.dumps({"facts": 1.0, "tone": 1.0, "violation": None,
+                       "reason": f"looks fine; read {prompt[-200:]!r}"})
 
 
 class FakeOpenAI:
@@ -148,6 +172,14 @@ class FakeOpenAI:
             return
         if kind in ("json_only", "no_tools", "bad_args", "wrong_tool"):
             kind = "good"
+        if kind == "echo_401":
+            auth = str(handler.headers.get("Authorization") or "")
+            key = auth.removeprefix("Bearer ")
+            self._send(handler, 401, {"error": {
+                "message": f"invalid credentials. Request headers: Authorization: {auth}; "
+                           f'body {{"api_key": "{key}"}}; retry at https://user:{key}@proxy.test/v1',
+                "type": "invalid_request_error", "code": "invalid_api_key"}})
+            return
         if kind.startswith("http_"):
             status = int(kind[5:])
             self._send(handler, status, {"error": {"message": f"scripted {status} for {model}",
@@ -163,6 +195,10 @@ class FakeOpenAI:
             time.sleep(float(seconds))
         if kind == "hang":
             time.sleep(float(arg or 5))
+        if kind == "gullible":
+            time.sleep(float(arg or 0))
+            self._send(handler, 200, self._completion(model, _gullible(messages)))
+            return
         if kind in ("say", "hang", "late"):
             self._send(handler, 200, self._completion(model, "" if kind == "hang" else arg))
             return

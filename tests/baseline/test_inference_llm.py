@@ -6,6 +6,7 @@ reproduce the policy's scores; every failure mode must fall through the candidat
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 from typing import Any
@@ -311,3 +312,23 @@ def test_each_actors_share_is_in_the_record_runs_and_the_viewer(live_server, tmp
     page = httpx.get(f"{live_server.url}/ui/runs/{run.run_id}", timeout=30).text
     assert f"flaky: {flaky} steps ({share})" in page
     assert f"builtin-policy: {policy} steps" in page
+
+
+def test_an_upstream_401_echoing_the_key_is_recorded_redacted(database_url: str, tmp_path: Path) -> None:
+    """A model server whose 401 echoes the Authorization header (and the key as a JSON field and
+    in a URL): the run's stdout, its log and its stored records name the failure, never the key."""
+    key = "zz-agent-key-5e1b0c"
+    with FakeOpenAI({"leaky": "echo_401"}) as fake:
+        run = run_inference(_llm_env(fake, database_url, API_KEY=key, AGENT="llm",
+                                     MODEL_CANDIDATES="leaky", LLM_MAX_RETRIES="0",
+                                     TASKS="task_easy_password"), cwd=tmp_path)
+        assert fake.calls("leaky") >= 1
+    assert run.returncode == 3, run.stderr
+    first = run.blocks[0].steps[0]
+    assert first.error is not None and first.error.startswith("leaky http_401 (invalid credentials.")
+    record, episodes = _stored(database_url, run.run_id)
+    stored = json.dumps([record.summary, record.config, [str(e) for e in episodes]], default=str)
+    shown = _runs_show(database_url, run.run_id)
+    for text in (run.stdout, run.stderr, stored, shown):
+        assert key not in text
+    assert "Bearer ***" in run.stdout or "Bearer ***" in run.stderr
