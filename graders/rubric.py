@@ -74,9 +74,15 @@ class RubricResult:
     fraction: Fraction
     public: str
     detail: str
+    ceiling: Fraction = Fraction(1)
+    """The most the text's form lets it earn whatever it says: 0 for text that is no reply of its
+    own (nothing visible, a forbidden claim, repetition, not prose, little but key phrases, other
+    tickets' points), else the keyword-density factor, halved over :data:`MAX_WORDS`. A recorded
+    LLM verdict's credit is bounded by it (``graders.llm_verdict``), so a model told that a keyword
+    list is a perfect reply cannot pay what the rubric refuses."""
 
 
-NOT_WRITTEN = RubricResult(Fraction(0), "not written yet", "not written yet")
+NOT_WRITTEN = RubricResult(Fraction(0), "not written yet", "not written yet", Fraction(0))
 """What absent text earns (immutable, so one value serves every episode)."""
 
 
@@ -349,14 +355,14 @@ def _evaluate(rubric: Rubric, text: str, first_name: str, foreign: Foreign, sour
               lexicon: tx.Lexicon) -> RubricResult:
     seen = visible(text)
     if not seen:
-        return RubricResult(Fraction(0), "nothing visible", "no visible text")
+        return RubricResult(Fraction(0), "nothing visible", "no visible text", Fraction(0))
     analysis = tx.analyse(seen, lexicon)
     frames = _stated_frames(seen, source) if lexicon.values else ()
     for group in rubric.forbidden:
         claim = _forbidden_claim(analysis, group)
         if claim:
             return RubricResult(Fraction(0), f"makes a forbidden claim ({group.name})",
-                                f"forbidden claim '{group.name}': {claim}")
+                                f"forbidden claim '{group.name}': {claim}", Fraction(0))
     echo = echoed(analysis, source)
     if lexicon.values:
         pasted = echoed(analysis, _policies(), POLICY_ECHO_WORDS)
@@ -367,12 +373,13 @@ def _evaluate(rubric: Rubric, text: str, first_name: str, foreign: Foreign, sour
     own_idx = [i for i in range(len(analysis.tokens)) if i not in skip]
     own = [analysis.tokens[i].word for i in own_idx]
     if len(again) >= len(own):
-        return RubricResult(Fraction(0), "repeats itself", f"{len(again)} words repeat earlier sentences")
+        return RubricResult(Fraction(0), "repeats itself",
+                            f"{len(again)} words repeat earlier sentences", Fraction(0))
     prose = _prose_problem(own, seen, rubric)
     if prose:
         if echo:
             prose += f"; {len(echo)} words copied from the {_copied_from(lexicon)} do not count"
-        return RubricResult(Fraction(0), prose, prose)
+        return RubricResult(Fraction(0), prose, prose, Fraction(0))
     made = frozenset((c.family, c.kind) for c in cl.claims(text) if not c.bare)
     stated = frozenset((f.concept, f.mood) for f in frames)
     hedged = lexicon.values and hedges(seen)
@@ -384,12 +391,12 @@ def _evaluate(rubric: Rubric, text: str, first_name: str, foreign: Foreign, sour
     if substance < max(2, rubric.min_words // MIN_SUBSTANCE_DIVISOR):
         return RubricResult(Fraction(0), "says little beyond key phrases",
                             f"says little beyond key phrases ({substance} other distinct words; "
-                            f"facts {found or '-'})")
+                            f"facts {found or '-'})", Fraction(0))
     shot = [g[0] for g in foreign if any(tx.affirmed(analysis, p, 0, skip) for p in g)]
     if len(shot) >= SHOTGUN_GROUPS:
         return RubricResult(Fraction(0),
                             f"makes the points of other tickets ({len(shot)} unrelated key phrases)",
-                            f"makes the points of other tickets: {shot}")
+                            f"makes the points of other tickets: {shot}", Fraction(0))
     missed = [g.name for g in rubric.facts if g.name not in found]
     checks = {"greeting": lambda: tx.has_greeting(seen, first_name),
               "empathy": lambda: tx.has_empathy(analysis, skip), "closing": lambda: tx.has_closing(seen)}
@@ -414,11 +421,13 @@ def _evaluate(rubric: Rubric, text: str, first_name: str, foreign: Foreign, sour
                    f"credit x{float(density):.2f}")
     if echo:
         detail += f"; {len(echo)} words copied from the {_copied_from(lexicon)} earn nothing"
+    ceiling = density
     if len(own) > MAX_WORDS:
         fraction /= 2
+        ceiling /= 2
         public += f"; over {MAX_WORDS} words, halved"
         detail += f"; over {MAX_WORDS} words, halved"
-    return RubricResult(fraction, public, detail)
+    return RubricResult(fraction, public, detail, ceiling)
 
 
 def written(text: str | None) -> bool:

@@ -48,19 +48,25 @@ def forbidden_actions(state: EpisodeState) -> tuple[Violation, ...]:
 
 def reply_violations(state: EpisodeState) -> tuple[Violation, ...]:
     """What the current reply draft does that no reply may (the reply judge,
-    :func:`graders.claims.reply_violations`). When an LLM judge's recorded verdict grades the draft
-    (``graders.llm_verdict``), its verdict decides instead of the deterministic rules."""
+    :func:`graders.claims.reply_violations`). An LLM judge's recorded verdict on the draft
+    (``graders.llm_verdict``) adds the rule it names; one recorded by a judge version that replaced
+    the rules (``llm_verdict.REPLACING_JUDGE_VERSIONS``) decides instead of them, as it did."""
     return _judge_reply(state)[0]
 
 
 def _judge_reply(state: EpisodeState) -> tuple[tuple[Violation, ...], tuple[Violation, ...] | None]:
     """The reply violations of ``state`` (:func:`reply_violations`), and the deterministic rules'
-    own verdict when they were the judge (None when a recorded LLM verdict was)."""
+    own findings (None when a recorded verdict of a replacing judge version stood in for them)."""
     judged = llm_verdict.violations(state)
-    if judged is not None:
+    verdict = state.reply_verdict
+    if judged is not None and verdict is not None and not llm_verdict.only_adds(verdict):
         return judged, None
     rules = claims.reply_violations(state)
-    return rules, rules
+    if not judged:
+        return rules, rules
+    # a verdict that only adds: the rules' findings stand, and the verdict's rule joins them
+    found = {v.rule for v in rules}
+    return rules + tuple(v for v in judged if v.rule not in found), rules
 
 
 def missing_facts(state: EpisodeState) -> tuple[Violation, ...]:

@@ -315,7 +315,11 @@ def test_the_llm_judge_judges_the_reply_drafts() -> None:
     assert report.judge == "llm"
     assert report.llm_calls() == {"asked": len(replies), "verdicts": len(replies),
                                   "reordered": len(replies)}
-    assert all(x.predicted == {"abusive"} for x in replies)
+    # the verdict adds its rule to what grader 2.1's rules find in each draft, never replaces it
+    rules = {x.id: x.predicted for x in run_eval([SAMPLE], grader_version=V2_1,
+                                                        catalog=CATALOG).judgements}
+    assert any(rules[x.id] - {"abusive"} for x in replies)
+    assert all(x.predicted == rules[x.id] | {"abusive"} for x in replies)
     assert all("abusive" not in x.predicted for x in report.judgements if x.channel != "reply")
 
 
@@ -368,8 +372,8 @@ def test_the_llm_judge_is_measured_against_the_rules_and_against_itself_in_anoth
         llm = LLMJudge("judge", "test-key", CATALOG, base_url=fake.base_url, timeout_s=10)
         flipped = run_eval([SAMPLE], llm=llm, catalog=CATALOG)
         prompts = [r["messages"][-1]["content"] for r in fake.requests]
-    assert all(p.startswith("Case:") for p in prompts[0::2])
-    assert all(p.startswith("Reply to judge") for p in prompts[1::2])
+    assert all(list(json.loads(p)) == ["case", "reply_to_judge"] for p in prompts[0::2])
+    assert all(list(json.loads(p)) == ["reply_to_judge", "case"] for p in prompts[1::2])
     measured = flipped.llm_agreement()
     assert measured is not None
     assert measured["order_consistency"] == {"compared": len(replies), "same_verdict": 0, "rate": 0.0,

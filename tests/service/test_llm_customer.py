@@ -155,3 +155,14 @@ def test_a_fork_continues_with_a_fresh_llm_call(db: Database) -> None:
     llm_service(db, None).step(made["episode_id"], SMALL_TALK)
     last = replies(service, made["episode_id"])[-1]
     assert last.source == "scripted" and (last.fallback or "").startswith("unavailable")
+
+
+def test_an_upstream_401_echoing_the_key_is_recorded_redacted(db: Database) -> None:
+    key = "zz-customer-key-77f0a9"
+    with FakeOpenAI({"customer": "echo_401"}) as fake:
+        customer = LLMCustomer("customer", key, base_url=fake.base_url, timeout_s=5.0)
+        service = EnvironmentService(db, conversation_catalog(), customer=customer)
+        result = service.step(service.reset(TASK, seed=SEED).episode_id, ASK)
+    (reply,) = replies(service, result.episode_id)
+    assert (reply.fallback or "").startswith("http_401: ") and "Bearer ***" in (reply.fallback or "")
+    assert key not in str([r.data for r in service.load_events(result.episode_id)])
