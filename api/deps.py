@@ -17,6 +17,7 @@ import functools
 import queue
 import threading
 from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Annotated, Any, ParamSpec, TypeVar
 
@@ -38,6 +39,11 @@ from store.runs import RunStore
 P = ParamSpec("P")
 T = TypeVar("T")
 
+MODEL_THREADS = 8
+"""How many steps may wait on a model (the LLM judge or customer) at once, per server process:
+each holds a thread of the model lane for as long as the model takes (``JUDGE_TIMEOUT`` at most),
+and none holds a thread a plain step needs."""
+
 
 class ServiceThreads:
     """The threads the blocking service runs in, fed by the event loop through one queue.
@@ -50,8 +56,15 @@ class ServiceThreads:
     steps because sessions that finish an episode reset while the others step: a reset that cut a
     batch short would cost the steps behind it a commit of their own. When the server is idle a
     call goes alone at once; under load, batches grow and a commit is shared. With several
-    threads (:func:`service_threads` says how many), a slow call (a PostgreSQL commit, an LLM
-    judge) holds up one thread and its batch; the others go on.
+    threads (:func:`service_threads` says how many), a slow call (a PostgreSQL commit) holds up
+    one thread and its batch; the others go on.
+
+    A step that would call a model (the LLM judge or customer: ``EnvironmentService.needs_model``)
+    never runs in these threads: it goes to the model lane, a pool of at most ``model_threads``
+    threads of its own, where it waits on the model and is committed alone. A model that takes
+    its time therefore holds up only the steps that wait on it, never a step that needs no model,
+    however many sessions wait on it at once; beyond ``model_threads`` such steps wait their turn
+    in the lane.
 
     Outcomes go back to the event loop with ``loop.call_soon_threadsafe``, each to its own caller:
     its result, or the error its call raised (a fault of a whole batch reaches every step in it);
@@ -61,13 +74,16 @@ class ServiceThreads:
     does not keep its process alive.
     """
 
-    def __init__(self, service: EnvironmentService, threads: int = 4, most: int = 16):
+    def __init__(self, service: EnvironmentService, threads: int = 4, most: int = 16,
+                 model_threads: int = MODEL_THREADS):
         self.service = service
         self.threads = threads
         self.most = most
+        self.model_threads = model_threads
         self._jobs: queue.SimpleQueue[_Job] = queue.SimpleQueue()
         self._running: list[threading.Thread] = []
         self._lock = threading.Lock()
+        self._models: ThreadPoolExecutor | None = None
 
     async def call(self, fn: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
         """``fn(*args, **kwargs)`` in one of the threads."""
@@ -103,6 +119,10 @@ class ServiceThreads:
                 self._jobs.put(_STOP)
         for thread in running:
             thread.join()
+        with self._lock:
+            models, self._models = self._models, None
+        if models is not None:
+            models.shutdown(wait=True)
 
     def _put(self, job: _Call | _Reset | _Step) -> None:
         if not self._running:
@@ -152,8 +172,43 @@ class ServiceThreads:
         steps = [job for job in batch if isinstance(job, _Step)]
         if resets:
             _settle_jobs(resets, self._open(resets))
+        steps = self._without_model_steps(steps)
         if steps:
             _settle_jobs(steps, self._step(steps))
+
+    def _without_model_steps(self, steps: list[_Step]) -> list[_Step]:
+        """``steps`` less those that would call a model, which go to the model lane (the class
+        docstring)."""
+        service = self.service
+        if service.judge is None and service.customer is None:
+            return steps
+        plain: list[_Step] = []
+        for job in steps:
+            try:
+                waits = service.needs_model(job.episode_id, job.action)
+            except Exception:  # the step itself reports what is wrong, in this thread
+                waits = False
+            if waits:
+                self._lane().submit(self._model_step, job)
+            else:
+                plain.append(job)
+        return plain
+
+    def _lane(self) -> ThreadPoolExecutor:
+        with self._lock:
+            if self._models is None:
+                self._models = ThreadPoolExecutor(max_workers=self.model_threads,
+                                                  thread_name_prefix="ticketledger-model")
+            return self._models
+
+    def _model_step(self, job: _Step) -> None:
+        """In the model lane: one step, alone (its model call, then its commit)."""
+        outcome: StepResult | BaseException
+        try:
+            outcome = self.service.step(job.episode_id, job.action)
+        except BaseException as exc:  # the caller's to handle, not this thread's
+            outcome = exc
+        _settle_jobs([job], [outcome])
 
     def _open(self, resets: list[_Reset]) -> list[StepResult | BaseException]:
         """Each reset's outcome: its check's error, or what one ``reset_many`` of the resets
@@ -260,7 +315,8 @@ def service_threads(service: EnvironmentService) -> int:
     of 44 ms with 0.5 s of thinking; 2 threads 969 and 87 ms; 4 threads 869 and 85 ms. The WAL
     checkpoint, the one slow database call, runs in a thread of its own (``store.checkpoint``).
     PostgreSQL's commits and an LLM's answers wait on a disk or a network without the GIL, so
-    there four threads overlap them, and a slow judge holds up only its own thread."""
+    there four threads overlap them. A step that waits on a model runs in the model lane, not in
+    these threads (:class:`ServiceThreads`)."""
     llm = service.judge is not None or service.customer is not None
     return 1 if service.db.dialect == "sqlite" and not llm else 4
 
@@ -274,9 +330,10 @@ class Environment:
         self.episodes = EpisodeRouter()
         self.auditor = Auditor(service.db, service.catalog)
         self.runs = RunStore(service.db)
-        # An LLM judge is a network call inside a step: never on the event loop, whatever
-        # TICKETLEDGER_BLOCKING_CALLS says.
-        self.inline = settings.blocking_calls == "inline" and service.judge is None
+        # An LLM judge or customer is a network call inside a step: never on the event loop,
+        # whatever TICKETLEDGER_BLOCKING_CALLS says.
+        self.inline = (settings.blocking_calls == "inline" and service.judge is None
+                       and service.customer is None)
         self.threads = ServiceThreads(service, threads=service_threads(service))
 
     def close(self) -> None:

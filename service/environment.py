@@ -327,6 +327,28 @@ class EnvironmentService:
         finally:
             self._release(episode_id)
 
+    def needs_model(self, episode_id: str, action: Any) -> bool:
+        """Whether stepping ``episode_id`` with ``action`` now would call a model: the LLM
+        customer for a message it must answer, or the LLM judge for a prompt it has not answered.
+        Writes nothing and claims nothing; a step that would fail needs no model (it fails at
+        once). The API runs the steps that do outside the threads plain steps need
+        (``api.deps.ServiceThreads``), so a slow model holds up only the steps that wait on it."""
+        if self.judge is None and self.customer is None:
+            return False
+        try:
+            plan = parse_action(action)
+            cached = self._cached(episode_id) or self._current(episode_id)
+            step_events = decide(cached.state, plan)
+        except (EpisodeFinished, *_ITEM_ERRORS):
+            return False
+        before = cached.state
+        if (self.customer is not None and before.customer != "scripted"
+                and any(isinstance(e, ev.CustomerMessaged) for e in step_events)):
+            return True
+        if self.judge is None or before.judge != "llm":
+            return False
+        return judging.needed(fold(step_events, before), self.catalog, self.judge.model) is not None
+
     def _append(self, decided: _Decided) -> list[RecordedEvent] | Conflict:
         a = decided.append
         try:
