@@ -6,14 +6,13 @@ one dependency of ``api.deps``. Importing this module must not import openenv or
 
 from __future__ import annotations
 
-import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
 from fastapi import FastAPI
 
 from api import guard, logs, routes_audit, routes_bundles, routes_openenv, routes_runs, routes_ui
-from api.deps import Environment, audit_off_message
+from api.deps import Environment
 from domain.tasks.catalog import default_catalog
 from service import EnvironmentService
 from service.customer import LLMCustomer
@@ -53,7 +52,4 @@ def create_app(settings: Settings | None = None, service: EnvironmentService | N
     for module in ROUTERS:
         module.install(app)
     guard.install(app, settings)  # outermost: Host and Origin are checked before anything else
-    off = audit_off_message(settings)
-    if off:
-        logging.getLogger("ticketledger").warning(off)
     return app

@@ -14,6 +14,7 @@ import asyncio
 import contextlib
 import dataclasses
 import functools
+import logging
 import queue
 import threading
 from collections.abc import Callable, Sequence
@@ -26,6 +27,7 @@ from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from starlette.requests import HTTPConnection
 
 from api.episode_routing import EpisodeRouter, Opening, Target
+from api.listening import listening_addresses, loopback_only
 from api.models import PublicState, ResetBody
 from api.protocol import public_state
 from api.run_access import check_filing, is_audit_token
@@ -406,23 +408,47 @@ AUDIT_OFF = ("the audit surface is off: this server listens on {host} and TICKET
              "is not set, and these routes show the answer key. Set TICKETLEDGER_AUDIT_TOKEN (then "
              "send 'Authorization: Bearer <token>', or open /ui?token=<token>), or serve on "
              "127.0.0.1 only (--host 127.0.0.1)")
-"""Why the audit surface answers 403, and how to turn it on; also the start-up log line."""
+"""Why the audit surface answers 403, and how to turn it on; also the server's log line."""
+
+log = logging.getLogger("ticketledger.api")
+_announced: list[str] = []
+"""The off message this process has logged (at most one: the log says it once)."""
 
 
-def audit_off_message(settings: Settings) -> str | None:
-    """The refusal for every audit request, or ``None`` when the audit surface is served
-    (``Settings.audit_surface`` decides; this is the one place that reads it for a request)."""
-    if settings.audit_surface == "off":
-        return AUDIT_OFF.format(host=settings.host)
-    return None
+def announce_audit_off(host: str) -> None:
+    """Log, once per process, that the audit surface is off on ``host``: ``ticketledger serve``
+    does at start-up when it binds a non-loopback address without a token, and a request refused
+    for it does, when nothing has said so yet (``uvicorn server.app:app --host 0.0.0.0``)."""
+    if not _announced:
+        _announced.append(host)
+        log.warning(AUDIT_OFF.format(host=host))
+
+
+def audit_off_message(settings: Settings, connection: HTTPConnection) -> str | None:
+    """The refusal for an audit request on ``connection``, or ``None`` when the audit surface is
+    served to it: with ``TICKETLEDGER_AUDIT_TOKEN`` set (the routes then ask for it), or when the
+    server listens on loopback addresses only and the connection arrived on one
+    (``api.listening``: the sockets really bound, never ``HOST``). The one place the rule is
+    applied to a request."""
+    if settings.audit_token:
+        return None
+    local = connection.scope.get("server")
+    if loopback_only(local):
+        return None
+    port = local[1] if local and len(local) == 2 and isinstance(local[1], int) else None
+    bound = listening_addresses(port) if port is not None else None
+    host = ", ".join(sorted(bound)) if bound else (str(local[0]) if local else "an unknown address")
+    announce_audit_off(host)
+    return AUDIT_OFF.format(host=host)
 
 
 async def require_audit_token(
-    env: Env, credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)],
+    env: Env, connection: HTTPConnection,
+    credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)],
 ) -> None:
-    """Audit routes: refused while the audit surface is off; with ``TICKETLEDGER_AUDIT_TOKEN``
-    set, they need ``Authorization: Bearer $TICKETLEDGER_AUDIT_TOKEN``."""
-    refused = audit_off_message(env.settings)
+    """Audit routes: refused while the audit surface is off for this connection; with
+    ``TICKETLEDGER_AUDIT_TOKEN`` set, they need ``Authorization: Bearer $TICKETLEDGER_AUDIT_TOKEN``."""
+    refused = audit_off_message(env.settings, connection)
     if refused:
         raise HTTPException(status_code=403, detail=refused)
     if not env.settings.audit_token:

@@ -4,7 +4,7 @@ Every route answers the same JSON as the matching ``ticketledger ... --json`` co
 ``service.audit_views`` and friends). They show grading detail and the expected end state, so they are
 for auditors only: when ``TICKETLEDGER_AUDIT_TOKEN`` is set each one needs it as a bearer token;
 without one they are served only by a loopback-only server, and answer 403 elsewhere
-(``Settings.audit_surface``, ``api.deps.require_audit_token``). Episodes are addressed by their
+(``api.deps.audit_off_message``, ``api.deps.require_audit_token``). Episodes are addressed by their
 stored id (a client-chosen id is stored scoped: ``api.episode_routing``).
 Listings are keyset-paginated (``limit`` + ``cursor``; the answer's ``next_cursor`` is None on the
 last page) and the export streams one episode per line.

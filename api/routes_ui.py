@@ -6,7 +6,7 @@ divergence highlighted, the run list and a run's per-task score table. No front-
 nothing from another host: HTML from here, CSS and a small script from ``/ui/static``.
 
 Token: the viewer is part of the audit surface: off (403) without a token on a server that does not
-bind loopback only (``api.deps.audit_off_message``). When ``TICKETLEDGER_AUDIT_TOKEN`` is set the
+listen on loopback only (``api.deps.audit_off_message``). When ``TICKETLEDGER_AUDIT_TOKEN`` is set the
 viewer is behind it too. Open any page once with
 ``?token=<token>``: the server answers with a redirect to the same page without the token and sets
 an HttpOnly, SameSite=Strict cookie holding a hash of the token (never the token itself), valid
@@ -95,7 +95,7 @@ def _gate(request: Request, token: str | None) -> Response | None:
 def _render(request: Request, env: Env, build: Any) -> Response:
     """Check the audit surface is on and the token, build the page, turn service errors into an
     HTML error page."""
-    off = audit_off_message(env.settings)
+    off = audit_off_message(env.settings, request)
     if off:
         return JSONResponse(error_body(403, off, "forbidden"), status_code=403)
     refused = _gate(request, env.settings.audit_token)

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import gc
+import logging.config
 import os
 import sys
 from typing import TYPE_CHECKING, Any
@@ -23,12 +24,22 @@ if TYPE_CHECKING:
     from service.settings import Settings
 
 DEFAULT_PORT = 7860
+LOOPBACK_HOST = "127.0.0.1"
+"""Where ``ticketledger serve`` listens unless told otherwise: this machine only, so a newcomer's
+first server is reachable from nowhere else and its audit surface (``/ui``, which ``GET /``
+advertises) is open to them."""
+CONTAINER_HOST = "0.0.0.0"
+"""Where the ``server`` entry point (``python -m server.app``) listens unless told otherwise:
+OpenEnv's tooling and container images start it expecting every interface, as its own template
+does; the Dockerfile still names it explicitly."""
 LOG_LEVELS = ("critical", "error", "warning", "info", "debug", "trace")
 
 
-def add_arguments(parser: argparse.ArgumentParser) -> None:
-    """The server's flags; each one given overrides its setting (``service.settings``)."""
-    parser.add_argument("--host", help="interface to listen on (default: $HOST or 0.0.0.0)")
+def add_arguments(parser: argparse.ArgumentParser, default_host: str) -> None:
+    """The server's flags; each one given overrides its setting (``service.settings``).
+    ``default_host``: the interface when neither ``--host`` nor ``$HOST`` names one."""
+    parser.set_defaults(default_host=default_host)
+    parser.add_argument("--host", help=f"interface to listen on (default: $HOST or {default_host})")
     parser.add_argument("--port", type=int, help=f"port (default: $PORT or {DEFAULT_PORT})")
     parser.add_argument("--workers", type=int,
                         help="worker processes (default: $WEB_CONCURRENCY or 1; more than one "
@@ -43,8 +54,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def with_flags(settings: Settings, args: argparse.Namespace) -> Settings:
-    """``settings`` with the flags of :func:`add_arguments` that were given."""
-    return settings.override(host=args.host, port=args.port, workers=args.workers)
+    """``settings`` with the flags of :func:`add_arguments` that were given, and the entry point's
+    default interface when neither ``--host`` nor ``$HOST`` named one."""
+    host = args.host or settings.host or args.default_host
+    return settings.override(host=host, port=args.port, workers=args.workers)
 
 
 def serving_app(settings: Settings | None = None) -> FastAPI:
@@ -79,10 +92,18 @@ def serve(settings: Settings, log_level: str = "info", *, access_log: bool = Fal
 
     import uvicorn
 
+    from api.deps import announce_audit_off
+    from api.listening import LOOPBACK_ADDRESSES, plain_address
     from api.logs import log_config
 
+    host = settings.host or CONTAINER_HOST
+    logging.config.dictConfig(log_config(log_level))  # as uvicorn will: the line below is its
+    if not settings.audit_token and host.lower() != "localhost" and (
+            plain_address(host) not in LOOPBACK_ADDRESSES):
+        announce_audit_off(host)  # what every audit request will answer (api.listening decides)
+
     options: dict[str, Any] = {
-        "host": settings.host, "port": settings.port, "log_level": log_level,
+        "host": host, "port": settings.port, "log_level": log_level,
         "log_config": log_config(log_level),
         "access_log": access_log, "ws_max_size": max(4 * settings.max_body_bytes, 1 << 20),
         "server_header": False, "ws_per_message_deflate": ws_compression,
@@ -96,9 +117,9 @@ def serve(settings: Settings, log_level: str = "info", *, access_log: bool = Fal
 
         open_database(url).dispose()  # migrate once, before the workers race to
         # uvicorn's worker processes import the app by name and read their settings from the
-        # environment, the one channel to them: a --database-url or --host flag goes there.
+        # environment, the one channel to them: a --database-url flag goes there. (Each worker
+        # finds the socket it inherited for the audit surface's rule: api.listening.)
         os.environ["DATABASE_URL"] = url
-        os.environ["HOST"] = settings.host  # the audit surface depends on the bind address
         uvicorn.run("server.app:serving_app", factory=True, workers=workers, **options)
     return 0
 
@@ -108,7 +129,7 @@ def main(argv: list[str] | None = None) -> None:
 
     parser = argparse.ArgumentParser(prog="server", description="Serve TicketLedger over HTTP "
                                      "(OpenEnv routes, WebSocket sessions, audit API, web viewer).")
-    add_arguments(parser)
+    add_arguments(parser, CONTAINER_HOST)
     args = parser.parse_args(argv)
     try:
         settings = with_flags(read(), args)

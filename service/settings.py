@@ -32,9 +32,6 @@ def _names(value: Any) -> Any:
     return value
 
 
-LOOPBACK = frozenset({"127.0.0.1", "::1", "localhost"})
-"""Bind addresses that serve this machine only: there the audit surface needs no token."""
-
 DEFAULT_ALLOWED_HOSTS = ("localhost", "127.0.0.1", "::1", "*.hf.space")
 """``Host`` headers accepted by default: this machine, and a Hugging Face Space's own address."""
 
@@ -50,7 +47,8 @@ class Settings(BaseModel):
     audit_token: str | None = Field(None, alias="TICKETLEDGER_AUDIT_TOKEN", repr=False,
                                     description="when set, the audit routes and /ui are open with "
                                                 "it as a bearer token; unset, they are open only "
-                                                "on a loopback-only server (see audit_surface)")
+                                                "on a server listening on loopback only "
+                                                "(api.listening)")
     allowed_hosts: Annotated[tuple[str, ...], BeforeValidator(_names)] = Field(
         DEFAULT_ALLOWED_HOSTS, alias="TICKETLEDGER_ALLOWED_HOSTS",
         description="Host header values the server answers (comma-separated; '*.example.org' "
@@ -80,7 +78,10 @@ class Settings(BaseModel):
                     "that one session's database work (a slow commit, a WAL checkpoint) never "
                     "blocks the event loop the other sessions are served on; inline saves the "
                     "hand-off for a client that never overlaps calls")
-    host: str = Field("0.0.0.0", alias="HOST", description="interface the server listens on")
+    host: str | None = Field(None, alias="HOST",
+                             description="interface the server listens on (unset: the entry "
+                                         "point's own default, 127.0.0.1 for `ticketledger serve`, "
+                                         "0.0.0.0 for the `server` entry point)")
     port: int = Field(7860, alias="PORT", description="the seeds' and Hugging Face Spaces' port")
     workers: int = Field(1, alias="WEB_CONCURRENCY",
                          description="server worker processes; more than one needs PostgreSQL")
@@ -113,18 +114,6 @@ class Settings(BaseModel):
     customer_timeout_s: float = Field(20.0, gt=0, alias="CUSTOMER_TIMEOUT",
                                       description="seconds an LLM customer call may take; a "
                                                   "slower one falls back to the scripted reply")
-
-    @property
-    def audit_surface(self) -> Literal["token", "loopback", "off"]:
-        """Whether the audit surface (audit REST routes, fork, regrade, export, runs, verify,
-        ``/ui``) is served, and how: behind ``TICKETLEDGER_AUDIT_TOKEN`` when one is set; open when
-        the server binds loopback only (then whoever can connect is on this machine); otherwise
-        off. It shows the answer key, so a server on another address never serves it unguarded."""
-        if self.audit_token:
-            return "token"
-        if self.host.strip().strip("[]").lower() in LOOPBACK:
-            return "loopback"
-        return "off"
 
     @property
     def judge(self) -> Literal["deterministic", "llm"]:

@@ -21,7 +21,7 @@ def test_defaults_when_nothing_is_set() -> None:
     assert settings.database_url == DEFAULT_DATABASE_URL == "sqlite:///data/ticketledger.db"
     assert (settings.max_body_bytes, settings.max_sessions, settings.session_idle_timeout_s) == (
         65_536, 256, 300)
-    assert (settings.host, settings.port, settings.workers) == ("0.0.0.0", 7860, 1)
+    assert (settings.host, settings.port, settings.workers) == (None, 7860, 1)  # host: the entry's
     assert settings.audit_token is None and settings.blocking_calls == "auto"
 
 
@@ -38,14 +38,27 @@ def test_every_variable_is_read_by_its_documented_name() -> None:
         assert f"`{field.alias}`" in documented or f"${field.alias}" in documented, field.alias
 
 
-def test_the_audit_surface_is_off_by_default_and_on_with_a_token_or_on_loopback_only() -> None:
-    assert read({}).audit_surface == "off"  # 0.0.0.0, no token: Docker's and a Space's default
-    for host in ("127.0.0.1", "::1", "[::1]", "localhost", "LOCALHOST"):
-        assert read({"HOST": host}).audit_surface == "loopback", host
-    for host in ("0.0.0.0", "::", "127.0.0.2", "192.168.1.5", "example.org"):
-        assert read({"HOST": host}).audit_surface == "off", host
-        assert read({"HOST": host, "TICKETLEDGER_AUDIT_TOKEN": "t"}).audit_surface == "token"
-    assert read({}).override(host="127.0.0.1").audit_surface == "loopback"  # --host 127.0.0.1
+@pytest.mark.parametrize(("command", "environ", "expected"), [
+    (["serve"], {}, "127.0.0.1"),  # ticketledger serve: this machine unless told otherwise
+    (["serve"], {"HOST": "0.0.0.0"}, "0.0.0.0"),
+    (["serve", "--host", "::1"], {"HOST": "0.0.0.0"}, "::1"),  # the flag wins
+    ([], {}, "0.0.0.0"),  # the server entry point (OpenEnv's, the Space's): every interface
+    ([], {"HOST": "127.0.0.1"}, "127.0.0.1"),
+])
+def test_each_entry_point_has_its_own_default_interface(command: list[str], environ: dict[str, str],
+                                                        expected: str) -> None:
+    import argparse
+
+    from cli.main import build_parser
+    from server.app import CONTAINER_HOST, add_arguments, with_flags
+
+    if command:
+        args = build_parser().parse_args(command)
+    else:
+        parser = argparse.ArgumentParser()
+        add_arguments(parser, CONTAINER_HOST)
+        args = parser.parse_args([])
+    assert with_flags(read(environ), args).host == expected
 
 
 def test_host_and_origin_lists_are_comma_separated() -> None:
@@ -73,7 +86,7 @@ def test_flags_that_were_given_override_the_environment() -> None:
     settings = read({"PORT": "8000", "DATABASE_URL": "sqlite:///env.db"})
     assert settings.override(port=None, database_url=None) == settings
     flagged = settings.override(port=9000, database_url="sqlite:///flag.db")
-    assert (flagged.port, flagged.database_url, flagged.host) == (9000, "sqlite:///flag.db", "0.0.0.0")
+    assert (flagged.port, flagged.database_url, flagged.host) == (9000, "sqlite:///flag.db", None)
 
 
 @pytest.mark.parametrize("command", [["runs"], ["runs", "show", "r1"], ["episodes"], ["show", "ep_x"],
