@@ -2,13 +2,20 @@
 
 uvicorn logs each request's path with its query string (the access log, ``--access-log``, and on
 by default under plain ``uvicorn server.app:app``) and each WebSocket handshake's (its error log,
-at INFO). A query string may carry a secret: the viewer takes the audit token as ``/ui?token=...``.
-:class:`RedactSecrets`, put on those loggers by :func:`install` when the app is created (so every
-way of starting it gets it, worker processes too), replaces the value of every query parameter
-whose name says it is a secret with ``***`` before the line is written.
+at INFO). A query string may carry a secret or a capability: the viewer takes the audit token as
+``/ui?token=...``, OpenEnv's production client opens ``/ws?session_id=<id>`` (the id is all it takes
+to use the session), and a careless client may put a run secret, an episode key or an episode id
+there. :class:`RedactSecrets` replaces the value of every query parameter whose name (percent-decoded,
+any case) says it is one of those with ``***`` before a line is written.
 
-:func:`log_config` is uvicorn's logging set-up plus the ``ticketledger`` loggers (``ticketledger.api``:
-client disconnects, unexpected errors) on uvicorn's handler and level, for ``ticketledger serve``.
+It is configured the way Python's logging documents: :func:`log_config`, the configuration
+``ticketledger serve`` hands uvicorn (``dictConfig``), names it as a filter of every handler, so a
+line from any logger those handlers write is redacted. For servers started otherwise (``uvicorn
+server.app:app``, worker processes), :func:`install`, called when the app is created, adds it to
+uvicorn's loggers and to their handlers, once per process.
+
+:func:`log_config` also adds the ``ticketledger`` loggers (``ticketledger.api``: client disconnects,
+unexpected errors, the audit surface's state) on uvicorn's handler and level.
 """
 
 from __future__ import annotations
@@ -17,22 +24,38 @@ import copy
 import logging
 import re
 from typing import Any
+from urllib.parse import unquote_plus
 
-SECRET_PARAMETER = re.compile(
-    r"(?P<name>[?&][^=&#\s\"]*(?:token|secret|password|passwd|api[_-]?key)[^=&#\s\"]*=)"
-    r"[^&#\s\"]*", re.IGNORECASE)
-"""A query parameter whose name holds token, secret, password or api key, up to its value's end."""
+QUERY_PARAMETER = re.compile(r"(?P<lead>[?&;])(?P<name>[^=&;#\s\"?]*)=(?P<value>[^&;#\s\"]*)")
+"""A ``name=value`` pair of a query string, as uvicorn writes it (still percent-encoded)."""
+
+SECRET_NAME = re.compile(r"token|secret|passw|key|session|auth|credential|signature|episode_id",
+                         re.IGNORECASE)
+"""What a query parameter's name holds when its value is a secret or a capability: tokens (the
+audit token), secrets (run secrets), passwords, keys (API keys, ``X-Episode-Key`` values), session
+ids (``/ws?session_id=``), credentials, signatures and episode ids (an id is all a request needs to
+reach an episode). On the safe side: ``tokens_used`` or ``monkey`` are redacted too."""
 
 REDACTED = "***"
 
-LOGGERS = ("uvicorn.access", "uvicorn.error")
-"""uvicorn's loggers that write request paths (a filter on a logger sees what is logged through
-that very logger, which is how uvicorn logs)."""
+LOGGERS = ("uvicorn", "uvicorn.access", "uvicorn.error")
+"""uvicorn's loggers: a filter on a logger sees what is logged through that very logger (how
+uvicorn logs requests); the same filter on their handlers sees what reaches them from elsewhere."""
+
+FILTER_NAME = "redact_secrets"
+
+
+def _redacted(match: re.Match[str]) -> str:
+    if SECRET_NAME.search(unquote_plus(match["name"])):
+        return f"{match['lead']}{match['name']}={REDACTED}"
+    return match[0]
 
 
 def redact(text: str) -> str:
     """``text`` with the value of every secret-named query parameter replaced by ``***``."""
-    return SECRET_PARAMETER.sub(lambda m: m["name"] + REDACTED, text)
+    if "=" not in text:
+        return text
+    return QUERY_PARAMETER.sub(_redacted, text)
 
 
 class RedactSecrets(logging.Filter):
@@ -43,23 +66,31 @@ class RedactSecrets(logging.Filter):
             record.msg = redact(record.msg)
         if isinstance(record.args, tuple):
             record.args = tuple(redact(a) if isinstance(a, str) else a for a in record.args)
+        elif isinstance(record.args, dict):
+            record.args = {k: redact(v) if isinstance(v, str) else v
+                           for k, v in record.args.items()}
         return True
 
 
 def install() -> None:
-    """Put :class:`RedactSecrets` on uvicorn's loggers, once per process."""
+    """Put :class:`RedactSecrets` on uvicorn's loggers and on their handlers, once each."""
     for name in LOGGERS:
         logger = logging.getLogger(name)
-        if not any(isinstance(f, RedactSecrets) for f in logger.filters):
-            logger.addFilter(RedactSecrets())
+        for owner in (logger, *logger.handlers):
+            if not any(isinstance(f, RedactSecrets) for f in owner.filters):
+                owner.addFilter(RedactSecrets())
 
 
 def log_config(level: str) -> dict[str, Any]:
-    """uvicorn's default logging configuration with the ``ticketledger`` loggers added at ``level``
-    (uvicorn's level names: ``info``, ``trace``, ...)."""
+    """uvicorn's default logging configuration with :class:`RedactSecrets` on every handler and
+    the ``ticketledger`` loggers added at ``level`` (uvicorn's level names: ``info``, ``trace``,
+    ...)."""
     from uvicorn.config import LOG_LEVELS, LOGGING_CONFIG
 
     config = copy.deepcopy(LOGGING_CONFIG)
+    config.setdefault("filters", {})[FILTER_NAME] = {"()": f"{__name__}.RedactSecrets"}
+    for handler in config["handlers"].values():
+        handler["filters"] = [*handler.get("filters", []), FILTER_NAME]
     config["loggers"]["ticketledger"] = {"handlers": ["default"], "level": LOG_LEVELS[level],
                                          "propagate": False}
     return config

@@ -212,6 +212,9 @@ def test_plain_uvicorn_keeps_the_token_out_of_its_access_log(tmp_path: Path) -> 
      "/x?audit_token=***&run_secret=***&api_key=***&password=***"),
     ("/runs?cursor=10&limit=5", "/runs?cursor=10&limit=5"),
     ("/ui?tokens_used=1", "/ui?tokens_used=***"),  # on the safe side: the name holds "token"
+    ('"WebSocket /ws?session_id=abc" [accepted]', '"WebSocket /ws?session_id=***" [accepted]'),
+    ("/ws?session%5Fid=abc&x=1", "/ws?session%5Fid=***&x=1"),  # the name as the server reads it
+    ("/state?episode_id=ep_1&key=k", "/state?episode_id=***&key=***"),
 ])
 def test_redact_replaces_secret_query_values_only(logged: str, expected: str) -> None:
     assert redact(logged) == expected
