@@ -7,10 +7,12 @@ action's fields plus an optional ``episode_id``; episodes are routed like statef
 ``session_id``, which ``tools/call`` params and ``/ws?session_id=`` name to share one episode stream
 (``api.sessions``); ``openenv/session/close`` ends it. Every answer is HTTP 200 with a JSON-RPC body
 (``POST /mcp {}`` gets an ``Invalid Request`` error object), except notifications, which get 202 and
-no body. A tool that fails on its input (an invalid action, an ended episode) answers a result with
-``isError: true`` and the message, as MCP asks; protocol mistakes answer JSON-RPC errors. A body is
-read by the parser of every other transport (``api.protocol.read_json``); a batch holds at most
-:data:`MAX_BATCH` requests, and a longer one is refused whole, before any of it runs.
+no body, and a request whose session creates pass a bound of ``api.sessions``, which gets 429 (whole,
+before any of it runs). A tool that fails on its input (an invalid action, an ended episode)
+answers a result with ``isError: true`` and the message, as MCP asks; protocol mistakes answer
+JSON-RPC errors. A body is read by the parser of every other transport
+(``api.protocol.read_json``); a batch holds at most :data:`MAX_BATCH` requests, and a longer one
+is refused whole, before any of it runs.
 """
 
 from __future__ import annotations
@@ -24,12 +26,12 @@ from fastapi import FastAPI, Request, Response
 from starlette.requests import HTTPConnection
 
 from api.deps import Env, Environment
-from api.episode_routing import NoEpisodeNamed, Opening, Target
+from api.episode_routing import NoEpisodeNamed, Opening, Target, client_key
 from api.episode_routing import target as target_of
 from api.errors import describe
 from api.models import ResetBody, inline_refs
 from api.protocol import openenv_answer, read_json, reset_answer, reset_body
-from api.sessions import Registry, SessionsFull, Shared
+from api.sessions import Registry, SessionsRefused, Shared
 from domain.actions import action_json_schema
 from service.errors import BadRequest
 
@@ -41,6 +43,9 @@ MAX_BATCH = 32
 """Requests in one JSON-RPC batch. A batch runs in one HTTP request, one call after another: an
 agent needs one call per step, and a 64 KiB batch of resets would otherwise open hundreds of
 episodes while holding up every other client of the worker."""
+SESSIONS_REFUSED = -32001
+"""JSON-RPC error (the server-defined range) of an ``openenv/session/create`` past a bound of
+``api.sessions``; the HTTP answer is 429."""
 ID_MIN, ID_MAX = -(2**63), 2**63 - 1
 """A numeric request id is a 64-bit integer, like every other number the API takes."""
 log = logging.getLogger("ticketledger.mcp")
@@ -156,6 +161,7 @@ class McpCall:
         self.key: str | None = None  # a key made for this request's resets, shared by a batch
         self.minted = False
         self.sessions: Registry = request.app.state.mcp_sessions
+        self.refused = False  # a session create was refused: the answer is HTTP 429
 
     async def answer(self, message: Any) -> dict[str, Any] | None:
         """The response object, or ``None`` for a notification."""
@@ -200,9 +206,10 @@ class McpCall:
             return await self._call(params)
         if method == "openenv/session/create":
             try:
-                return {"session_id": self.sessions.create()}
-            except SessionsFull as exc:
-                raise RpcError(INTERNAL_ERROR, str(exc)) from None
+                return {"session_id": self.sessions.create(client_of(self.request))}
+            except SessionsRefused as exc:
+                self.refused = True
+                raise RpcError(SESSIONS_REFUSED, str(exc)) from None
         if method == "openenv/session/close":
             return {"session_id": params.get("session_id"),
                     "closed": self.sessions.close(params.get("session_id"))}
@@ -275,6 +282,13 @@ async def mcp_endpoint(request: Request, env: Env) -> Response:
     except BadRequest as exc:
         return _json(_error(None, PARSE_ERROR, f"Parse error: {exc}"))
     call = McpCall(request, env)
+    creates = _session_creates(body)
+    refused = call.sessions.refusal(client_of(request), creates) if creates else None
+    if refused is not None:  # the whole request, before any of it runs
+        single = body[0] if isinstance(body, list) and len(body) == 1 else body
+        request_id = single.get("id") if isinstance(single, dict) else None
+        return _json(_error(request_id, SESSIONS_REFUSED, f"openenv/session/create refused, "
+                            f"none of this request was run: {refused}"), status=429)
     if isinstance(body, list):
         if not body:
             reply: Any = _error(None, INVALID_REQUEST, "Invalid Request: empty batch")
@@ -287,14 +301,36 @@ async def mcp_endpoint(request: Request, env: Env) -> Response:
             reply = [a for a in answers if a is not None] or None
     else:
         reply = await call.answer(body if body is not None else {})
-    response = Response(status_code=202) if reply is None else _json(reply)
+    status = 429 if call.refused else 200
+    response = Response(status_code=202) if reply is None else _json(reply, status)
     if call.started:
         env.episodes.started(response, *call.started)
     return response
 
 
-def _json(value: Any) -> Response:
-    return Response(json.dumps(value), media_type=JSON)
+def _json(value: Any, status: int = 200) -> Response:
+    headers = {"Retry-After": "5"} if status == 429 else None
+    return Response(json.dumps(value), status_code=status, media_type=JSON, headers=headers)
+
+
+def _session_creates(body: Any) -> int:
+    """How many ``openenv/session/create`` calls a request body holds (a batch past
+    :data:`MAX_BATCH` holds none: it is refused whole for its length)."""
+    messages = body if isinstance(body, list) and len(body) <= MAX_BATCH else [body]
+    return sum(1 for m in messages
+               if isinstance(m, dict) and m.get("method") == "openenv/session/create")
+
+
+def client_of(connection: HTTPConnection) -> str:
+    """Whose sessions these are, for ``api.sessions``' per-client bound: the ``X-Episode-Key`` the
+    request sends (a key of the client's own), else its address."""
+    try:
+        key = client_key(connection)
+    except BadRequest:
+        key = None
+    if key is not None:
+        return "key:" + key
+    return "address:" + (connection.client.host if connection.client else "-")
 
 
 def install(app: FastAPI) -> None:

@@ -267,6 +267,7 @@ async def session_endpoint(websocket: WebSocket, env: Env) -> None:
         await websocket.close(code=POLICY_VIOLATION)
         return
     shared.attached = True
+    registry: Registry = websocket.app.state.mcp_sessions
     session = Session(env, websocket, shared)
     idle = float(env.settings.session_idle_timeout_s)
     try:
@@ -291,7 +292,7 @@ async def session_endpoint(websocket: WebSocket, env: Env) -> None:
         log.exception("WebSocket session failed")
     finally:
         sessions.release()
-        shared.attached = False
+        registry.detach(shared)
     with contextlib.suppress(Exception):
         await websocket.close()
 
@@ -314,5 +315,6 @@ def _shared(websocket: WebSocket) -> Shared | None:
 def install(app: FastAPI) -> None:
     limit = app.state.environment.settings.max_sessions
     app.state.ws_sessions = Sessions(limit)
-    app.state.mcp_sessions = Registry(4 * limit)  # a session waits for its /ws a while
+    app.state.mcp_sessions = Registry(  # a session waits for its /ws a while
+        4 * limit, idle_s=float(app.state.environment.settings.session_idle_timeout_s))
     app.add_api_websocket_route("/ws", session_endpoint)
