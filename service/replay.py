@@ -269,7 +269,10 @@ def diff(a: list[RecordedEvent], b: list[RecordedEvent]) -> dict[str, Any]:
         act_a = _actions(sa)
         act_b = _actions(sb)
         fa, fb = public_fields(state_a), public_fields(state_b)
-        fields = {k: {"a": fa[k], "b": fb[k]} for k in fa if fa[k] != fb[k]}
+        # one side may have a field the other lacks (a conversation: public_fields): absent is none
+        names = [*fa, *(k for k in fb if k not in fa)]
+        fields = {k: {"a": fa.get(k, []), "b": fb.get(k, [])} for k in names
+                  if fa.get(k, []) != fb.get(k, [])}
         rew_a = next((e.reward for e in sa if isinstance(e, ev.StepGraded)), None)
         rew_b = next((e.reward for e in sb if isinstance(e, ev.StepGraded)), None)
         why_a = _reason(sa)

@@ -265,6 +265,8 @@ def parse_heads(text: str) -> list[Head]:
                 raise ValueError("seq counts events from 1")
             if len(head.head_hash) != 64:
                 raise ValueError("a head hash is 64 hex digits")
+        except RecursionError:
+            raise BadRequest(f"heads file line {number}: nested too deeply to be a head") from None
         except (ValueError, KeyError, TypeError) as exc:
             raise BadRequest(f"heads file line {number}: {exc}") from None
         heads.append(head)

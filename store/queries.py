@@ -74,7 +74,7 @@ def decode_cursor(cursor: str) -> tuple[dt.datetime, str]:
         if not isinstance(key, str) or "\x00" in key:  # ours hold an id; PostgreSQL text has no NUL
             raise ValueError(f"{key!r} is not an id")
         return dt.datetime.fromisoformat(created), key
-    except (ValueError, TypeError) as exc:
+    except (ValueError, TypeError, RecursionError) as exc:  # nested past the parser's depth too
         raise BadCursor(f"cursor {cursor[:40]!r} is not valid: pass back the next_cursor of a "
                         "previous page unchanged") from exc
 
