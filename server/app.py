@@ -92,15 +92,12 @@ def serve(settings: Settings, log_level: str = "info", *, access_log: bool = Fal
 
     import uvicorn
 
-    from api.deps import announce_audit_off
     from api.listening import LOOPBACK_ADDRESSES, plain_address
     from api.logs import log_config
 
     host = settings.host or CONTAINER_HOST
-    logging.config.dictConfig(log_config(log_level))  # as uvicorn will: the line below is its
-    if not settings.audit_token and host.lower() != "localhost" and (
-            plain_address(host) not in LOOPBACK_ADDRESSES):
-        announce_audit_off(host)  # what every audit request will answer (api.listening decides)
+    audit_off = not settings.audit_token and host.lower() != "localhost" and (
+        plain_address(host) not in LOOPBACK_ADDRESSES)
 
     options: dict[str, Any] = {
         "host": host, "port": settings.port, "log_level": log_level,
@@ -111,17 +108,33 @@ def serve(settings: Settings, log_level: str = "info", *, access_log: bool = Fal
         "limit_concurrency": settings.max_connections,
     }
     if workers == 1:
-        uvicorn.run(serving_app(settings), **options)  # migrates on creation
+        app = serving_app(settings)  # migrates on creation: a database that cannot open stops here
+        _say_audit_off(host, log_level, audit_off)
+        uvicorn.run(app, **options)
     else:
         from store import open_database
 
         open_database(url).dispose()  # migrate once, before the workers race to
+        _say_audit_off(host, log_level, audit_off)
         # uvicorn's worker processes import the app by name and read their settings from the
         # environment, the one channel to them: a --database-url flag goes there. (Each worker
         # finds the socket it inherited for the audit surface's rule: api.listening.)
         os.environ["DATABASE_URL"] = url
         uvicorn.run("server.app:serving_app", factory=True, workers=workers, **options)
     return 0
+
+
+def _say_audit_off(host: str, log_level: str, off: bool) -> None:
+    """Log at start-up, once, that the audit surface is off, when the address about to be bound
+    says so (every audit request will answer it: ``api.listening`` decides per request), with
+    logging set up as uvicorn will set it up."""
+    if not off:
+        return
+    from api.deps import announce_audit_off
+    from api.logs import log_config
+
+    logging.config.dictConfig(log_config(log_level))
+    announce_audit_off(host)
 
 
 def main(argv: list[str] | None = None) -> None:
