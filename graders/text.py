@@ -22,7 +22,7 @@ from __future__ import annotations
 import math
 import re
 import threading
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from itertools import pairwise
@@ -100,11 +100,19 @@ _BRITISH: tuple[tuple[re.Pattern[str], str, str], ...] = (
     (re.compile(r"\bunauthoris"), "unauthoriz", "unauthoris"),
     (re.compile(r"\bbehaviour"), "behavior", "behaviour"))
 
+_EMAIL = re.compile(r"[a-z0-9][a-z0-9._%+-]*+@[a-z0-9-]+(?:\.[a-z0-9-]+)+")
+"""An e-mail address: a token of its own (a local part, "@", a domain of two labels or more)."""
+_LOCAL = "[a-z0-9._%+-]"
+_MAILBOX = re.compile(rf"(?<!{_LOCAL}){_LOCAL}++(?=@[a-z0-9-]+(?:\.[a-z0-9-]+)+)")
+"""A whole run of e-mail local-part characters that an "@" and a domain follow. Matched only
+from the start of a run and without giving characters back, so finding every such run reads each
+character a bounded number of times."""
 _TOKEN = re.compile(
-    r"[a-z0-9][a-z0-9._%+-]*@[a-z0-9-]+(?:\.[a-z0-9-]+)+"  # e-mail address
-    r"|\$?\d+(?:[.,]\d+)*%?"                              # number, amount, percentage
+    r"\$?\d+(?:[.,]\d+)*%?"                              # number, amount, percentage
     r"|[a-z]+(?:'[a-z]+)*"                                # word
     r"|[.!?;:,\n()\[\]\"]|\s[-\u2013\u2014]+\s|-")
+"""Every other token. An e-mail address starts with a letter or digit, where a word or a number
+starts too, so the leftmost token is always where this pattern finds one (:func:`_tokens`)."""
 _BREAK = frozenset(".!?;:,\n()[]\"")
 
 NUMBER_WORDS = {
@@ -299,9 +307,40 @@ def _paraphrase_table(lexicon: Lexicon) -> dict[str, tuple[tuple[tuple[str, ...]
     return {k: tuple(sorted(v, key=lambda p: -len(p[0]))) for k, v in by_first.items()}
 
 
+def _tokens(prepared: str) -> Iterator[tuple[str, int, int]]:
+    """The tokens of a prepared text (:func:`_prepare`) with their offsets, left to right: an
+    e-mail address, a number, a word, a clause break or a dash.
+
+    They are what one pattern with the e-mail address as its first branch finds, read in time
+    linear in the text: that pattern tried the address from every token start and scanned the
+    rest of a run of address characters each time ("a.m.a.m....", which NFKC makes of "\u33c2"
+    repeated, costs the square of its length). Here the runs an address can end in are found
+    once (:data:`_MAILBOX`), and a token is an address exactly when it starts, on a letter or
+    digit, inside one of them (the address then runs to the end of the run and on through its
+    domain).
+    """
+    if "@" not in prepared:
+        for found in _TOKEN.finditer(prepared):
+            yield found.group(), found.start(), found.end()
+        return
+    runs = iter(_MAILBOX.finditer(prepared))
+    run = next(runs, None)
+    pos = 0
+    while (m := _TOKEN.search(prepared, pos)) is not None:
+        start = m.start()
+        while run is not None and run.end() <= start:
+            run = next(runs, None)
+        if run is not None and run.start() <= start:
+            # an address, unless the token starts on a character no address starts with ("." "_")
+            address = _EMAIL.match(prepared, start)
+            if address is not None:
+                m = address
+        yield m.group(), m.start(), m.end()
+        pos = m.end()
+
+
 def _raw_words(prepared: str) -> list[str]:
-    return [m.group() for m in _TOKEN.finditer(prepared) if m.group()[0].isalnum()
-            or m.group()[0] == "$"]
+    return [g for g, _, _ in _tokens(prepared) if g[0].isalnum() or g[0] == "$"]
 
 
 def _surface(prepared: str, lexicon: Lexicon) -> list[tuple[str, int, int]]:
@@ -309,20 +348,19 @@ def _surface(prepared: str, lexicon: Lexicon) -> list[tuple[str, int, int]]:
     its offsets: number words read as digits, paraphrases as their canonical words, a refund verb
     as "approve" (:func:`analyse` keys and numbers them)."""
     raw: list[tuple[str, int, int]] = []  # (word or break marker, start, end)
-    for m in _TOKEN.finditer(prepared):
-        g = m.group()
+    for g, start, end in _tokens(prepared):
         if g == "-":
-            between_digits = (m.start() > 0 and prepared[m.start() - 1].isdigit()
-                              and prepared[m.end():m.end() + 1].isdigit())
+            between_digits = (start > 0 and prepared[start - 1].isdigit()
+                              and prepared[end:end + 1].isdigit())
             if between_digits:
-                raw.append(("to", m.start(), m.end()))  # "5-7" reads "5 to 7"
+                raw.append(("to", start, end))  # "5-7" reads "5 to 7"
             continue  # a hyphen inside a word separates it: "30-day", "rate-limit"
         if g in _BREAK:
-            raw.append((g, m.start(), m.end()))
+            raw.append((g, start, end))
         elif g[0].isspace():
-            raw.append((";", m.start(), m.end()))  # a dash between words: " - ", " — "
+            raw.append((";", start, end))  # a dash between words: " - ", " — "
         else:
-            raw.append((g, m.start(), m.end()))
+            raw.append((g, start, end))
     # number words: "twenty-four" / "twenty four" -> 24, "thirty" -> 30
     merged: list[tuple[str, int, int]] = []
     i = 0
