@@ -18,6 +18,7 @@ required field is a *penalised step* in the SupportOps seed's rules: it comes ba
 
 from __future__ import annotations
 
+import unicodedata
 from dataclasses import dataclass
 from typing import Annotated, Any, Literal
 
@@ -46,6 +47,13 @@ MAX_REFUND = 100_000
 rule, no more than was charged, is ``decide``'s)."""
 MAX_MESSAGE_CHARS = 1000
 """Longest accepted message to the customer (a question, not a reply draft)."""
+EXPANSION = 2
+"""How much longer than its limit a text may read once Unicode compatibility forms are expanded
+(NFKC, the form the grader judges: ``graders.normalize``). A character can stand for up to 18
+(U+33C2 is "a.m.", U+FDFA a whole phrase), so a text within its limit could make the grader read
+many times more; an honest text grows by a few characters (a ligature, an ellipsis), far from
+twice its limit. Past it the action is refused, so every text judged is at most this many times
+its limit."""
 EMAIL_PATTERN = r"^[^@\s]+@[^@\s]+\.[^@\s]+$"
 
 IGNORED_FIELDS = frozenset({"metadata"})
@@ -331,10 +339,27 @@ def _check_lengths(fields: dict[str, Any]) -> None:
                         ("note", MAX_NOTE_CHARS), ("reason", MAX_REASON_CHARS),
                         ("message", MAX_MESSAGE_CHARS)):
         value = fields.get(name)
-        if isinstance(value, str) and len(value) > limit:
+        if not isinstance(value, str):
+            continue
+        if len(value) > limit:
             raise InvalidAction(
                 f"{name} is {len(value)} characters long; the limit is {limit}", field=name
             )
+        expanded = expanded_length(value)
+        if expanded > EXPANSION * limit:
+            raise InvalidAction(
+                f"{name} reads as {expanded} characters once its compatibility characters are "
+                f"expanded (Unicode NFKC, the form texts are judged in: U+33C2 reads as 'a.m.'); "
+                f"the limit is {EXPANSION * limit}, twice the {limit}-character limit: write "
+                "those characters as the letters they stand for, or shorten the text",
+                field=name,
+            )
+
+
+def expanded_length(text: str) -> int:
+    """How many characters ``text`` has in Unicode's compatibility form (NFKC), the form the
+    grader reads (:data:`EXPANSION`)."""
+    return len(text) if text.isascii() else len(unicodedata.normalize("NFKC", text))
 
 
 def _validation_message(exc: ValidationError) -> InvalidAction:

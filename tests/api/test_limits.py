@@ -20,7 +20,7 @@ import pytest
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect as ws_connect
 
-from domain.actions import MAX_NOTE_CHARS, MAX_REPLY_CHARS
+from domain.actions import EXPANSION, MAX_MESSAGE_CHARS, MAX_NOTE_CHARS, MAX_REPLY_CHARS
 from domain.tasks import default_catalog
 from tests.servers import LiveServer, log_size, module_database, start_server
 
@@ -132,6 +132,27 @@ def test_text_exactly_at_its_limit_is_a_step_and_one_more_character_is_422(
     assert over.status_code == 422
     assert over.json()["field"] == field and str(limit) in over.json()["detail"]
     assert log_size(live_server.database_url) == before
+
+
+@pytest.mark.parametrize(("action_type", "field", "limit"), [
+    ("draft_reply", "reply_text", MAX_REPLY_CHARS), ("add_internal_note", "note", MAX_NOTE_CHARS),
+    ("message_customer", "message", MAX_MESSAGE_CHARS)])
+def test_text_that_expands_to_twice_its_limit_is_a_step_and_one_more_is_422(
+        http, live_server, action_type: str, field: str, limit: int) -> None:  # type: ignore[no-untyped-def]
+    """U+33C2 reads as "a.m." in the compatibility form the grader judges: a text of them within
+    its limit may read at most twice the limit; past that it is refused, saying why."""
+    eid = _episode(http)
+    units = EXPANSION * limit // 4
+    at = _step(http, eid, {"action_type": action_type, field: "\u33c2" * units})
+    assert at.status_code == 200, at.text
+    before = log_size(live_server.database_url)
+    over = _step(http, eid, {"action_type": action_type, field: "\u33c2" * units + "\u33c2"})
+    assert over.status_code == 422, over.text
+    body = over.json()
+    assert body["field"] == field and "NFKC" in body["detail"], body
+    assert f"reads as {EXPANSION * limit + 4} characters" in body["detail"], body
+    assert log_size(live_server.database_url) == before
+    assert "Traceback" not in live_server.log()
 
 
 def test_combined_action_reply_limit(http) -> None:  # type: ignore[no-untyped-def]
