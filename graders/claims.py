@@ -19,13 +19,13 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
-from functools import lru_cache
 
 from domain.events import Violation
 from domain.state import EpisodeState
 from domain.tasks.spec import Phrases, Rubric
 from graders import decisions
 from graders import text as tx
+from graders.memo import READING_CHARS, TEXT_CHARS, text_cache
 from graders.normalize import visible
 
 DONE, PROMISE, DENIAL = "done", "promise", "denial"
@@ -272,7 +272,7 @@ class Reading:
     abuse: str | None
 
 
-@lru_cache(maxsize=4096)
+@text_cache(max_chars=READING_CHARS, max_entries=4096)
 def read(text: str) -> Reading:
     """The reading of ``text`` as the customer sees it, remembered for the last few thousand texts:
     the part of judging a reply that the state does not change. A draft stays while later steps
@@ -392,7 +392,7 @@ def forbidden_claim(rubric: Rubric | None, text: str) -> tuple[str, str] | None:
     return _forbidden_claim(rubric.forbidden, text)
 
 
-@lru_cache(maxsize=4096)
+@text_cache(max_chars=TEXT_CHARS, max_entries=4096)
 def _forbidden_claim(forbidden: tuple[Phrases, ...], text: str) -> tuple[str, str] | None:
     """:func:`forbidden_claim` of the rubric whose forbidden claims are ``forbidden``, remembered
     for the last few thousand (claims, text) pairs: like :func:`read`, the state does not change

@@ -29,8 +29,9 @@ import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
-from functools import lru_cache
 from typing import Literal
+
+from graders.memo import READING_CHARS, text_cache
 
 Kind = Literal["money", "date", "duration", "order_id", "email", "card_digits", "card_number",
                "phone", "url", "policy_id", "password"]
@@ -416,7 +417,7 @@ def _found(text: str, year: int | None, cadences: bool) -> Iterator[Entity]:
             yield Entity(kind, value, text[start:end], start)
 
 
-@lru_cache(maxsize=4096)
+@text_cache(max_chars=READING_CHARS, max_entries=4096)
 def extract(text: str, year: int | None = None, *, cadences: bool = False) -> tuple[Entity, ...]:
     """The facts ``text`` states, in the order written (see the module docstring for the normal
     forms). ``text`` is what the customer sees (``graders.normalize.visible``); ``year`` completes

@@ -27,6 +27,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 
+from graders.memo import READING_CHARS, text_cache
 from graders.normalize import visible
 
 __all__ = ["Frame", "Reading", "deobfuscate", "outcomes", "read", "unstated"]
@@ -663,7 +664,7 @@ def _frames(all_clauses: Iterable[Clause]) -> tuple[Frame, ...]:
     return tuple(out)
 
 
-@lru_cache(maxsize=2048)
+@text_cache(max_chars=READING_CHARS, max_entries=2048)
 def read(text: str) -> Reading:
     """What ``text`` claims (see the module docstring), remembered per text: the state does not
     change what a text says, only whether it is true."""

@@ -24,11 +24,13 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from functools import cache, lru_cache
+from functools import cache
 from html.parser import HTMLParser
 
 from confusable_homoglyphs import confusables
 from markdown_it import MarkdownIt
+
+from graders.memo import TEXT_CHARS, text_cache
 
 _KEEP_CONTROLS = frozenset("\n\t")
 _BLOCK_TAGS = frozenset((
@@ -146,7 +148,7 @@ def _tidy(text: str) -> str:
     return re.sub(r"\n{3,}", "\n\n", "\n".join(lines)).strip()
 
 
-@lru_cache(maxsize=4096)
+@text_cache(max_chars=TEXT_CHARS, max_entries=4096)
 def visible(text: str) -> str:
     """The text as the customer would see it, cleaned for matching (module docstring)."""
     rendered = _markdown().render(clean(text))

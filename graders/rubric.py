@@ -32,6 +32,7 @@ from graders import meaning as mn
 from graders import requests, values
 from graders import text as tx
 from graders.lexicon import SHOTGUN_GROUPS
+from graders.memo import TEXT_CHARS, text_cache
 from graders.normalize import visible
 
 Foreign = tuple[tuple[str, ...], ...]
@@ -441,12 +442,12 @@ def evaluate(rubric: Rubric, text: str | None, first_name: str, foreign: Foreign
     phrasings of other tasks (:func:`graders.lexicon.foreign_groups`); making many of them fails.
     ``source`` is what the customer wrote (subject and message): copying it earns nothing.
     ``lexicon`` is the grader version's reading of words (:class:`graders.text.Lexicon`)."""
-    if not written(text):
+    if text is None or not written(text):
         return NOT_WRITTEN
     return _evaluate_text(rubric, text, first_name, foreign, source, lexicon)
 
 
-@lru_cache(maxsize=4096)
+@text_cache(max_chars=TEXT_CHARS, max_entries=4096)
 def _evaluate_text(rubric: Rubric, text: str, first_name: str, foreign: Foreign,
                    source: str, lexicon: tx.Lexicon) -> RubricResult:
     """:func:`_evaluate`, remembered for the last few thousand texts.

@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import lru_cache
 
 import pycld2
 
@@ -33,13 +32,14 @@ from domain.state import EpisodeState
 from domain.tasks.catalog import policy_texts
 from graders import claims, decisions, entities, knowledge, meaning
 from graders.meaning import DONE, PROMISE, Frame
+from graders.memo import TEXT_CHARS, text_cache
 from graders.normalize import visible
 from graders.text import FUNCTION_WORDS
 
 CUSTOMER_FACING = frozenset({"reply", "message"})
 
 
-@lru_cache(maxsize=2048)
+@text_cache(max_chars=TEXT_CHARS, max_entries=2048)
 def _seen(text: str) -> str:
     """``text`` as the customer sees it (:func:`graders.normalize.visible`: markup rendered,
     look-alike letters folded, hidden text dropped), spelled-out letters and leetspeak undone."""
@@ -740,7 +740,7 @@ _BENIGN = re.compile(r"\bentitled to\b", re.IGNORECASE)
 full refund" is no "entitled")."""
 
 
-@lru_cache(maxsize=2048)
+@text_cache(max_chars=TEXT_CHARS, max_entries=2048)
 def _versions(text: str) -> tuple[str, ...]:
     plain = meaning.deobfuscate(text)
     return (text,) if plain == text else (text, plain)

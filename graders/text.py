@@ -29,6 +29,8 @@ from itertools import pairwise
 
 import snowballstemmer
 
+from graders.memo import READING_CHARS, text_cache
+
 NEGATORS = frozenset({
     "not", "no", "never", "without", "neither", "nor", "nothing", "none", "nobody", "hardly",
     "barely", "unable",
@@ -237,8 +239,23 @@ def _stemmer() -> snowballstemmer.stemmer:
     return stemmer
 
 
-@lru_cache(maxsize=65536)
+STEMMED_LENGTH = 40
+"""Words up to this long have their stems remembered (every English word; a longer "word" is a
+run of letters an adversary wrote, stemmed each time rather than kept)."""
+
+
 def _stem(word: str) -> str:
+    if len(word) > STEMMED_LENGTH:
+        return _stem_word(word)
+    return _stem_known(word)
+
+
+@lru_cache(maxsize=65536)
+def _stem_known(word: str) -> str:
+    return _stem_word(word)
+
+
+def _stem_word(word: str) -> str:
     if not word.isalpha():
         return word
     return str(_stemmer().stemWord(word))
@@ -406,7 +423,7 @@ def analyse(text: str, lexicon: Lexicon | None = None) -> Analysis:
     return _analysed(text, lexicon or LEXICON_2_0)
 
 
-@lru_cache(maxsize=4096)
+@text_cache(max_chars=READING_CHARS, max_entries=4096)
 def _analysed(text: str, lexicon: Lexicon) -> Analysis:
     """:func:`analyse`, remembered per text and lexicon (the default named, so that a text read
     with grader 2.0's lexicon by default and by name is read once)."""

@@ -11,9 +11,9 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import lru_cache
 
 from domain.tasks.spec import Rubric
+from graders.memo import TEXT_CHARS, text_cache
 from graders.v1_1 import text as tx
 from graders.v1_1.lexicon import SHOTGUN_GROUPS
 
@@ -138,7 +138,7 @@ def evaluate(rubric: Rubric, text: str | None, first_name: str, foreign: Foreign
     return _evaluate_text(rubric, text, first_name, foreign)
 
 
-@lru_cache(maxsize=4096)
+@text_cache(max_chars=TEXT_CHARS, max_entries=4096)
 def _evaluate_text(rubric: Rubric, text: str, first_name: str, foreign: Foreign) -> RubricResult:
     """:func:`_evaluate`, remembered for the last few thousand texts.
 
