@@ -16,6 +16,7 @@ import dataclasses
 import functools
 import logging
 import queue
+import sys
 import threading
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -68,6 +69,12 @@ class ServiceThreads:
     however many sessions wait on it at once; beyond ``model_threads`` such steps wait their turn
     in the lane.
 
+    Steps that carry long texts (:func:`is_heavy`: :data:`HEAVY_CHARS` characters or more) go to a
+    lane of their own, one more thread with its own queue: grading such a text costs up to a
+    hundred times a plain step, and in the one queue a client sending them back to back made every
+    other session's steps wait behind each of them. In their lane, heavy steps wait only for each
+    other, and a plain step shares the processor with at most one of them at a time.
+
     Outcomes go back to the event loop with ``loop.call_soon_threadsafe``, each to its own caller:
     its result, or the error its call raised (a fault of a whole batch reaches every step in it);
     a caller that has gone meanwhile (a closed connection: its future cancelled) is skipped. The
@@ -83,7 +90,8 @@ class ServiceThreads:
         self.most = most
         self.model_threads = model_threads
         self._jobs: queue.SimpleQueue[_Job] = queue.SimpleQueue()
-        self._running: list[threading.Thread] = []
+        self._heavy_jobs: queue.SimpleQueue[_Job] = queue.SimpleQueue()
+        self._running: list[tuple[threading.Thread, queue.SimpleQueue[_Job]]] = []
         self._lock = threading.Lock()
         self._models: ThreadPoolExecutor | None = None
 
@@ -99,7 +107,7 @@ class ServiceThreads:
         with other steps that queued meanwhile (the class docstring)."""
         loop = asyncio.get_running_loop()
         future: asyncio.Future[StepResult] = loop.create_future()
-        self._put(_Step(episode_id, action, future, loop))
+        self._put(_Step(episode_id, action, future, loop), heavy=is_heavy(action))
         return await future
 
     async def reset(self, request: ResetRequest, check: Callable[[], None] | None = None
@@ -117,32 +125,36 @@ class ServiceThreads:
         them again)."""
         with self._lock:
             running, self._running = self._running, []
-            for _ in running:
-                self._jobs.put(_STOP)
-        for thread in running:
+            for _, jobs in running:
+                jobs.put(_STOP)
+        for thread, _ in running:
             thread.join()
         with self._lock:
             models, self._models = self._models, None
         if models is not None:
             models.shutdown(wait=True)
 
-    def _put(self, job: _Call | _Reset | _Step) -> None:
+    def _put(self, job: _Call | _Reset | _Step, heavy: bool = False) -> None:
         if not self._running:
             self._start()
-        self._jobs.put(job)
+        (self._heavy_jobs if heavy else self._jobs).put(job)
 
     def _start(self) -> None:
         with self._lock:
-            while len(self._running) < self.threads:
-                thread = threading.Thread(target=self._serve, daemon=True,
-                                          name=f"ticketledger-service-{len(self._running)}")
+            if self._running:
+                return
+            lanes = [self._jobs] * self.threads + [self._heavy_jobs]
+            for n, jobs in enumerate(lanes):
+                heavy = jobs is self._heavy_jobs
+                name = "ticketledger-service-heavy" if heavy else f"ticketledger-service-{n}"
+                thread = threading.Thread(target=self._serve, args=(jobs,), daemon=True, name=name)
                 thread.start()
-                self._running.append(thread)
+                self._running.append((thread, jobs))
 
-    def _serve(self) -> None:
-        """One thread: calls one by one, resets and steps in batches, until :meth:`close` says
-        stop."""
-        job = self._jobs.get()
+    def _serve(self, jobs: queue.SimpleQueue[_Job]) -> None:
+        """One thread: the calls of its queue one by one, resets and steps in batches, until
+        :meth:`close` says stop."""
+        job = jobs.get()
         while not isinstance(job, _Stop):
             if isinstance(job, _Call):
                 try:
@@ -150,13 +162,13 @@ class ServiceThreads:
                 except BaseException as exc:  # the caller's to handle, not this thread's
                     settled = (job.future, None, exc)
                 _hand_back(job.loop, [settled])
-                job = self._jobs.get()
+                job = jobs.get()
                 continue
             batch: list[_Reset | _Step] = [job]
             following: _Job | None = None
             while len(batch) < self.most:
                 try:
-                    following = self._jobs.get_nowait()
+                    following = jobs.get_nowait()
                 except queue.Empty:
                     following = None
                     break
@@ -164,8 +176,22 @@ class ServiceThreads:
                     break  # the next job, once this batch is done
                 batch.append(following)
                 following = None
+            if jobs is self._heavy_jobs:
+                self._run_heavy(batch)
+            else:
+                self._run(batch)
+            job = following if following is not None else jobs.get()
+
+    def _run_heavy(self, batch: list[_Reset | _Step]) -> None:
+        """:meth:`_run` of a heavy batch, with the interpreter's switch interval at
+        :data:`HEAVY_SWITCH_INTERVAL` meanwhile: grading holds the GIL, and a plain step's thread
+        (and the event loop) waiting for it would otherwise wait 5 ms at each of its turns."""
+        usual = sys.getswitchinterval()
+        sys.setswitchinterval(min(usual, HEAVY_SWITCH_INTERVAL))
+        try:
             self._run(batch)
-            job = following if following is not None else self._jobs.get()
+        finally:
+            sys.setswitchinterval(usual)
 
     def _run(self, batch: list[_Reset | _Step]) -> None:
         """The batch's resets, then its steps; each group's callers get their outcomes as soon as
@@ -241,6 +267,27 @@ class ServiceThreads:
             return self.service.step_many([(s.episode_id, s.action) for s in steps])
         except BaseException as exc:
             return [exc] * len(steps)
+
+
+HEAVY_CHARS = 1_000
+"""A step whose action carries this many characters of text or more is a heavy one
+(:func:`is_heavy`). Grading costs about as much per character whatever the action, so the length
+of the text a step brings is what tells a costly step from a plain one before it runs; honest
+replies are mostly shorter, and one this long that waits waits only behind other long ones."""
+
+
+HEAVY_SWITCH_INTERVAL = 0.001
+"""The interpreter's switch interval (seconds) while a heavy step runs: how long another thread
+waits for the GIL, at most, before the grading thread hands it over."""
+
+
+def is_heavy(action: object) -> bool:
+    """Whether the step ``action`` (the body's action, as parsed JSON) brings
+    :data:`HEAVY_CHARS` characters of text or more, in any of its fields."""
+    if not isinstance(action, dict):
+        return False
+    return sum(len(v) for k, v in action.items()
+               if isinstance(v, str) and k != "action_type") >= HEAVY_CHARS
 
 
 @dataclass(slots=True)
