@@ -5,8 +5,10 @@ by default under plain ``uvicorn server.app:app``) and each WebSocket handshake'
 at INFO). A query string may carry a secret or a capability: the viewer takes the audit token as
 ``/ui?token=...``, OpenEnv's production client opens ``/ws?session_id=<id>`` (the id is all it takes
 to use the session), and a careless client may put a run secret, an episode key or an episode id
-there. :class:`RedactSecrets` replaces the value of every query parameter whose name (percent-decoded,
-any case) says it is one of those with ``***`` before a line is written.
+there. :class:`RedactSecrets` masks the value of every query parameter whose name (percent-decoded,
+any case) says it is one of those, and anything named or shaped as a secret (an ``Authorization``
+value, an API key), before a line is written: ``domain.redaction``, the one place that knows what a
+secret looks like.
 
 It is configured the way Python's logging documents: :func:`log_config`, the configuration
 ``ticketledger serve`` hands uvicorn (``dictConfig``), names it as a filter of every handler, so a
@@ -22,21 +24,9 @@ from __future__ import annotations
 
 import copy
 import logging
-import re
 from typing import Any
-from urllib.parse import unquote_plus
 
-QUERY_PARAMETER = re.compile(r"(?P<lead>[?&;])(?P<name>[^=&;#\s\"?]*)=(?P<value>[^&;#\s\"]*)")
-"""A ``name=value`` pair of a query string, as uvicorn writes it (still percent-encoded)."""
-
-SECRET_NAME = re.compile(r"token|secret|passw|key|session|auth|credential|signature|episode_id",
-                         re.IGNORECASE)
-"""What a query parameter's name holds when its value is a secret or a capability: tokens (the
-audit token), secrets (run secrets), passwords, keys (API keys, ``X-Episode-Key`` values), session
-ids (``/ws?session_id=``), credentials, signatures and episode ids (an id is all a request needs to
-reach an episode). On the safe side: ``tokens_used`` or ``monkey`` are redacted too."""
-
-REDACTED = "***"
+from domain import redaction
 
 LOGGERS = ("uvicorn", "uvicorn.access", "uvicorn.error")
 """uvicorn's loggers: a filter on a logger sees what is logged through that very logger (how
@@ -45,17 +35,9 @@ uvicorn logs requests); the same filter on their handlers sees what reaches them
 FILTER_NAME = "redact_secrets"
 
 
-def _redacted(match: re.Match[str]) -> str:
-    if SECRET_NAME.search(unquote_plus(match["name"])):
-        return f"{match['lead']}{match['name']}={REDACTED}"
-    return match[0]
-
-
 def redact(text: str) -> str:
-    """``text`` with the value of every secret-named query parameter replaced by ``***``."""
-    if "=" not in text:
-        return text
-    return QUERY_PARAMETER.sub(_redacted, text)
+    """A log line as it may be written (``domain.redaction.redact_log_line``)."""
+    return redaction.redact_log_line(text)
 
 
 class RedactSecrets(logging.Filter):

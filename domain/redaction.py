@@ -5,13 +5,17 @@ the request carried: the ``Authorization`` header, an API key, a bearer token, c
 URL. The event log can never be edited, and run records and logs are read by more people than hold
 the keys, so every such text goes through :func:`redact` before it is written: the judge's and the
 customer's fallback reasons (``service.judge``, ``service.customer``) and an agent's failed LLM
-calls (``baseline.llm``). This is the one place that knows what a secret looks like.
+calls (``baseline.llm``). The server's log (``api.logs``) goes through :func:`redact_log_line`,
+which also masks the values of secret-named query parameters (:func:`redact_query`): a request's
+path may carry a capability of our own (``/ws?session_id=<id>``, ``/ui?token=...``). This is the one
+place that knows what a secret looks like.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from urllib.parse import unquote_plus
 
 MASK = "***"
 """What a secret is replaced with."""
@@ -49,3 +53,33 @@ def redact(text: str, known: Iterable[str | None] = ()) -> str:
     for pattern, replacement in _PATTERNS:
         text = pattern.sub(replacement, text)
     return text
+
+
+QUERY_PARAMETER = re.compile(r"(?P<lead>[?&;])(?P<name>[^=&;#\s\"?]*)=(?P<value>[^&;#\s\"]*)")
+"""A ``name=value`` pair of a query string, as a server writes it (still percent-encoded)."""
+
+SECRET_QUERY_NAME = re.compile(r"token|secret|passw|key|session|auth|credential|signature|episode_id",
+                               re.IGNORECASE)
+"""What a query parameter's name holds when its value is a secret or a capability: tokens (the
+audit token), secrets (run secrets), passwords, keys (API keys, ``X-Episode-Key`` values), session
+ids (``/ws?session_id=``), credentials, signatures and episode ids (an id is all a request needs to
+reach an episode). On the safe side: ``tokens_used`` or ``monkey`` are masked too."""
+
+
+def _masked_parameter(match: re.Match[str]) -> str:
+    if SECRET_QUERY_NAME.search(unquote_plus(match["name"])):
+        return f"{match['lead']}{match['name']}={MASK}"
+    return match[0]
+
+
+def redact_query(text: str) -> str:
+    """``text`` with the value of every secret-named query parameter (its name percent-decoded,
+    any case) replaced by :data:`MASK`."""
+    if "=" not in text:
+        return text
+    return QUERY_PARAMETER.sub(_masked_parameter, text)
+
+
+def redact_log_line(text: str) -> str:
+    """A log line with secret query values and anything named or shaped as a secret masked."""
+    return redact(redact_query(text))

@@ -215,6 +215,9 @@ def test_plain_uvicorn_keeps_the_token_out_of_its_access_log(tmp_path: Path) -> 
     ('"WebSocket /ws?session_id=abc" [accepted]', '"WebSocket /ws?session_id=***" [accepted]'),
     ("/ws?session%5Fid=abc&x=1", "/ws?session%5Fid=***&x=1"),  # the name as the server reads it
     ("/state?episode_id=ep_1&key=k", "/state?episode_id=***&key=***"),
+    # anything named or shaped as a secret, wherever the line holds it
+    ("upstream said: Authorization: Bearer abc.def", "upstream said: Authorization: Bearer ***"),
+    ("retrying with sk-proj0123456789abcdef", "retrying with ***"),
 ])
 def test_redact_replaces_secret_query_values_only(logged: str, expected: str) -> None:
     assert redact(logged) == expected
