@@ -206,7 +206,7 @@ class McpCall:
             return await self._call(params)
         if method == "openenv/session/create":
             try:
-                return {"session_id": self.sessions.create(client_of(self.request))}
+                return {"session_id": self.sessions.create(*client_of(self.request))}
             except SessionsRefused as exc:
                 self.refused = True
                 raise RpcError(SESSIONS_REFUSED, str(exc)) from None
@@ -283,7 +283,7 @@ async def mcp_endpoint(request: Request, env: Env) -> Response:
         return _json(_error(None, PARSE_ERROR, f"Parse error: {exc}"))
     call = McpCall(request, env)
     creates = _session_creates(body)
-    refused = call.sessions.refusal(client_of(request), creates) if creates else None
+    refused = call.sessions.refusal(*client_of(request), wanted=creates) if creates else None
     if refused is not None:  # the whole request, before any of it runs
         single = body[0] if isinstance(body, list) and len(body) == 1 else body
         request_id = single.get("id") if isinstance(single, dict) else None
@@ -321,16 +321,16 @@ def _session_creates(body: Any) -> int:
                if isinstance(m, dict) and m.get("method") == "openenv/session/create")
 
 
-def client_of(connection: HTTPConnection) -> str:
-    """Whose sessions these are, for ``api.sessions``' per-client bound: the ``X-Episode-Key`` the
-    request sends (a key of the client's own), else its address."""
+def client_of(connection: HTTPConnection) -> tuple[str, str]:
+    """Whose sessions these are, for ``api.sessions``' bounds: the client (the ``X-Episode-Key``
+    the request sends, a key of the client's own, else its address) and the address it comes from
+    (one address may hold many keys, so it has a bound of its own)."""
+    address = "address:" + (connection.client.host if connection.client else "-")
     try:
         key = client_key(connection)
     except BadRequest:
         key = None
-    if key is not None:
-        return "key:" + key
-    return "address:" + (connection.client.host if connection.client else "-")
+    return ("key:" + key if key is not None else address), address
 
 
 def install(app: FastAPI) -> None:

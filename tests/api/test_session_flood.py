@@ -71,16 +71,31 @@ def test_a_flood_of_session_creates_is_refused_and_evicts_no_ones_pending_sessio
         assert "none of this request was run" in refusal["error"]["message"]
         assert answers[-1].headers["retry-after"]
 
-        # many keys: the process fills to its limit, then refuses; nothing is taken from anyone
-        statuses = []
-        for _ in range(40):
+        # a fresh key with every batch buys no more: the address has a bound of its own
+        statuses, last = [], None
+        for _ in range(12):
             fresh = {"X-Episode-Key": "flood-" + secrets.token_hex(12)}
-            statuses.append(flooder.post("/mcp", json=_creates(BATCH), headers=fresh).status_code)
-        assert 429 in statuses and statuses.count(200) < 40
-        for _ in range(BATCH):  # the last slots, one by one, until the process is full
-            full = flooder.post("/mcp", json=_creates(1)[0],
-                                headers={"X-Episode-Key": "flood-" + secrets.token_hex(12)})
-            if full.status_code != 200:
+            last = flooder.post("/mcp", json=_creates(BATCH), headers=fresh)
+            statuses.append(last.status_code)
+        # 64 + 1 (the victim by key) of 256 held by this address: five batches fit, then refusals
+        assert statuses == [200] * 5 + [429] * 7, statuses
+        assert last is not None and "this address holds" in last.json()["error"]["message"]
+        assert "may hold at most 256" in last.json()["error"]["message"]
+
+        # many addresses with fresh keys: the process fills to its limit, then refuses
+        for n in range(3, 9):
+            other = httpx.Client(base_url=server.url, timeout=30,
+                                 transport=httpx.HTTPTransport(local_address=f"127.0.0.{n}"))
+            with other:
+                for _ in range(8):
+                    other.post("/mcp", json=_creates(BATCH),
+                               headers={"X-Episode-Key": "flood-" + secrets.token_hex(12)})
+                for _ in range(BATCH):  # the last slots, one by one, until refused
+                    full = other.post("/mcp", json=_creates(1)[0],
+                                      headers={"X-Episode-Key": "flood-" + secrets.token_hex(12)})
+                    if full.status_code != 200:
+                        break
+            if "limit is 1024" in full.text:
                 break
         assert full.status_code == 429
         assert "limit is 1024" in full.json()["error"]["message"], full.text
@@ -103,3 +118,13 @@ def test_a_pending_session_left_unused_frees_its_slot_after_the_idle_timeout() -
     assert registry.get(kept) is not None
     registry.create("address:a")
     assert registry.refusal("address:a") is not None
+
+
+def test_an_address_sending_a_fresh_key_each_time_is_bounded_as_one() -> None:
+    registry = Registry(16, per_client=2)
+    assert registry.per_address == 4
+    for n in range(4):
+        registry.create(f"key:k{n}", "address:a")
+    refused = registry.refusal("key:new", "address:a")
+    assert refused is not None and "this address holds 4" in refused
+    assert registry.refusal("key:new", "address:b") is None
