@@ -7,5 +7,6 @@ repository's manifest, so there is one copy) for the name, and takes the client 
 ``ticketledger.client`` by the name it infers, ``TicketledgerEnv``.
 
 Importing this package imports nothing else: ``openenv`` (which pulls in gradio, seconds of start-up)
-loads only with ``ticketledger.client``.
+loads only with ``ticketledger.client``, Gymnasium only with ``ticketledger.gym`` (which registers
+``TicketLedger-v0``; the ``gym`` extra).
 """
