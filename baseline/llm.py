@@ -36,7 +36,7 @@ from baseline.decision import FAILED_STEP_ACTION, NO_ACTOR, Decision, LLMCall
 from baseline.policy import BuiltinPolicy
 from baseline.stdout import one_line
 from domain.redaction import redact
-from service.judge import Deadline, call_with_deadline
+from support.deadline import Deadline, call_with_deadline
 
 if TYPE_CHECKING:
     from openai.types.chat import ChatCompletionMessageParam, ChatCompletionToolParam

@@ -21,6 +21,7 @@ from baseline.policy import BuiltinPolicy
 from baseline.stdout import Block, StdoutClosed
 from baseline.summary import EpisodeResult, print_summary, summarise
 from domain.redaction import redact
+from support.terminal import CLOSED_PIPE_EXIT
 
 EXIT_DEGRADED = 3
 """``inference.py``'s exit status for a run in which the configured model acted in no step (a dead
@@ -302,8 +303,6 @@ def main(argv: Sequence[str] | None = None) -> int:
                 f"step; exit {EXIT_DEGRADED}. Check API_BASE_URL, the key and the model names.")
         record.close()
     if stdout_closed:
-        from cli.output import CLOSED_PIPE_EXIT
-
         return CLOSED_PIPE_EXIT
     if status == "interrupted":
         return 130

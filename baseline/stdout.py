@@ -14,6 +14,8 @@ import threading
 from collections.abc import Sequence
 from typing import Any, TextIO
 
+from support.terminal import detach_stdout
+
 SCORE_FLOOR = 0.01
 SCORE_CEILING = 0.99
 MAX_ERROR_CHARS = 500
@@ -118,7 +120,5 @@ def _write(lines: Sequence[str], stream: TextIO | None) -> None:
         except BrokenPipeError:
             _CLOSED.set()
             if out is sys.stdout:
-                from cli.output import detach_stdout
-
                 detach_stdout()
             raise StdoutClosed from None

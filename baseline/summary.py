@@ -28,6 +28,7 @@ from baseline.decision import NO_ACTOR, LLMCall
 from baseline.stdout import printed_score
 from evaluation.figures import Outcome, figures
 from evaluation.stats import pass_hat
+from support.terminal import print_table
 
 VIEWER_URL = "http://127.0.0.1:7860/ui/runs/{run_id}"
 MAX_ERRORS_KEPT = 40
@@ -242,8 +243,6 @@ def task_rows(summary: Mapping[str, Any]) -> tuple[list[str], list[dict[str, Any
 def print_summary(run_id: str, summary: dict[str, Any], *, status: str, wall_s: float,
                   out: TextIO | None = None) -> None:
     """The human summary on stderr: a table per task, how to look further, every chain head."""
-    from cli.output import print_table
-
     out = out or sys.stderr
     pk = summary["pass_k"]
     print(f"\n[baseline] run {run_id} {status} in {wall_s:.2f} s: {len(summary['episodes'])} episodes "

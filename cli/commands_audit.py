@@ -15,8 +15,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from cli.output import colour, print_table
 from cli.progress import ProgressBar
+from support.terminal import colour, print_table
 
 if TYPE_CHECKING:  # imported where used: `ticketledger --help` stays light
     from service.audit_views import Auditor

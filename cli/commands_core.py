@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 
-from cli.output import print_table
+from support.terminal import print_table
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from cli.output import print_table
+from support.terminal import print_table
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

@@ -13,8 +13,8 @@ import json
 import sys
 from typing import TYPE_CHECKING
 
-from cli.output import colour, print_table
 from cli.progress import ProgressBar
+from support.terminal import colour, print_table
 
 if TYPE_CHECKING:
     from service.grader_audit import AuditReport, Cell

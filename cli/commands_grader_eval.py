@@ -16,7 +16,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from cli.output import colour, print_table
+from support.terminal import colour, print_table
 
 if TYPE_CHECKING:
     from service.grader_eval import EvalReport, Metrics

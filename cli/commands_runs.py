@@ -12,7 +12,7 @@ import contextlib
 import json
 from typing import Any
 
-from cli.output import colour, print_table
+from support.terminal import colour, print_table
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

@@ -13,7 +13,7 @@ import os
 import sys
 from pathlib import Path
 
-from cli.output import print_table
+from support.terminal import print_table
 
 
 def register_tasks(p: argparse.ArgumentParser) -> None:

@@ -12,7 +12,7 @@ import json
 import sys
 from pathlib import Path
 
-from cli.output import CLOSED_PIPE_EXIT, detach_stdout
+from support.terminal import CLOSED_PIPE_EXIT, detach_stdout
 
 COMMAND_MODULES = ("cli.commands_core", "cli.commands_audit", "cli.commands_serve", "cli.commands_runs",
                    "cli.commands_grader", "cli.commands_grader_eval", "cli.commands_evaluation")

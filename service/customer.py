@@ -22,7 +22,7 @@ from domain.events import CustomerReplied
 from domain.redaction import redact
 from domain.state import EpisodeState
 from graders.llm_verdict import text_digest
-from service.judge import Deadline, call_with_deadline
+from support.deadline import Deadline, call_with_deadline
 
 if TYPE_CHECKING:
     from openai.types.chat import ChatCompletionMessageParam

@@ -18,8 +18,7 @@ from __future__ import annotations
 
 import json
 import re
-import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -32,6 +31,7 @@ from domain.tasks.catalog import Catalog
 from graders.decisions import outcomes
 from graders.grader import split_steps
 from graders.llm_verdict import text_digest
+from support.deadline import Deadline, call_with_deadline
 
 if TYPE_CHECKING:
     from openai.types.chat import ChatCompletionMessageParam
@@ -158,31 +158,6 @@ def prompt_digest(model: str, messages: list[ChatCompletionMessageParam]) -> str
     """sha256 of the exact request that decides the verdict: the model and the messages."""
     return text_digest(json.dumps({"model": model, "messages": messages}, ensure_ascii=False,
                                   sort_keys=True, separators=(",", ":")))
-
-
-class Deadline(Exception):
-    """An LLM call (the judge's, or an agent's in ``baseline.llm``) gave no answer in time."""
-
-
-def call_with_deadline(fn: Callable[[], Any], seconds: float) -> Any:
-    """``fn()`` on a daemon thread, given up after ``seconds`` whatever the socket does (a server
-    that trickles a byte now and then never trips the client's own read timeout)."""
-    box: dict[str, Any] = {}
-
-    def run() -> None:
-        try:
-            box["value"] = fn()
-        except BaseException as exc:
-            box["error"] = exc
-
-    worker = threading.Thread(target=run, daemon=True, name="llm-judge-call")
-    worker.start()
-    worker.join(seconds)
-    if worker.is_alive():
-        raise Deadline(f"no answer within {seconds:g}s")
-    if "error" in box:
-        raise box["error"]
-    return box["value"]
 
 
 @dataclass(frozen=True)
