@@ -334,7 +334,7 @@ def _acted(steps: dict[str, int]) -> str:
 
 def _figures(figures: dict[str, Any]) -> Markup:
     """The run's figures with their 95% intervals, its flip rate and noise floor
-    (``service.evaluation``; the method is in docs/evaluation.md)."""
+    (``service.results``; the method is in docs/evaluation.md)."""
     if not figures.get("units"):
         return e("")
     rows = [["Mean score", *_bounds(figures["mean_score"])],

@@ -5,7 +5,7 @@ succeed. From n trials with c successes the unbiased estimate is C(c,k)/C(n,k) (
 ``agent_metrics``), for every k from 1 to n; a task's figure is the mean over its variants, the
 run's the mean over tasks. pass^1 is the success rate.
 
-Beside every figure the summary keeps its uncertainty (``uncertainty``, :func:`evaluation.figures.figures`):
+Beside every figure the summary keeps its uncertainty (``uncertainty``, :func:`results.figures.figures`):
 a 95% bootstrap interval over task instances, the share of instances whose trials flip verdict,
 and the run's noise floor; each task row keeps its own flip rate.
 
@@ -26,8 +26,8 @@ from typing import Any, TextIO
 from baseline.config import POLICY_NAME
 from baseline.decision import NO_ACTOR, LLMCall
 from baseline.stdout import printed_score
-from evaluation.figures import Outcome, figures
-from evaluation.stats import pass_hat
+from results.figures import Outcome, figures
+from results.stats import pass_hat
 from support.terminal import print_table
 
 VIEWER_URL = "http://127.0.0.1:7860/ui/runs/{run_id}"

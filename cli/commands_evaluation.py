@@ -1,7 +1,7 @@
 """``ticketledger compare``, ``noise``, ``bundle``, ``verify-bundle`` and ``regrade-bundle``: how far
 a run's figures can be trusted, and result files anyone can check (docs/evaluation.md).
 
-The figures are computed by ``service.evaluation`` and ``service.bundle`` from the log (or the
+The figures are computed by ``service.results`` and ``service.bundle`` from the log (or the
 bundle), so these commands answer what ``GET /runs/{id}`` and ``POST /bundles/verify`` answer.
 """
 
@@ -68,7 +68,7 @@ def _interval(fig: dict[str, Any] | None, digits: int = 4) -> str:
 
 def cmd_compare(args: argparse.Namespace) -> int:
     from service.errors import ServiceError
-    from service.evaluation import compare_runs
+    from service.results import compare_runs
 
     try:
         result = compare_runs(_auditor(args), args.run_a, args.run_b)
@@ -108,7 +108,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
 
 def cmd_noise(args: argparse.Namespace) -> int:
     from service.errors import ServiceError
-    from service.evaluation import run_noise
+    from service.results import run_noise
 
     try:
         result = run_noise(_auditor(args), args.run_id)

@@ -97,7 +97,7 @@ def _figures(store: Any, run: Any) -> dict[str, Any]:
     """The run's figures with their intervals from its episodes in this database (none there:
     0 units, and the runner's record stands in)."""
     from service.audit_views import Auditor
-    from service.evaluation import run_figures
+    from service.results import run_figures
 
     return run_figures(Auditor(store.db), run.run_id)
 

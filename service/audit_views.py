@@ -17,7 +17,8 @@ from domain.tasks.spec import TaskInstance
 from graders.versions import recorded_version
 from service import replay
 from service.environment import check_episode_id, to_domain
-from service.errors import BadRequest, EpisodeNotFound, ServiceError
+from service.errors import BadRequest, EpisodeNotFound, RunNotFound, check_run_id
+from service.results import run_figures
 from store import Database, NotFound
 from store.eventstore import EpisodeRow, EventStore, RecordedEvent
 from store.queries import AuditQueries, BadCursor, EpisodeFilter
@@ -27,11 +28,6 @@ from store.runs import RunStore
 MAX_PAGE = 500
 SEQ_MAX = 2**31 - 1
 """The largest sequence number the log can store (``events.seq`` is an INTEGER column)."""
-
-
-class RunNotFound(ServiceError):
-    status = 404
-    code = "run_not_found"
 
 
 def iso(value: dt.datetime | None) -> str | None:
@@ -67,13 +63,6 @@ def _sequence_cursor(cursor: str) -> int:
         raise BadRequest(f"cursor must be the next_cursor of a previous page (a sequence number "
                          f"from 0 to {SEQ_MAX})")
     return int(cursor)
-
-
-def check_run_id(run_id: str) -> str:
-    """A run id as a route or command names it: the id rule (``domain.ids``)."""
-    if not is_id(run_id):
-        raise BadRequest(id_rule("run_id", run_id))
-    return run_id
 
 
 def check_filter(where: EpisodeFilter) -> EpisodeFilter:
@@ -200,7 +189,7 @@ class Auditor:
 
     def run(self, run_id: str, limit: int = MAX_PAGE) -> dict[str, Any]:
         """One run with its per-task score table (computed from its episodes), its figures with
-        their intervals, flip rates and noise floor (``service.evaluation``), and first episodes."""
+        their intervals, flip rates and noise floor (``service.results``), and first episodes."""
         check_run_id(run_id)
         try:
             run = self.runs.get(run_id)
@@ -209,8 +198,6 @@ class Auditor:
         page = self.queries.episodes(EpisodeFilter(run_id=run_id), check_limit(limit))
         out = run.to_json()
         out["tasks"] = self.queries.task_table(run_id)
-        from service.evaluation import run_figures
-
         out["figures"] = run_figures(self, run_id)
         out["episodes"] = [episode_json(r) for r in page.items]
         out["episodes_next_cursor"] = page.next_cursor

@@ -4,7 +4,7 @@ A bundle (``ticketledger bundle RUN -o FILE``) holds every episode's stored even
 chain links), each episode's chain head, what the run set out to play (the split, its digest and
 the manifest generator's, the trials; or the classic tasks and seeds), the grader version and
 configuration the episodes record, the agent the run recorded, and the figures reported for it:
-the figures with their intervals (``evaluation.figures``) and the runner's own summary figures.
+the figures with their intervals (``results.figures``) and the runner's own summary figures.
 Its ``digest`` is the SHA-256 of everything else, to publish beside the file.
 
 :func:`verify_bundle` trusts none of it. With only the code and the committed task catalog it
@@ -33,12 +33,12 @@ from domain import events as ev
 from domain.tasks import default_catalog
 from domain.tasks.catalog import Catalog
 from domain.tasks.manifest import InstanceRef, instance_id
-from evaluation.figures import Outcome, RunFacts, compare, figures
 from graders.versions import GraderCannotJudge, UnknownGrader, grader_for
+from results.figures import Outcome, RunFacts, compare, figures
 from service import replay
 from service.audit_views import Auditor
 from service.errors import BadRequest
-from service.evaluation import (
+from service.results import (
     episode_facts,
     opening,
     planned_trials,

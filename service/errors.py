@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from domain.ids import id_rule, is_id
+
 
 class ServiceError(Exception):
     status = 400
@@ -40,3 +42,15 @@ class RunForbidden(ServiceError):
 class RunEnded(ServiceError):
     status = 409
     code = "run_ended"
+
+
+class RunNotFound(ServiceError):
+    status = 404
+    code = "run_not_found"
+
+
+def check_run_id(run_id: str) -> str:
+    """A run id as a route or command names it: the id rule (``domain.ids``)."""
+    if not is_id(run_id):
+        raise BadRequest(id_rule("run_id", run_id))
+    return run_id

@@ -11,7 +11,7 @@ import httpx
 import pytest
 
 from cli.main import main
-from tests.evaluation.runs import hard_test_run, resealed
+from tests.results.runs import hard_test_run, resealed
 from tests.servers import LiveServer, start_server
 
 TOKEN = "bundle-audit-token"

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from cli.main import main
-from tests.evaluation.runs import hard_test_run, play
+from tests.results.runs import hard_test_run, play
 
 
 @pytest.fixture(scope="module")

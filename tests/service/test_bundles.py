@@ -21,7 +21,7 @@ from service.bundle import BundleError, build_bundle, load_bundle, regrade_bundl
 from service.regrade import regrade
 from store import open_database
 from store.queries import EpisodeFilter
-from tests.evaluation.runs import edit_payload, hard_test_run, play, rechain, resealed
+from tests.results.runs import edit_payload, hard_test_run, play, rechain, resealed
 
 
 @pytest.fixture(scope="module")

@@ -3,7 +3,7 @@
 An :class:`Outcome` is one episode: its task, the seed of its variant (a task at a seed is a
 *unit*, an instance), its trial number, its exact score and whether it succeeded. The figures
 are the run's mean score, success rate and pass^1..k, each with a 95% percentile-bootstrap interval
-over units (:mod:`evaluation.stats`), the share of units whose trials flip verdict (overall and
+over units (:mod:`results.stats`), the share of units whose trials flip verdict (overall and
 per task), and the run's noise floor. Estimates are computed exactly as the run summary computes
 them (``baseline.summary``): mean score and success rate over episodes, pass^k as the mean over
 tasks of the mean over each task's variants.
@@ -17,7 +17,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from evaluation import stats
+from results import stats
 
 Unit = tuple[str, int | None]
 """A task at a seed (None: the task's published variant)."""

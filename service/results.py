@@ -4,23 +4,25 @@ Every figure here is computed from the episodes the log holds for the run (the s
 ``verify`` and a bundle), not from what the runner wrote into its summary: an episode succeeded
 when its score reaches the success threshold its ``EpisodeStarted`` records. The trial number of
 an episode is the runner's when its record names it, else its place among its instance's episodes
-in the order they were opened. The statistics are :mod:`evaluation`'s.
+in the order they were opened. The statistics are :mod:`results`'s.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from domain import events as ev
-from evaluation.figures import NotComparable, Outcome, RunFacts, compare, figures, noise
-from evaluation.figures import by_unit as group_units
-from service.audit_views import Auditor, RunNotFound, check_run_id
-from service.errors import BadRequest
+from results.figures import NotComparable, Outcome, RunFacts, compare, figures, noise
+from results.figures import by_unit as group_units
+from service.errors import BadRequest, RunNotFound, check_run_id
 from store.errors import NotFound
 from store.eventstore import EpisodeRow, RecordedEvent
 from store.runs import RunRow
+
+if TYPE_CHECKING:
+    from service.audit_views import Auditor
 
 
 @dataclass(frozen=True)
@@ -124,7 +126,7 @@ def run_facts(auditor: Auditor, run_id: str, name: str | None = None) -> tuple[R
 
 def run_figures(auditor: Auditor, run_id: str) -> dict[str, Any]:
     """The run's figures with intervals, flip rates and noise floor, from its episodes in the
-    log (``evaluation.figures.figures``); 0 units for a run whose episodes are elsewhere."""
+    log (``results.figures.figures``); 0 units for a run whose episodes are elsewhere."""
     run, facts = run_facts(auditor, run_id)
     k = planned_trials(run, [])
     if not facts.outcomes:
@@ -150,7 +152,7 @@ class RunsNotComparable(BadRequest):
 
 
 def compare_runs(auditor: Auditor, run_a: str, run_b: str) -> dict[str, Any]:
-    """``run_a`` minus ``run_b``, paired by instance and trial (:func:`evaluation.figures.compare`);
+    """``run_a`` minus ``run_b``, paired by instance and trial (:func:`results.figures.compare`);
     :class:`RunsNotComparable` (400) naming every reason when they cannot be paired."""
     _, a = run_facts(auditor, run_a, "a")
     _, b = run_facts(auditor, run_b, "b")

@@ -8,7 +8,7 @@ import statistics
 
 import pytest
 
-from evaluation import stats
+from results import stats
 
 
 def test_normal_quantiles_are_the_tabled_ones() -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from evaluation.figures import NotComparable, Outcome, RunFacts, compare, figures
+from results.figures import NotComparable, Outcome, RunFacts, compare, figures
 
 
 def outcomes(table: dict[tuple[str, int | None], list[float]], threshold: float = 0.8) -> list[Outcome]:
