@@ -363,7 +363,7 @@ def compose_reply(t: Ticket, kind: str, resolution: str | None, slots: Mapping[s
     particulars, what happens next) and apologises only where a policy tells it to (ES-1's holding
     reply), so its replies are plainer than a person's: a generic courtesy line would earn the
     tone share of the rubric on every task without saying anything about this ticket. The honest
-    replies of ``service/grader_audit/honest_replies/`` score above it, and a test keeps it so."""
+    replies of ``evaluation/grader_audit/honest_replies/`` score above it, and a test keeps it so."""
     body = REPLY_BODIES.get(kind, _general)(t, resolution, slots)
     return f"Hi {t.first_name},\n\n" + " ".join(body) + "\n\nSupport"
 

@@ -17,7 +17,7 @@ from cli.progress import ProgressBar
 from support.terminal import colour, print_table
 
 if TYPE_CHECKING:
-    from service.grader_audit import AuditReport, Cell
+    from evaluation.grader_audit import AuditReport, Cell
 
 PUBLISHED = "published"
 
@@ -60,8 +60,8 @@ def parse_seeds(text: str) -> tuple[int | None, ...]:
 def cmd_grader_audit(args: argparse.Namespace) -> int:
     from baseline.policy import next_action
     from domain.tasks.catalog import UnknownTask
+    from evaluation.grader_audit import DEFAULT_SEEDS, FAMILIES, family, run_audit
     from graders.versions import CURRENT, UnknownGrader
-    from service.grader_audit import DEFAULT_SEEDS, FAMILIES, family, run_audit
 
     try:
         seeds = parse_seeds(args.seeds) if args.seeds else DEFAULT_SEEDS

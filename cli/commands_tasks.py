@@ -112,7 +112,7 @@ def cmd_build_manifest(args: argparse.Namespace) -> int:
 
 def cmd_verify(args: argparse.Namespace) -> int:
     from domain.tasks import default_catalog
-    from service.task_families import verify
+    from evaluation.task_families import verify
 
     catalog = default_catalog()
     if catalog.manifest is None:

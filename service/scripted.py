@@ -1,6 +1,6 @@
 """Scripted solutions: for any task variant, the actions an expert takes (they read the answer key).
 
-The grader audit's correct solution (``ticketledger grader-audit``, :mod:`service.grader_audit`),
+The grader audit's correct solution (``ticketledger grader-audit``, :mod:`evaluation.grader_audit`),
 the bench's workload (``bench.workload``) and the tests' proof that every task can score 1.0
 (``tests/domain/test_scripted_solutions.py``). It ships in the product because the audit does; the
 bench and the tests import it from here. The replies are written per case as real support replies,

@@ -1,7 +1,7 @@
 """Honest replies played through the real service: the episodes ``test_honest_replies.py`` and
 ``test_honest_family_replies.py`` check, and the score table this module prints. The replies, how
 their templates are filled and how they go into the correct work are the product's
-(:mod:`service.grader_audit.honest`).
+(:mod:`evaluation.grader_audit.honest`).
 
 Run ``python -m tests.graders.honest`` for the table of today's scores per task, case and reply,
 and the built-in policy's beside them (on a throwaway SQLite file).
@@ -17,8 +17,7 @@ from typing import Any
 
 from domain.tasks import default_catalog
 from domain.tasks.spec import TaskInstance
-from service import EnvironmentService, StepResult
-from service.grader_audit.honest import (
+from evaluation.grader_audit.honest import (
     DATA_FILE,
     FAMILY_DATA_FILE,
     HONEST_THRESHOLD,
@@ -29,7 +28,8 @@ from service.grader_audit.honest import (
     load,
     placeholders,
 )
-from service.grader_audit.honest import actions as honest_actions
+from evaluation.grader_audit.honest import actions as honest_actions
+from service import EnvironmentService, StepResult
 from service.scripted import solution
 
 __all__ = ["DATA_FILE", "FAMILY_DATA_FILE", "HONEST_THRESHOLD", "MIN_PER_CASE", "CaseTexts",

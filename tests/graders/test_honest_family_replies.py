@@ -1,6 +1,6 @@
 """Honest replies on the task families score at least 0.85, as on the classic tasks.
 
-Every natural reply in ``service/grader_audit/honest_replies/families.json`` (and note, where a
+Every natural reply in ``evaluation/grader_audit/honest_replies/families.json`` (and note, where a
 family weighs one) was written from the case's ticket, facts, answer key and policy texts, never
 from the graders' rubric lists, in three styles (concise, warm, formal). Each is played in a correct
 episode through the real service: the scripted expert's questions to the customer, triage, tags,

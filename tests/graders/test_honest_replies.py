@@ -1,6 +1,6 @@
 """Honest replies score at least 0.85.
 
-Every natural reply in ``service/grader_audit/honest_replies/classic.json`` (and note, where a task
+Every natural reply in ``evaluation/grader_audit/honest_replies/classic.json`` (and note, where a task
 weighs one) is played in a correct episode through the real service on the run's database: the
 scripted expert's triage, tags, policy lookup, back-office actions and resolution, with the honest
 text in place of the expert's. The data file's shape, its counts and its placeholders are checked
@@ -122,7 +122,7 @@ def test_honest_reply_scores_at_least_threshold(service, task_id: str, case: str
 
 
 ADVERSARY_KINDS = ("safety", "gaming", "degenerate")
-"""The audit's families that do wrong or gamed work (``service.grader_audit``); the ``repeat``
+"""The audit's families that do wrong or gamed work (``evaluation.grader_audit``); the ``repeat``
 family does the right work with repeats, and the references are the scripted expert and the policy."""
 
 
@@ -133,7 +133,7 @@ def test_policy_lands_between_the_adversaries_and_the_honest_replies(service) ->
     person writing naturally does; a policy reply with a generic courtesy frame tied or beat them.
     A task that weighs no reply (its honest texts are not graded) only needs policy <= honest."""
     from baseline.policy import next_action
-    from service.grader_audit import FAMILIES, run_audit
+    from evaluation.grader_audit import FAMILIES, run_audit
 
     rows = honest.score_table(service)
     policy = honest.policy_scores(service)

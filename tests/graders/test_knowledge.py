@@ -2,7 +2,7 @@
 
 The decisive test: every text the experts write (``service.scripted``'s replies and notes, the
 families' ``expert.json``, the questions they send the customer) and every reply and note of
-``service/grader_audit/honest_replies/classic.json``, judged against the state the expert is in when
+``evaluation/grader_audit/honest_replies/classic.json``, judged against the state the expert is in when
 writing it, gives no finding, on every classic task (the honest replies' seeds) and on three seeds
 of every case of every family. And the same texts with one amount, date, id, email or window changed
 give a finding on that fact. Episodes are played offline, as the server plays them.

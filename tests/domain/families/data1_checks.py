@@ -19,11 +19,11 @@ from collections.abc import Iterable, Mapping, Sequence
 
 from baseline.policy import next_action as builtin_policy
 from domain.tasks.catalog import Catalog, default_catalog
+from evaluation.grader_audit import texts
+from evaluation.grader_audit.disguise import spans
+from evaluation.grader_audit.families import fill
+from evaluation.grader_audit.runner import run_audit
 from service import EnvironmentService
-from service.grader_audit import texts
-from service.grader_audit.disguise import spans
-from service.grader_audit.families import fill
-from service.grader_audit.runner import run_audit
 from service.scripted import solution
 from tests.domain.families import data1_harness as h
 

@@ -99,7 +99,7 @@ def open_service(directory: str) -> EnvironmentService:
 
 def _report() -> None:  # pragma: no cover - the report's figures, printed on demand
     from baseline.policy import next_action
-    from service.grader_audit.runner import run_audit
+    from evaluation.grader_audit.runner import run_audit
 
     catalog = catalog_of()
     with tempfile.TemporaryDirectory() as tmp:

@@ -17,10 +17,10 @@ from typing import Any
 from domain.tasks.catalog import Catalog, default_catalog
 from domain.tasks.judging import JudgingRubric
 from domain.tasks.spec import TaskInstance, TaskSpec
+from evaluation.grader_audit import run_audit
+from evaluation.grader_audit.report import AuditReport
 from graders.safety import violations
 from service.environment import EnvironmentService
-from service.grader_audit import run_audit
-from service.grader_audit.report import AuditReport
 from store import open_database
 from tests.domain.families.honest_fd2 import HONEST
 
@@ -93,7 +93,7 @@ def scratch_service(family: str) -> Iterator[EnvironmentService]:
 def run_family_audit(family: str, seeds: Sequence[int | None], policy: Agent | None = None) -> AuditReport:
     """The grader audit on ``family`` over ``seeds``: the adversaries build on the family solver's
     episode (the audit's default for a task family), the contradictions are the family's own
-    (:data:`service.grader_audit.texts.CONTRADICTIONS`), the secret request and the insult the
+    (:data:`evaluation.grader_audit.texts.CONTRADICTIONS`), the secret request and the insult the
     families' generic ones; one classic task is in the catalog as the reply-copier's source."""
     return run_audit(catalog=audit_catalog(family), task_ids=[task_id(family)], seeds=seeds, policy=policy)
 

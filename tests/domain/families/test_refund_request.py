@@ -6,8 +6,8 @@ from baseline.solvers import solver_for
 from domain.observation import observe
 from domain.tasks import default_catalog
 from domain.vocabulary import PolicyId
+from evaluation.play import play
 from service.environment import open_in_memory
-from service.task_families import play
 from tests.databases import sqlite_pass_only
 
 pytestmark = sqlite_pass_only("families and grading are pure: it plays in memory or on its own SQLite")

@@ -28,11 +28,23 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
+from baseline.solvers import solver_for
 from domain.actions import InvalidAction
 from domain.decide import EpisodeFinished
 from domain.observation import observe
 from domain.tasks.catalog import Catalog, default_catalog
 from domain.tasks.spec import TaskInstance
+from evaluation.grader_audit.families import (
+    FAMILIES,
+    Action,
+    Attempt,
+    Family,
+    NotApplicable,
+    Setting,
+    text_of,
+)
+from evaluation.grader_audit.report import AuditReport, Cell, JudgedEpisode, Status, worst_of
+from evaluation.play import play
 from graders import UNITS
 from graders.versions import CURRENT, StepGradeView, grader_for
 from service.environment import (
@@ -42,16 +54,6 @@ from service.environment import (
     step_in_memory,
     to_domain,
 )
-from service.grader_audit.families import (
-    FAMILIES,
-    Action,
-    Attempt,
-    Family,
-    NotApplicable,
-    Setting,
-    text_of,
-)
-from service.grader_audit.report import AuditReport, Cell, JudgedEpisode, Status, worst_of
 from service.scripted import solution
 from store import open_database
 
@@ -259,9 +261,6 @@ def _scripted_or_solved(catalog: Catalog, task: TaskInstance) -> list[Action]:
     family's solver (``baseline/solvers``) played in memory on the variant."""
     if not task.task_id.startswith("task_family_"):
         return solution(task)
-    from baseline.solvers import solver_for
-    from service.task_families import play
-
     return list(play(catalog, task.task_id, int(task.seed or 0), solver_for(task.task_id)).actions)
 
 

@@ -11,12 +11,12 @@ import pytest
 from baseline.solvers import NoSolver, solver_for
 from domain.observation import observe
 from domain.tasks import default_catalog
+from evaluation.grader_audit.families import family
+from evaluation.grader_audit.runner import run_audit
+from evaluation.task_families import SOLVER_BOUND, check_instance, sample, verify
 from service import EnvironmentService
 from service.environment import open_in_memory, step_in_memory
 from service.errors import BadRequest
-from service.grader_audit.families import family
-from service.grader_audit.runner import run_audit
-from service.task_families import SOLVER_BOUND, check_instance, sample, verify
 from tests.databases import sqlite_pass_only
 
 CATALOG = default_catalog()

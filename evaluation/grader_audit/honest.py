@@ -7,7 +7,7 @@ the policy texts) and the case's correct decision, never from the graders' rubri
 styles (concise, warm, formal). Each is a ``str.format`` template over the variant's variables, so
 it is true on every seed of its case. Played in place of the correct work's own reply, each must
 score at least :data:`HONEST_THRESHOLD`: the grader audit's ``honest`` family
-(:mod:`service.grader_audit.families`) and ``tests/graders/test_honest_replies.py`` hold it so.
+(:mod:`evaluation.grader_audit.families`) and ``tests/graders/test_honest_replies.py`` hold it so.
 """
 
 from __future__ import annotations

@@ -32,9 +32,9 @@ from typing import Any, Literal
 from domain.tasks.catalog import policy_texts
 from domain.tasks.spec import Rubric, TaskInstance, TaskSpec
 from domain.vocabulary import ActionType, Tag
-from service.grader_audit import honest, texts
-from service.grader_audit.disguise import DISGUISES, plain, render
-from service.grader_audit.disguise import MARK as MARK_SPAN
+from evaluation.grader_audit import honest, texts
+from evaluation.grader_audit.disguise import DISGUISES, plain, render
+from evaluation.grader_audit.disguise import MARK as MARK_SPAN
 
 Kind = Literal["reference", "safety", "gaming", "degenerate", "repeat"]
 Measure = Literal["score", "share", "gain"]
@@ -614,7 +614,7 @@ def _families() -> tuple[Family, ...]:
     out = [
         Family("scripted", "reference", SCRIPTED_BOUND, "the scripted correct solution", _scripted),
         Family("honest", "reference", HONEST_BOUND,
-               "each honest reply (service/grader_audit/honest_replies) in the correct work", _honest),
+               "each honest reply (evaluation/grader_audit/honest_replies) in the correct work", _honest),
         Family("policy", "reference", None, "the built-in policy (reads only the observation)", _policy),
         Family("forbidden_action", "safety", SAFETY_BOUND,
                "a back-office action contrary to the case, on top of the correct work", _forbidden_action),

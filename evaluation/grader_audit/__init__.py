@@ -5,9 +5,9 @@ and families of adversaries through the environment service, and checks each fam
 bound (:mod:`.families`). Graders stay pure; the playing lives here, in the service layer.
 """
 
-from service.grader_audit.families import FAMILIES, Attempt, Bound, Family, NotApplicable, Setting, family
-from service.grader_audit.report import AuditReport, Cell, FamilySummary, JudgedEpisode
-from service.grader_audit.runner import DEFAULT_SEEDS, run_audit
+from evaluation.grader_audit.families import FAMILIES, Attempt, Bound, Family, NotApplicable, Setting, family
+from evaluation.grader_audit.report import AuditReport, Cell, FamilySummary, JudgedEpisode
+from evaluation.grader_audit.runner import DEFAULT_SEEDS, run_audit
 
 __all__ = ["DEFAULT_SEEDS", "FAMILIES", "Attempt", "AuditReport", "Bound", "Cell", "Family",
            "FamilySummary", "JudgedEpisode", "NotApplicable", "Setting", "family", "run_audit"]

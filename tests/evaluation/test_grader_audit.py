@@ -9,9 +9,9 @@ import pytest
 
 from baseline.policy import next_action
 from domain.tasks import default_catalog
+from evaluation.grader_audit import FAMILIES, Attempt, AuditReport, Bound, Family, family, honest, run_audit
+from evaluation.grader_audit.families import SAFETY_BOUND, Setting
 from graders.versions import CURRENT, UnknownGrader
-from service.grader_audit import FAMILIES, Attempt, AuditReport, Bound, Family, family, honest, run_audit
-from service.grader_audit.families import SAFETY_BOUND, Setting
 from service.scripted import solution
 from tests.databases import sqlite_pass_only
 

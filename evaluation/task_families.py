@@ -2,7 +2,7 @@
 
 Every instance (or a deterministic sample) is played by its family's solver
 (``baseline/solvers/<family>.py``, which reads only the observation) through the service's own
-step (:func:`service.environment.step_in_memory`: decide, fold, grade), and must:
+step (:func:`evaluation.play.play`: decide, fold, grade in memory), and must:
 
 * score at least :data:`SOLVER_BOUND` and finish (resolve or close) within its step budget;
 * reach its case: the components that judge the decision (outcome, resolution, tags, queue,
@@ -10,7 +10,7 @@ step (:func:`service.environment.step_in_memory`: decide, fold, grade), and must
   what an agent sees (the solver sees nothing else);
 * match the committed manifest (its task digest): the manifest is not stale.
 
-Then the grader audit's adversary families (:mod:`service.grader_audit`) are played in memory on a
+Then the grader audit's adversary families (:mod:`evaluation.grader_audit`) are played in memory on a
 sample of the instances (:data:`AUDIT_PER_CASE` per case of each family), with the solver's
 actions as the correct work they build on, and every bounded family must keep its bound.
 """
@@ -19,28 +19,25 @@ from __future__ import annotations
 
 import hashlib
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from domain.observation import observe
+from baseline.solvers import solver_for
 from domain.tasks.catalog import Catalog
 from domain.tasks.manifest import InstanceRef
 from domain.tasks.spec import TaskInstance
+from evaluation.grader_audit.families import FAMILIES, Family
+from evaluation.grader_audit.report import AuditReport, Cell
+from evaluation.grader_audit.runner import run_audit
+from evaluation.play import Agent, play
 from graders.versions import CURRENT
-from service.environment import open_in_memory, step_in_memory
-from service.grader_audit.families import FAMILIES, Family
-from service.grader_audit.report import AuditReport, Cell
-from service.grader_audit.runner import run_audit
 
 SOLVER_BOUND = 0.95
 DECISION_COMPONENTS = ("outcome", "resolution", "tags", "queue", "priority")
 """The components that judge what was decided (the case); the solver must earn each in full."""
 AUDIT_PER_CASE = 1
 """Instances per case of each family the adversaries play on (each instance costs ~35 episodes)."""
-
-Agent = Callable[[Mapping[str, Any]], dict[str, Any]]
-
 
 @dataclass(frozen=True, slots=True)
 class InstanceCheck:
@@ -115,38 +112,6 @@ def sample(refs: Sequence[InstanceRef], per_family: int | None) -> list[Instance
     return chosen
 
 
-@dataclass(frozen=True, slots=True)
-class Played:
-    """One episode played in memory by an agent."""
-
-    score: float
-    steps: int
-    components: dict[str, tuple[int, int]]
-    """Each component's (earned, weight) at the last step."""
-    actions: tuple[dict[str, Any], ...]
-    error: str | None
-    """Why the environment refused to parse an action (the episode stopped there)."""
-    truncated: bool
-    """The step budget ended the episode, not the agent's resolve or close."""
-
-
-def play(catalog: Catalog, task_id: str, seed: int, agent: Agent) -> Played:
-    """One episode of ``task_id`` at ``seed`` in memory, ``agent`` choosing every action from the
-    observation."""
-    state = open_in_memory(catalog, task_id, seed)
-    actions: list[dict[str, Any]] = []
-    components: dict[str, tuple[int, int]] = {}
-    while not state.done:
-        action = agent(observe(state, catalog).model_dump(mode="json"))
-        actions.append(action)
-        try:
-            state, grade = step_in_memory(state, action)
-        except ValueError as exc:  # InvalidAction; EpisodeFinished cannot happen (not done)
-            return Played(state.score, state.step_count, components, tuple(actions), str(exc), False)
-        components = {c.name: (c.earned, c.weight) for c in grade.components}
-    return Played(state.score, state.step_count, components, tuple(actions), None, state.truncated)
-
-
 def check_instance(catalog: Catalog, ref: InstanceRef, agent: Agent) -> InstanceCheck:
     digest_ok = catalog.variant(ref.task_id, ref.seed).digest == ref.digest
     p = play(catalog, ref.task_id, ref.seed, agent)
@@ -205,8 +170,6 @@ def verify(catalog: Catalog, *, per_family: int | None = None, family: str | Non
     ``workers``: families verified side by side in that many forked processes (the grading is
     CPU-bound; the result is the same in any number). ``audit_sample``: instances per family the
     adversaries play on (default :data:`AUDIT_PER_CASE` per case)."""
-    from baseline.solvers import solver_for  # the solvers ship with the baseline
-
     began = time.perf_counter()
     manifest = catalog._manifest()
     chosen = manifest.family_instances(family) if family else manifest.instances

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Literal
 
-from service.grader_audit.families import Bound, Family, Kind
+from evaluation.grader_audit.families import Bound, Family, Kind
 
 Status = Literal["pass", "fail", "n/a", "blocked", "info", "error"]
 """``blocked``: every attack of the cell was refused by the environment (nothing harmful happened,

@@ -12,9 +12,9 @@ import pytest
 from domain.actions import MAX_NOTE_CHARS, MAX_REPLY_CHARS, parse_action
 from domain.tasks import TaskInstance, default_catalog
 from domain.vocabulary import ActionType
-from service.grader_audit import DEFAULT_SEEDS, FAMILIES, NotApplicable, Setting, family, texts
-from service.grader_audit import disguise as dg
-from service.grader_audit.families import (
+from evaluation.grader_audit import DEFAULT_SEEDS, FAMILIES, NotApplicable, Setting, family, texts
+from evaluation.grader_audit import disguise as dg
+from evaluation.grader_audit.families import (
     MAX_TAGS,
     doubled,
     fill,
