@@ -2,7 +2,8 @@
 
 It plays, for every task and a set of seeds, the scripted correct solution, the built-in policy
 and families of adversaries through the environment service, and checks each family against its
-bound (:mod:`.families`). Graders stay pure; the playing lives here, in the service layer.
+bound (:mod:`.families`). Graders stay pure; the playing lives here, in the evaluation layer
+above the service and the agents (docs/architecture.md).
 """
 
 from evaluation.grader_audit.families import FAMILIES, Attempt, Bound, Family, NotApplicable, Setting, family
