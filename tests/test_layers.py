@@ -33,10 +33,11 @@ MAY_IMPORT: dict[str, set[str]] = {
     "baseline": BELOW_SERVICE | {"service"},
     # the evaluation layer plays the service with the agents: grader audit, tasks verify
     "evaluation": BELOW_SERVICE | {"service", "baseline"},
-    # the transports: HTTP over the service, the process that serves it, the typed client
+    # the transports: HTTP over the service, the process that serves it, the typed client and
+    # the Gymnasium registration (``ticketledger.gym``, over the agents' adapter)
     "api": BELOW_SERVICE | {"service"},
     "server": BELOW_SERVICE | {"service", "api"},
-    "ticketledger": {"domain", "api"},
+    "ticketledger": {"domain", "api", "baseline"},
     # the entry points at the top
     "cli": BELOW_SERVICE | {"service", "baseline", "evaluation", "api", "server"},
     "inference": {"baseline"},
