@@ -15,7 +15,7 @@ from pathlib import Path
 from support.terminal import CLOSED_PIPE_EXIT, detach_stdout
 
 COMMAND_MODULES = ("cli.commands_core", "cli.commands_audit", "cli.commands_serve", "cli.commands_runs",
-                   "cli.commands_grader", "cli.commands_grader_eval", "cli.commands_evaluation")
+                   "cli.commands_grader", "cli.commands_grader_eval", "cli.commands_results")
 
 
 def build_parser() -> argparse.ArgumentParser:
