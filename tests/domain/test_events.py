@@ -15,6 +15,7 @@ from domain.tasks.catalog import default_catalog
 from service import EnvironmentService
 from service.environment import to_domain
 from service.scripted import solution
+from store.codec import canonical_json
 from tests.play import play
 
 CATALOG = default_catalog()
@@ -59,6 +60,7 @@ def test_every_event_reads_back_as_itself_from_its_stored_payload(
             seen.add(type(event))
             assert (event.type, event.version) == (recorded.type, recorded.version)
             assert event.data == recorded.data
+            assert canonical_json(event.data) == recorded.data_text  # the bytes the chain covers
             assert ev.upcast(event.type, event.version, event.data) == event
     # ReplyJudged is recorded only with an LLM judge: tests/service/test_llm_judge.py reads it back
     assert seen == set(ev.EVENT_TYPES) - {ev.ReplyJudged}
