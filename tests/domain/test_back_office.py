@@ -205,7 +205,8 @@ def test_an_old_task_without_an_account_starts_from_the_ticket_email() -> None:
     del data["account"]
     for case_key in ("required_actions", "forbidden_actions"):
         del data["expected"][case_key]
-    old = ev.EpisodeStarted.from_data({**start("ep_old", variant).data, "task": data})
+    old = ev.upcast(ev.EpisodeStarted.type, ev.EpisodeStarted.version,
+                    {**start("ep_old", variant).data, "task": data})
     state = evolve(EpisodeState(), old)
     assert state.account.email == variant.task.ticket.customer_email and state.account.charged is None
     assert state.task is not None and state.task.expected.forbidden_actions == ()
