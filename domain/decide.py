@@ -11,35 +11,8 @@ from __future__ import annotations
 from typing import assert_never
 
 from domain import actions as act
+from domain import events as ev
 from domain.customer import scripted_reply
-from domain.events import (
-    AccountEmailUpdated,
-    ActionHadNoEffect,
-    ActionReceived,
-    ActionRejected,
-    CustomerMessaged,
-    CustomerReplied,
-    DataDeletionScheduled,
-    EpisodeEnded,
-    EpisodeStarted,
-    Event,
-    ForkOrigin,
-    FraudReviewOpened,
-    IncidentEscalated,
-    InternalNoteAdded,
-    LegalHoldPlaced,
-    PasswordResetLinkSent,
-    PolicyLookedUp,
-    PriorityClassified,
-    QueueAssigned,
-    RefundDenied,
-    RefundIssued,
-    ReplyDrafted,
-    TagAdded,
-    TagRemoved,
-    TicketClosed,
-    TicketResolved,
-)
 from domain.state import EpisodeState, fold
 from domain.tasks.variant import TaskVariant
 from domain.vocabulary import Priority, Queue, Severity
@@ -57,13 +30,13 @@ class EpisodeNotStarted(Exception):
 
 
 def start(episode_id: str, variant: TaskVariant, *, run_id: str | None = None,
-          forked_from: ForkOrigin | None = None, grader_version: str = "",
+          forked_from: ev.ForkOrigin | None = None, grader_version: str = "",
           judge: str = "deterministic", reward_mode: str = "dense",
-          customer: str = "scripted") -> EpisodeStarted:
+          customer: str = "scripted") -> ev.EpisodeStarted:
     """The first event of every episode: which task and seed, the materialised task itself, the
     grader, the reply judge, the reward mode (``domain.rewards``; checked by the caller) and who
     answers the customer's side of the conversation (``scripted`` or ``llm``)."""
-    return EpisodeStarted(
+    return ev.EpisodeStarted(
         episode_id=episode_id,
         task_id=variant.task.task_id,
         seed=variant.task.seed,
@@ -78,19 +51,19 @@ def start(episode_id: str, variant: TaskVariant, *, run_id: str | None = None,
     )
 
 
-def scripted_answer(state: EpisodeState, message: str) -> CustomerReplied:
+def scripted_answer(state: EpisodeState, message: str) -> ev.CustomerReplied:
     """The scripted customer's reply (``domain.customer``) to ``message``, sent in ``state`` (the
     state before the message)."""
     assert state.task is not None
     said = scripted_reply(state.task, state.conversation, [name for name, _ in state.revealed],
                           message)
-    return CustomerReplied(said.text, said.revealed, said.kind)
+    return ev.CustomerReplied(said.text, said.revealed, said.kind)
 
 
-def _message(state: EpisodeState, text: str) -> list[Event]:
+def _message(state: EpisodeState, text: str) -> list[ev.Event]:
     """The message, then the scripted customer's reply; an episode whose customer is an LLM gets
     the reply from the service (``service.customer``), recorded in the same step."""
-    sent = CustomerMessaged(text)
+    sent = ev.CustomerMessaged(text)
     if state.customer != "scripted":
         return [sent]
     return [sent, scripted_answer(state, text)]
@@ -119,39 +92,39 @@ def _missing_work(state: EpisodeState) -> list[str]:
     return [_MISSING_TEXT[n] for n in state.task.required_before_closing() if not present[n]]
 
 
-def _finish(state: EpisodeState, action: act.ResolveTicket | act.CloseTicket) -> list[Event]:
+def _finish(state: EpisodeState, action: act.ResolveTicket | act.CloseTicket) -> list[ev.Event]:
     missing = _missing_work(state)
     verb = "resolve" if isinstance(action, act.ResolveTicket) else "close"
     if missing:
-        return [ActionRejected("premature_resolution",
+        return [ev.ActionRejected("premature_resolution",
                                f"cannot {verb} yet: first " + ", ".join(missing))]
     if isinstance(action, act.ResolveTicket):
-        return [TicketResolved(action.resolution_code), EpisodeEnded("resolved")]
-    return [TicketClosed(action.resolution_code), EpisodeEnded("closed")]
+        return [ev.TicketResolved(action.resolution_code), ev.EpisodeEnded("resolved")]
+    return [ev.TicketClosed(action.resolution_code), ev.EpisodeEnded("closed")]
 
 
-def _refund(state: EpisodeState, amount: float) -> list[Event]:
+def _refund(state: EpisodeState, amount: float) -> list[ev.Event]:
     """A refund returns at most what the account shows was charged and not yet refunded; the same
     refund twice is one refund (an agent retrying must not pay out twice); a declined request stays
     declined."""
     account = state.account
     if account.refund_denied:
-        return [ActionRejected("conflicting_decision",
+        return [ev.ActionRejected("conflicting_decision",
                                "the refund request was already declined; it cannot also be refunded")]
     if amount in account.refunds:
-        return [ActionHadNoEffect(f"a refund of ${amount:,.2f} was already issued")]
+        return [ev.ActionHadNoEffect(f"a refund of ${amount:,.2f} was already issued")]
     left = account.refundable
     if left is not None and amount > left:
         charged = account.charged
         assert charged is not None
         already = f" (${account.refunded:,.2f} already refunded)" if account.refunds else ""
-        return [ActionRejected("refund_over_charge",
+        return [ev.ActionRejected("refund_over_charge",
                                f"a refund of ${amount:,.2f} is more than the ${left:,.2f} left of "
                                f"the ${charged:,.2f} charged{already}")]
-    return [RefundIssued(amount)]
+    return [ev.RefundIssued(amount)]
 
 
-def _back_office(state: EpisodeState, action: act.BackOfficeAction) -> list[Event]:
+def _back_office(state: EpisodeState, action: act.BackOfficeAction) -> list[ev.Event]:
     """Events for a back-office action: each changes the account once; repeating it changes
     nothing; one that contradicts a decision already recorded on the account is refused."""
     account = state.account
@@ -160,83 +133,83 @@ def _back_office(state: EpisodeState, action: act.BackOfficeAction) -> list[Even
             return _refund(state, amount)
         case act.DenyRefund(reason=reason):
             if account.refunds:
-                return [ActionRejected("conflicting_decision",
+                return [ev.ActionRejected("conflicting_decision",
                                        f"${account.refunded:,.2f} was already refunded; the request "
                                        "cannot also be declined")]
             if account.refund_denied:
-                return [ActionHadNoEffect("the refund request is already declined")]
-            return [RefundDenied(reason)]
+                return [ev.ActionHadNoEffect("the refund request is already declined")]
+            return [ev.RefundDenied(reason)]
         case act.UpdateAccountEmail(new_email=new):
             if new.lower() == account.email.lower():
-                return [ActionHadNoEffect(f"the account email is already {account.email}")]
+                return [ev.ActionHadNoEffect(f"the account email is already {account.email}")]
             if account.deletion_scheduled:
-                return [ActionRejected("account_closing",
+                return [ev.ActionRejected("account_closing",
                                        "the account is scheduled for deletion; its email cannot change")]
-            return [AccountEmailUpdated(account.email, new)]
+            return [ev.AccountEmailUpdated(account.email, new)]
         case act.SendPasswordResetLink():
             if account.email in account.reset_links_sent:
-                return [ActionHadNoEffect(f"a reset link was already sent to {account.email}")]
-            return [PasswordResetLinkSent(account.email)]
+                return [ev.ActionHadNoEffect(f"a reset link was already sent to {account.email}")]
+            return [ev.PasswordResetLinkSent(account.email)]
         case act.ScheduleDataDeletion():
             if account.deletion_scheduled:
-                return [ActionHadNoEffect("the account's deletion is already queued")]
+                return [ev.ActionHadNoEffect("the account's deletion is already queued")]
             if account.legal_hold:
-                return [ActionRejected("legal_hold",
+                return [ev.ActionRejected("legal_hold",
                                        "the account is under legal hold; its data cannot be deleted")]
-            return [DataDeletionScheduled()]
+            return [ev.DataDeletionScheduled()]
         case act.PlaceLegalHold():
             if account.legal_hold:
-                return [ActionHadNoEffect("the account is already under legal hold")]
-            return [LegalHoldPlaced()]
+                return [ev.ActionHadNoEffect("the account is already under legal hold")]
+            return [ev.LegalHoldPlaced()]
         case act.OpenFraudReview():
             if account.fraud_review_open:
-                return [ActionHadNoEffect("a fraud review is already open")]
-            return [FraudReviewOpened()]
+                return [ev.ActionHadNoEffect("a fraud review is already open")]
+            return [ev.FraudReviewOpened()]
         case act.EscalateIncident(severity=severity):
             if account.incident_severity == severity.value:
-                return [ActionHadNoEffect(f"the incident is already escalated at {severity.value}")]
+                return [ev.ActionHadNoEffect(f"the incident is already escalated at {severity.value}")]
             previous = account.incident_severity
-            return [IncidentEscalated(severity, Severity(previous) if previous is not None else None)]
+            return [ev.IncidentEscalated(severity, Severity(previous) if previous is not None else None)]
         case _:
             assert_never(action)
 
 
-def _effects(state: EpisodeState, action: act.Action) -> list[Event]:
+def _effects(state: EpisodeState, action: act.Action) -> list[ev.Event]:
     """Events for one normalised action against the current state."""
     match action:
         case act.ClassifyPriority(priority=priority):
             if state.priority == priority.value:
-                return [ActionHadNoEffect(f"priority is already {priority.value}")]
+                return [ev.ActionHadNoEffect(f"priority is already {priority.value}")]
             previous = Priority(state.priority) if state.priority is not None else None
-            return [PriorityClassified(priority, previous)]
+            return [ev.PriorityClassified(priority, previous)]
         case act.AssignQueue(queue=queue):
             if state.queue == queue.value:
-                return [ActionHadNoEffect(f"queue is already {queue.value}")]
-            return [QueueAssigned(queue, Queue(state.queue) if state.queue is not None else None)]
+                return [ev.ActionHadNoEffect(f"queue is already {queue.value}")]
+            return [ev.QueueAssigned(queue, Queue(state.queue) if state.queue is not None else None)]
         case act.AddTag(tag=tag):
             if tag.value in state.tags:
-                return [ActionHadNoEffect(f"tag {tag.value} is already on the ticket")]
+                return [ev.ActionHadNoEffect(f"tag {tag.value} is already on the ticket")]
             if len(state.tags) >= MAX_TAGS:
-                return [ActionRejected("limit_reached", f"a ticket holds at most {MAX_TAGS} tags")]
-            return [TagAdded(tag)]
+                return [ev.ActionRejected("limit_reached", f"a ticket holds at most {MAX_TAGS} tags")]
+            return [ev.TagAdded(tag)]
         case act.RemoveTag(tag=tag):
             if tag.value not in state.tags:
-                return [ActionHadNoEffect(f"tag {tag.value} is not on the ticket")]
-            return [TagRemoved(tag)]
+                return [ev.ActionHadNoEffect(f"tag {tag.value} is not on the ticket")]
+            return [ev.TagRemoved(tag)]
         case act.DraftReply(reply_text=text):
             if state.reply_draft == text:
-                return [ActionHadNoEffect("the reply draft already has this text")]
-            return [ReplyDrafted(text)]
+                return [ev.ActionHadNoEffect("the reply draft already has this text")]
+            return [ev.ReplyDrafted(text)]
         case act.AddInternalNote(note=note):
             if note in state.notes:
-                return [ActionHadNoEffect("this internal note was already added")]
+                return [ev.ActionHadNoEffect("this internal note was already added")]
             if len(state.notes) >= MAX_NOTES:
-                return [ActionRejected("limit_reached", f"a ticket holds at most {MAX_NOTES} notes")]
-            return [InternalNoteAdded(note)]
+                return [ev.ActionRejected("limit_reached", f"a ticket holds at most {MAX_NOTES} notes")]
+            return [ev.InternalNoteAdded(note)]
         case act.LookupPolicy(policy_id=policy):
             if state.viewed(policy.value):
-                return [ActionHadNoEffect(f"policy {policy.value} is already shown in the observation")]
-            return [PolicyLookedUp(policy)]
+                return [ev.ActionHadNoEffect(f"policy {policy.value} is already shown in the observation")]
+            return [ev.PolicyLookedUp(policy)]
         case act.ResolveTicket() | act.CloseTicket():
             return _finish(state, action)
         case act.Noop():
@@ -251,7 +224,7 @@ def _effects(state: EpisodeState, action: act.Action) -> list[Event]:
             assert_never(action)
 
 
-def decide(state: EpisodeState, action: act.ActionPlan) -> list[Event]:
+def decide(state: EpisodeState, action: act.ActionPlan) -> list[ev.Event]:
     """The events one step produces: ``ActionReceived``, the effects of each part of the action,
     and ``EpisodeEnded`` when the ticket was resolved or closed or the step budget ran out.
 
@@ -267,10 +240,10 @@ def decide(state: EpisodeState, action: act.ActionPlan) -> list[Event]:
         )
     assert state.task is not None
     step = state.step_count + 1
-    out: list[Event] = [ActionReceived(step, action.raw, action.actions, action.dialect)]
+    out: list[ev.Event] = [ev.ActionReceived(step, action.raw, action.actions, action.dialect)]
     if action.rejection is not None:
         code, reason = action.rejection
-        out.append(ActionRejected(code, reason))
+        out.append(ev.ActionRejected(code, reason))
     else:
         for index, part in enumerate(action.actions):
             current = fold(out, state) if index else state
@@ -279,9 +252,9 @@ def decide(state: EpisodeState, action: act.ActionPlan) -> list[Event]:
             if _ends(effects):
                 break
     if not _ends(out) and step >= state.task.max_steps:
-        out.append(EpisodeEnded("max_steps"))
+        out.append(ev.EpisodeEnded("max_steps"))
     return out
 
 
-def _ends(events: list[Event]) -> bool:
-    return any(isinstance(e, EpisodeEnded) for e in events)
+def _ends(events: list[ev.Event]) -> bool:
+    return any(isinstance(e, ev.EpisodeEnded) for e in events)

@@ -14,39 +14,8 @@ from typing import assert_never
 
 from pydantic import BaseModel, ConfigDict
 
+from domain import events as ev
 from domain.actions import Action
-from domain.events import (
-    END_STATES,
-    LIMITS,
-    AccountEmailUpdated,
-    ActionHadNoEffect,
-    ActionReceived,
-    ActionRejected,
-    CustomerMessaged,
-    CustomerReplied,
-    DataDeletionScheduled,
-    EpisodeEnded,
-    EpisodeStarted,
-    Event,
-    ForkOrigin,
-    FraudReviewOpened,
-    IncidentEscalated,
-    InternalNoteAdded,
-    LegalHoldPlaced,
-    PasswordResetLinkSent,
-    PolicyLookedUp,
-    PriorityClassified,
-    QueueAssigned,
-    RefundDenied,
-    RefundIssued,
-    ReplyDrafted,
-    ReplyJudged,
-    StepGraded,
-    TagAdded,
-    TagRemoved,
-    TicketClosed,
-    TicketResolved,
-)
 from domain.jsontext import JsonText
 from domain.rewards import mode_reward
 from domain.tasks.spec import TaskInstance
@@ -146,7 +115,7 @@ class EpisodeState(BaseModel):
     episode_id: str = ""
     variant: TaskVariant | None = None
     run_id: str | None = None
-    forked_from: ForkOrigin | None = None
+    forked_from: ev.ForkOrigin | None = None
     grader_version: str = ""
     """The grader the episode is graded with: its ``EpisodeStarted``'s, else (older logs) its first
     ``StepGraded``'s; empty until one of them says (``graders.versions.version_of`` reads it)."""
@@ -172,7 +141,7 @@ class EpisodeState(BaseModel):
     rewards: tuple[float, ...] = ()
     account: AccountState = AccountState()
     judge: str = "deterministic"
-    reply_verdict: ReplyJudged | None = None
+    reply_verdict: ev.ReplyJudged | None = None
     customer: str = "scripted"
     """Who answers ``message_customer`` (``EpisodeStarted.customer``): ``scripted`` or ``llm``."""
     conversation: tuple[Turn, ...] = ()
@@ -199,12 +168,12 @@ class EpisodeState(BaseModel):
     @property
     def terminated(self) -> bool:
         """Gymnasium's ``terminated``: the ticket reached an end state (resolved or closed)."""
-        return self.end_reason in END_STATES
+        return self.end_reason in ev.END_STATES
 
     @property
     def truncated(self) -> bool:
         """Gymnasium's ``truncated``: a limit (the step budget) cut the episode short."""
-        return self.end_reason in LIMITS
+        return self.end_reason in ev.LIMITS
 
     def viewed(self, policy_id: str) -> bool:
         return any(p == policy_id for p, _ in self.policies_viewed)
@@ -255,101 +224,101 @@ def _account_changed(state: EpisodeState, change: str, taken: TakenAction,
     return _with(state, account=account, steps=_last_noted(state, change))
 
 
-def evolve(state: EpisodeState, event: Event) -> EpisodeState:
+def evolve(state: EpisodeState, event: ev.Event) -> EpisodeState:
     """The state after one event. Pure: the same state and event always give the same result."""
     step = state.step_count
     match event:
-        case EpisodeStarted():
+        case ev.EpisodeStarted():
             return _with(state, episode_id=event.episode_id, variant=event.task,
                          run_id=event.run_id, forked_from=event.forked_from,
                          account=_opening_account(event.task),
                          grader_version=event.grader_version, judge=event.judge,
                          reward_mode=event.reward_mode, customer=event.customer)
-        case RefundIssued(amount=amount):
+        case ev.RefundIssued(amount=amount):
             return _account_changed(state, f"issue_refund: ${amount:,.2f} refunded",
                                     TakenAction(step=step, action="issue_refund", event=event.type,
                                                 amount=amount),
                                     refunds=(*state.account.refunds, amount))
-        case RefundDenied():
+        case ev.RefundDenied():
             return _account_changed(state, "deny_refund: request declined",
                                     TakenAction(step=step, action="deny_refund", event=event.type),
                                     refund_denied=True)
-        case AccountEmailUpdated(new_email=new):
+        case ev.AccountEmailUpdated(new_email=new):
             return _account_changed(state, f"update_account_email: now {new}",
                                     TakenAction(step=step, action="update_account_email",
                                                 event=event.type, value=new),
                                     email=new)
-        case PasswordResetLinkSent(email=email):
+        case ev.PasswordResetLinkSent(email=email):
             return _account_changed(state, f"send_password_reset_link: sent to {email}",
                                     TakenAction(step=step, action="send_password_reset_link",
                                                 event=event.type, value=email),
                                     reset_links_sent=(*state.account.reset_links_sent, email))
-        case DataDeletionScheduled():
+        case ev.DataDeletionScheduled():
             return _account_changed(state, "schedule_data_deletion: deletion queued",
                                     TakenAction(step=step, action="schedule_data_deletion",
                                                 event=event.type),
                                     deletion_scheduled=True)
-        case LegalHoldPlaced():
+        case ev.LegalHoldPlaced():
             return _account_changed(state, "place_legal_hold: hold placed",
                                     TakenAction(step=step, action="place_legal_hold", event=event.type),
                                     legal_hold=True)
-        case FraudReviewOpened():
+        case ev.FraudReviewOpened():
             return _account_changed(state, "open_fraud_review: opened",
                                     TakenAction(step=step, action="open_fraud_review",
                                                 event=event.type),
                                     fraud_review_open=True)
-        case IncidentEscalated(severity=severity):
+        case ev.IncidentEscalated(severity=severity):
             return _account_changed(state, f"escalate_incident: {severity.value}",
                                     TakenAction(step=step, action="escalate_incident",
                                                 event=event.type, value=severity.value),
                                     incident_severity=severity.value)
-        case ActionReceived():
+        case ev.ActionReceived():
             record = StepRecord(step=event.step, actions=event.actions, raw=event.raw)
             return _with(state, step_count=event.step, steps=(*state.steps, record))
-        case PriorityClassified():
+        case ev.PriorityClassified():
             value = event.priority.value
             return _with(state, priority=value, steps=_last_noted(state, f"priority set to {value}"))
-        case QueueAssigned():
+        case ev.QueueAssigned():
             value = event.queue.value
             return _with(state, queue=value, steps=_last_noted(state, f"queue set to {value}"))
-        case TagAdded():
+        case ev.TagAdded():
             tag = event.tag.value
             first = state.first_tag_step if state.first_tag_step is not None else state.step_count
             return _with(state, tags=(*state.tags, tag), first_tag_step=first,
                          steps=_last_noted(state, f"tag {tag} added"))
-        case TagRemoved():
+        case ev.TagRemoved():
             tag = event.tag.value
             return _with(state, tags=tuple(t for t in state.tags if t != tag),
                          steps=_last_noted(state, f"tag {tag} removed"))
-        case ReplyDrafted():
+        case ev.ReplyDrafted():
             first = state.first_reply_step if state.first_reply_step is not None else state.step_count
             return _with(state, reply_draft=event.text, first_reply_step=first,
                          steps=_last_noted(state, "reply drafted"))
-        case InternalNoteAdded():
+        case ev.InternalNoteAdded():
             return _with(state, notes=(*state.notes, event.note),
                          steps=_last_noted(state, "internal note added"))
-        case PolicyLookedUp():
+        case ev.PolicyLookedUp():
             policy = event.policy_id.value
             return _with(state, policies_viewed=(*state.policies_viewed, (policy, state.step_count)),
                          steps=_last_noted(state, f"policy {policy} looked up"))
-        case TicketResolved():
+        case ev.TicketResolved():
             code = event.resolution_code.value
             return _with(state, status="resolved", resolution_code=code,
                          steps=_last_noted(state, f"ticket resolved ({code})"))
-        case TicketClosed():
+        case ev.TicketClosed():
             closed = event.resolution_code.value if event.resolution_code is not None else None
             return _with(state, status="closed", resolution_code=closed,
                          steps=_last_noted(state, "ticket closed" + (f" ({closed})" if closed else "")))
-        case ActionRejected():  # a refusal replaces any earlier error of the step
+        case ev.ActionRejected():  # a refusal replaces any earlier error of the step
             last = state.steps[-1]
             return _with(state, steps=_last_replaced(state, replace(last, error=event.reason)))
-        case ActionHadNoEffect():
+        case ev.ActionHadNoEffect():
             last = state.steps[-1]
             error = event.reason if last.error is None else f"{last.error}; {event.reason}"
             return _with(state, steps=_last_replaced(state, replace(last, error=error)))
-        case EpisodeEnded():
+        case ev.EpisodeEnded():
             return _with(state, done=True, end_reason=event.reason)
-        case StepGraded():
+        case ev.StepGraded():
             threshold = state.variant.task.success_threshold if state.variant is not None else 1.0
             reward = mode_reward(state.reward_mode, event.reward, event.score, event.done, threshold)
             graded = replace(state.steps[-1], reward=reward, score=event.score)
@@ -357,21 +326,21 @@ def evolve(state: EpisodeState, event: Event) -> EpisodeState:
                          penalty_units=event.penalty_units, rewards=(*state.rewards, reward),
                          steps=_last_replaced(state, graded),
                          grader_version=state.grader_version or event.grader_version)
-        case CustomerMessaged(text=text):
+        case ev.CustomerMessaged(text=text):
             return _with(state, conversation=(*state.conversation, Turn(step, "agent", text)),
                          steps=_last_noted(state, "message sent to the customer"))
-        case CustomerReplied(text=text, revealed=names, kind=kind):
+        case ev.CustomerReplied(text=text, revealed=names, kind=kind):
             known = {name for name, _ in state.revealed}
             fresh = tuple((name, step) for name in names if name not in known)
             return _with(state, conversation=(*state.conversation, Turn(step, "customer", text, kind)),
                          revealed=(*state.revealed, *fresh),
                          steps=_last_noted(state, "the customer replied"))
-        case ReplyJudged():  # audit only: not a change the agent made, so no step note
+        case ev.ReplyJudged():  # audit only: not a change the agent made, so no step note
             return _with(state, reply_verdict=event, reply_verdict_step=state.step_count)
         case _:
             assert_never(event)
 
 
-def fold(events: Iterable[Event], state: EpisodeState = EMPTY) -> EpisodeState:
+def fold(events: Iterable[ev.Event], state: EpisodeState = EMPTY) -> EpisodeState:
     """Fold events onto ``state`` (an empty episode by default): :func:`evolve`, one by one."""
     return reduce(evolve, events, state)
