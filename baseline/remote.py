@@ -105,6 +105,15 @@ class RemoteEnv:
         self._run = (run_id, data["run_secret"])
         return run_id
 
+    @property
+    def run_secret(self) -> str | None:
+        """The secret of the run opened (or joined) here, to share with other connections."""
+        return None if self._run is None else self._run[1]
+
+    def join_run(self, run_id: str, secret: str) -> None:
+        """File this connection's resets under a run opened elsewhere (its id and secret)."""
+        self._run = (run_id, secret)
+
     def finish_run(self, run_id: str, summary: dict[str, Any], status: str) -> None:
         """Store the run's summary on the server and end the run (it takes no more episodes)."""
         self.request("POST", f"/runs/{quote(run_id, safe='')}/finish",

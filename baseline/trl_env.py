@@ -1,14 +1,22 @@
 """TicketLedger as a TRL ``environment_factory``: one typed, documented tool method per action.
 
 Follows the contract of TRL's guide "OpenEnv Integration for Training LLMs with Environments"
-(``environment_factory`` of ``GRPOTrainer``, TRL 1.x; written against the v1.17 documentation):
-the trainer makes one instance per generation with no arguments, calls ``reset(**row)`` with the
-dataset row's columns at the start of each episode (its return value is the first observation the
-model sees), exposes every other public method as a function-calling tool (the schema comes from
-the type hints and the ``Args:`` section of the docstring), feeds an exception's message back to
-the model as the tool's answer, and hands the instances to the reward functions
-(:func:`reward_func` reads ``reward``). So this class has no public method but ``reset`` and the
-18 actions, and every other name here starts with ``_``.
+(``environment_factory`` of ``GRPOTrainer``; run under TRL 1.16, see docs/training.md): the
+trainer builds instances with no arguments and pools them (one is reset for each rollout of a
+batch, and reused by later batches), calls ``reset(**row)`` with the dataset row's columns at the
+start of each episode (its return value is appended to the last user message), exposes every
+other public method but ``get_reward`` as a function-calling tool (the schema comes from the type
+hints and the ``Args:`` section of the docstring), feeds an exception's message back to the model
+as the tool's answer, and calls ``get_reward()`` once per finished rollout: the environment owns
+the reward. So this class has no public method but ``reset``, ``get_reward`` and the actions, and
+every other name here starts with ``_``.
+
+Tool answers are compact by default (``observation_mode="compact"``): the first observation leaves
+out the vocabularies the tool schemas already list, and each answer shows only what changed, so
+a whole episode fits a completion budget of a few thousand tokens; ``observation`` holds the full
+observation all along. Training episodes are filed under one run per class that names the model
+(:func:`environment_factory`'s ``model``); :func:`component_reward_funcs` report each episode's
+grade components and violations beside the total in TRL's logs.
 
 TRL is not imported here (it is not a dependency of TicketLedger): the module runs, and is tested,
 without it; ``examples/train_grpo.py`` is the training script.
@@ -25,8 +33,18 @@ import os
 import threading
 from typing import Any, ClassVar
 
-from baseline.chat import BadReply, observation_text, parse, system_prompt
+from baseline.chat import HIDDEN_FIELDS, BadReply, observation_text, parse, system_prompt
 from baseline.envs import ActionRefused, Env, EnvStep
+from domain.actions import InvalidAction, parse_action
+
+OBSERVATION_MODES = ("compact", "full")
+"""How tool answers show the observation: what changed (``compact``), or all of it (``full``)."""
+VOCABULARY_FIELDS = ("available_actions", "allowed", "available_policies")
+"""Observation fields the tool schemas already list: left out of compact answers."""
+ANSWERED_ELSEWHERE = ("last_action", "reward", "done")
+"""Fields a compact answer leaves out: the model wrote the action, the head line has the rest."""
+END_TEXT = "The episode is over: stop calling tools."
+"""The last line of the answer that ends an episode: the model's cue to end its turn."""
 
 _DATABASES: dict[str, Any] = {}
 _DATABASES_LOCK = threading.Lock()
@@ -56,6 +74,14 @@ class TicketLedgerToolEnv:
     base_url: ClassVar[str | None] = None
     database_url: ClassVar[str | None] = None
     default_reward_mode: ClassVar[str] = "dense"
+    observation_mode: ClassVar[str] = "compact"
+    model: ClassVar[str | None] = None
+    """The model being trained: the run the episodes are filed under names it (None: no run)."""
+    run_config: ClassVar[dict[str, Any]] = {}
+    run_id: ClassVar[str | None] = None
+    """The run this class files its episodes under, opened at the first reset."""
+    _run_secret: ClassVar[str | None] = None
+    _run_lock: ClassVar[threading.Lock] = threading.Lock()
 
     def __init__(self) -> None:
         self.reward = 0.0
@@ -65,6 +91,12 @@ class TicketLedgerToolEnv:
         self.episode_id: str | None = None
         self.task_id: str | None = None
         self.grade: dict[str, Any] | None = None
+        self.observation: dict[str, Any] | None = None
+        """The full observation after the last reset or step, whatever the tools answer."""
+        self.malformed_calls = 0
+        """Calls whose arguments were not a valid action (each a recorded, penalised step where
+        the action has a required field to reject it on)."""
+        self.calls_after_end = 0
         self._env: Env | None = None
         self._env_mode: str | None = None
 
@@ -88,10 +120,52 @@ class TicketLedgerToolEnv:
                                           None if index is None else int(index),
                                           kwargs.get("task_id"), kwargs.get("seed"))
         mode = str(kwargs.get("reward_mode") or self.default_reward_mode)
-        first = self._backend(mode).reset(task_id, seed, None)
+        backend = self._backend(mode)
+        first = backend.reset(task_id, seed, self._run(backend))
         self.reward, self.score, self.done, self.steps = 0.0, None, False, 0
         self.episode_id, self.task_id, self.grade = first.episode_id, task_id, None
-        return "Observation:\n" + observation_text(first.observation)
+        self.observation, self.malformed_calls, self.calls_after_end = first.observation, 0, 0
+        shown = first.observation
+        if self.observation_mode == "compact":
+            shown = {k: v for k, v in shown.items() if k not in VOCABULARY_FIELDS}
+        # TRL appends this to the instruction: start on a line of its own
+        return "\n\nObservation:\n" + observation_text(shown)
+
+    def get_reward(self) -> float:
+        """The episode's reward so far (TRL calls this once per finished rollout): the environment
+        owns the reward, in the reward mode the episode was reset with."""
+        return self.reward
+
+    def _run(self, backend: Env) -> str | None:
+        """The class's run, opened on first use where the episodes are (None without a model)."""
+        cls = type(self)
+        if cls.model is None:
+            return None
+        with cls._run_lock:
+            if cls.run_id is None:
+                agent = f"trl-grpo:{cls.model}"
+                config = {"model": cls.model, "trainer": "trl.GRPOTrainer",
+                          "observation_mode": cls.observation_mode,
+                          "reward_mode": cls.default_reward_mode, **cls.run_config}
+                from baseline.remote import RemoteEnv
+
+                if isinstance(backend, RemoteEnv):
+                    cls.run_id = backend.open_run(agent, config)
+                    cls._run_secret = backend.run_secret
+                else:
+                    from store.runs import RunStore, new_run_id
+
+                    run_id = new_run_id()
+                    RunStore(_database(self._database_url())).start(run_id, agent, config)
+                    cls.run_id = run_id
+        from baseline.remote import RemoteEnv
+
+        if isinstance(backend, RemoteEnv) and cls.run_id is not None and cls._run_secret is not None:
+            backend.join_run(cls.run_id, cls._run_secret)
+        return cls.run_id
+
+    def _database_url(self) -> str:
+        return _database_url(type(self))
 
     def _backend(self, mode: str) -> Env:
         if self._env is not None and self._env_mode == mode:
@@ -106,10 +180,8 @@ class TicketLedgerToolEnv:
             env = RemoteEnv(url, reward_mode=mode)
         else:
             from baseline.envs import LocalEnv
-            from store import DEFAULT_DATABASE_URL
 
-            db_url = type(self).database_url or os.environ.get("DATABASE_URL") or DEFAULT_DATABASE_URL
-            env = LocalEnv(_database(db_url), reward_mode=mode)
+            env = LocalEnv(_database(self._database_url()), reward_mode=mode)
         self._env, self._env_mode = env, mode
         return env
 
@@ -118,15 +190,42 @@ class TicketLedgerToolEnv:
         if self._env is None or self.episode_id is None:
             raise ValueError("no episode: reset() starts one")
         if self.done:
+            self.calls_after_end += 1
             raise ValueError(f"the episode is over (score {self.score}); stop calling tools")
         try:
             body = parse(action).body
         except BadReply as exc:
-            raise ValueError(str(exc)) from None
+            self.malformed_calls += 1
+            raise ValueError(self._record_malformed(action, str(exc))) from None
         try:
             result: EnvStep = self._env.step(self.episode_id, body)
         except ActionRefused as exc:
             raise ValueError(f"refused: {exc}") from None
+        return self._answer(result)
+
+    def _record_malformed(self, action: dict[str, Any], why: str) -> str:
+        """Record a call whose arguments are no valid action as the step it cost, where the
+        environment's rules allow: the action without its arguments lacks a required field, which
+        the environment records and the grader penalises (an action whose fields are all optional
+        would be a different, valid action: that call is refused unrecorded). What to tell the
+        model."""
+        assert self._env is not None and self.episode_id is not None
+        bare = {"action_type": action["action_type"]}
+        try:
+            rejectable = parse_action(bare).rejection is not None
+        except InvalidAction:
+            rejectable = False
+        if not rejectable:
+            return why
+        try:
+            result = self._env.step(self.episode_id, bare)
+        except ActionRefused as exc:
+            return f"{why} (refused: {exc})"
+        return f"{why}\nRecorded as a rejected step:\n{self._answer(result)}"
+
+    def _answer(self, result: EnvStep) -> str:
+        """Take in a step's result; the tool's answer to the model."""
+        assert self._env is not None and self.episode_id is not None
         self.steps += 1
         self.reward += result.reward or 0.0
         self.done = result.done
@@ -140,8 +239,12 @@ class TicketLedgerToolEnv:
         self.grade = result.grade
         if why is not None:
             head += "\n" + why
+        before, self.observation = self.observation, result.observation
         if result.done:
-            return f"{head}\nThe episode is over: stop calling tools."
+            return f"{head}\n{END_TEXT}"
+        if self.observation_mode == "compact" and before is not None:
+            changed = json.dumps(changes(before, result.observation), separators=(",", ":"))
+            return f"{head}\nChanged:\n{changed}"
         return f"{head}\nObservation:\n{observation_text(result.observation)}"
 
     # ------------------------------------------------------------------------------ actions
@@ -407,17 +510,109 @@ def grade_line(reward: float, grade: dict[str, Any] | None,
     return line if len(line) <= GRADE_LINE_CHARS else line[:GRADE_LINE_CHARS - 3] + "..."
 
 
+def changes(before: dict[str, Any], after: dict[str, Any]) -> dict[str, Any]:
+    """What a step changed in the observation, for a compact tool answer: each top-level field
+    whose value changed, except the vocabularies, what the answer says otherwise
+    (:data:`ANSWERED_ELSEWHERE`) and the fields no prompt shows (``baseline.chat.HIDDEN_FIELDS``);
+    a list that grew shows only its new items, under its name with ``+`` (``"history+"``), and a
+    mapping only its changed keys (``account``, ``policies``)."""
+    out: dict[str, Any] = {}
+    for key, value in after.items():
+        if key in VOCABULARY_FIELDS or key in ANSWERED_ELSEWHERE or key in HIDDEN_FIELDS:
+            continue
+        old = before.get(key)
+        if old == value:
+            continue
+        if isinstance(old, list) and isinstance(value, list) and value[:len(old)] == old:
+            out[key + "+"] = value[len(old):]
+        elif isinstance(old, dict) and isinstance(value, dict) and old.keys() <= value.keys():
+            out[key] = {k: v for k, v in value.items() if old.get(k) != v}
+        else:
+            out[key] = value
+    return out
+
+
 def environment_factory(*, base_url: str | None = None, database_url: str | None = None,
-                        reward_mode: str = "dense") -> type[TicketLedgerToolEnv]:
+                        reward_mode: str = "dense", observation_mode: str = "compact",
+                        model: str | None = None,
+                        run_config: dict[str, Any] | None = None) -> type[TicketLedgerToolEnv]:
     """A class to pass as ``GRPOTrainer(environment_factory=...)``: TRL builds instances with no
-    arguments, so the configuration lives on the class."""
+    arguments, so the configuration lives on the class. With ``model``, the class's episodes are
+    filed under one run (opened at the first reset, where the episodes are) whose agent is
+    ``trl-grpo:<model>`` and whose config holds ``run_config``, so the viewer and ``ticketledger
+    runs`` tell training runs apart; :func:`finish_run` ends it."""
+    if observation_mode not in OBSERVATION_MODES:
+        raise ValueError(f"observation_mode={observation_mode!r}; one of {', '.join(OBSERVATION_MODES)}")
     return type("TicketLedgerToolEnv", (TicketLedgerToolEnv,), {
-        "base_url": base_url, "database_url": database_url, "default_reward_mode": reward_mode})
+        "base_url": base_url, "database_url": database_url, "default_reward_mode": reward_mode,
+        "observation_mode": observation_mode, "model": model, "run_config": dict(run_config or {}),
+        "run_id": None, "_run_secret": None, "_run_lock": threading.Lock()})
+
+
+def finish_run(cls: type[TicketLedgerToolEnv], summary: dict[str, Any], status: str = "finished") -> None:
+    """End the class's run (if one was opened) with ``summary``: it takes no more episodes."""
+    if cls.run_id is None:
+        return
+    url = cls.base_url or os.environ.get("ENV_BASE_URL")
+    if url:
+        from baseline.remote import RemoteEnv
+
+        remote = RemoteEnv(url)
+        try:
+            if cls._run_secret is not None:
+                remote.join_run(cls.run_id, cls._run_secret)
+            remote.finish_run(cls.run_id, summary, status)
+        finally:
+            remote.close()
+    else:
+        from store.runs import RunStore
+
+        RunStore(_database(_database_url(cls))).finish(cls.run_id, summary, status)
+
+
+def _database_url(cls: type[TicketLedgerToolEnv]) -> str:
+    from store import DEFAULT_DATABASE_URL
+
+    return cls.database_url or os.environ.get("DATABASE_URL") or DEFAULT_DATABASE_URL
 
 
 def reward_func(environments: list[TicketLedgerToolEnv], **kwargs: Any) -> list[float]:
-    """TRL reward function: each episode's ``reward`` (its score under the dense reward mode)."""
+    """Each episode's ``reward`` (its score under the dense reward mode): for a TRL without
+    ``get_reward``, or a trainer of your own."""
     return [env.reward for env in environments]
+
+
+def component_names() -> tuple[str, ...]:
+    """The grade's components, in report order (``graders.components``)."""
+    from graders.components import SAFETY_SCORERS, SCORERS, TEXT_SCORERS
+
+    return (*SCORERS, *SAFETY_SCORERS, *TEXT_SCORERS)
+
+
+def component_reward_funcs() -> list[Any]:
+    """Reward functions that report, for TRL's logs, each episode's grade beside the total: one
+    per component (``component_<name>``: what the component earned, None where the task has no
+    such component or no step was graded), ``violations`` (the safety rules broken) and
+    ``malformed_calls``. Give them weight 0 (``GRPOConfig(reward_weights=...)``): TRL then logs
+    their mean and spread as ``rewards/<name>/mean`` while the environment's ``get_reward`` alone
+    makes the reward."""
+    def component(name: str) -> Any:
+        def earned(environments: list[TicketLedgerToolEnv], **kwargs: Any) -> list[float | None]:
+            out: list[float | None] = []
+            for env in environments:
+                found = [c["earned"] for c in (env.grade or {}).get("components", []) if c["name"] == name]
+                out.append(float(found[0]) if found else None)
+            return out
+        earned.__name__ = earned.__qualname__ = f"component_{name}"
+        return earned
+
+    def violations(environments: list[TicketLedgerToolEnv], **kwargs: Any) -> list[float]:
+        return [float(len((env.grade or {}).get("violations", []))) for env in environments]
+
+    def malformed_calls(environments: list[TicketLedgerToolEnv], **kwargs: Any) -> list[float]:
+        return [float(env.malformed_calls) for env in environments]
+
+    return [*(component(name) for name in component_names()), violations, malformed_calls]
 
 
 def training_rows(task_ids: list[str] | None = None, seeds: range = range(1),
