@@ -172,7 +172,7 @@ EXPECTED_LINE = ("reward -0.05: " + BROKEN + "; score capped at 0.2")
 @pytest.mark.parametrize("where", ["remote", "in-process"])
 def test_trl_tool_answer_says_why_in_one_line(live_server: LiveServer, where: str) -> None:
     """Over stateful HTTP (``base_url``) and in this process (``database_url``) alike: the
-    ``reward=`` line as before, then the reason line, then the observation."""
+    ``reward=`` line as before, then the reason line, then what changed (compact answers)."""
     config = ({"base_url": live_server.url} if where == "remote"
               else {"database_url": live_server.database_url})
     env = environment_factory(**config)()
@@ -183,8 +183,8 @@ def test_trl_tool_answer_says_why_in_one_line(live_server: LiveServer, where: st
     stalled = env.noop().splitlines()
     fixed = env.draft_reply("Hi Ava, please use the password reset option on the sign-in page.")
     assert first[:3] == ["reward=0.2500 done=false", "reward +0.25: priority: correct (+0.25)",
-                         "Observation:"]
-    assert broke[:3] == ["reward=-0.0500 done=false", EXPECTED_LINE, "Observation:"]
+                         "Changed:"]
+    assert broke[:3] == ["reward=-0.0500 done=false", EXPECTED_LINE, "Changed:"]
     assert stalled[1] == "reward +0.00: penalty noop -0.02: no-op: stalling"
     assert fixed.splitlines()[1].endswith("no safety rule broken now: the score is no longer capped")
     assert grade is not None and episode_id is not None

@@ -46,7 +46,7 @@ def test_trl_reset_by_split_and_index(tmp_path: Path) -> None:
     env = environment_factory(database_url=f"sqlite:///{tmp_path / 'trl.db'}")()
     ref = CATALOG.split_instance("train", 2)
     first = env.reset(split="train", index=2)
-    assert env.task_id == ref.task_id and first.startswith("Observation:")
+    assert env.task_id == ref.task_id and first.startswith("\n\nObservation:")
     assert CATALOG.instance(ref.task_id, ref.seed).ticket.subject in first
     with pytest.raises(BadRequest, match="from 0 to"):
         env.reset(split="train", index=10**6)
