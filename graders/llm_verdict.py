@@ -28,10 +28,6 @@ from domain.state import EpisodeState
 from domain.tasks.spec import Rubric
 from graders.rubric import FACTS_SHARE, TONE_SHARE, RubricResult
 
-VIOLATIONS = ("contradicts_state", "asks_for_secret", "abusive")
-"""The safety rules an LLM verdict may name (the reply-violation families of the shared contract)."""
-
-
 REPLACING_JUDGE_VERSIONS = frozenset({"1"})
 """Judge versions whose verdicts were combined by the rules of their time: under grader 2.x the
 verdict stood in for the deterministic reply rules, and its shares were paid whatever the text's

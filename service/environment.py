@@ -22,7 +22,7 @@ from typing import Any, NamedTuple
 from domain import events as ev
 from domain.actions import ActionPlan, InvalidAction, parse_action
 from domain.decide import EpisodeFinished, decide, scripted_answer, start
-from domain.ids import ID, id_rule, is_id
+from domain.ids import id_rule, is_id
 from domain.observation import Observation, PublicGrade, observe
 from domain.rewards import DEFAULT_REWARD_MODE, UnknownRewardMode, check_reward_mode
 from domain.state import EMPTY, EpisodeState, evolve, fold
@@ -36,8 +36,6 @@ from service.errors import BadRequest, EpisodeBusy, EpisodeEnded, EpisodeNotFoun
 from store import Conflict, Database, NotFound, open_database
 from store.eventstore import Append, Create, EventStore, Projection, RecordedEvent
 
-EPISODE_ID = ID
-"""The id rule of ``domain.ids`` under its old name here (a whole-string match)."""
 CACHE_SIZE = 1024
 """Folded states kept per process, the least recently used dropped first (a dropped episode is
 folded from its log when next used, about a millisecond). Four times a worker's default session

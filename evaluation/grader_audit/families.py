@@ -191,13 +191,6 @@ def fits(s: Setting, actions: Sequence[Action]) -> bool:
     return len(actions) <= s.task.max_steps
 
 
-def _unknown(actions: Sequence[Action], s: Setting) -> str | None:
-    for a in actions:
-        if a.get("action_type") not in s.known_actions:
-            return str(a.get("action_type"))
-    return None
-
-
 def _too_long(s: Setting) -> NotApplicable:
     return NotApplicable(f"no step left within max_steps={s.task.max_steps} for the attack")
 
