@@ -248,6 +248,8 @@ class CustomerReplied(EventBase):
     ``kind`` (:data:`REPLY_KINDS`) and who wrote it: ``scripted`` (``domain.customer``) or ``llm``
     (``model``; ``prompt_digest``: sha256 of the prompt sent). ``fallback`` says why the scripted
     wording stands in for a model's (the call failed, or its answer left out a fact it had to give).
+    ``customer_version`` is the persona prompt's version (``service.customer.CUSTOMER_VERSION``)
+    when a model was asked, as ``ReplyJudged`` records the judge's; absent for a scripted customer.
     What was revealed and the kind are always decided by the scripted rules, so a model only words
     the reply and the grade never depends on it."""
 
@@ -258,6 +260,7 @@ class CustomerReplied(EventBase):
     model: str | None = None
     prompt_digest: str | None = None
     fallback: str | None = None
+    customer_version: str | None = field(default=None, metadata=UNLESS_DEFAULT)
 
 
 @dataclass(frozen=True, slots=True)

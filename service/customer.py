@@ -30,7 +30,8 @@ if TYPE_CHECKING:
     from service.settings import Settings
 
 CUSTOMER_VERSION = "1"
-"""Goes up whenever the persona prompt's wording changes."""
+"""Goes up whenever the persona prompt's wording changes; recorded in every reply a model was
+asked for (``CustomerReplied.customer_version``)."""
 MAX_REPLY_TOKENS = 300
 MAX_REPLY_CHARS = 2000
 
@@ -99,7 +100,8 @@ def prompt_digest(model: str, messages: list[ChatCompletionMessageParam]) -> str
 def fallback(planned: CustomerReplied, model: str | None, digest: str | None,
              why: str) -> CustomerReplied:
     """The scripted reply standing in for a model's, with the reason."""
-    return replace(planned, source="scripted", model=model, prompt_digest=digest, fallback=why)
+    return replace(planned, source="scripted", model=model, prompt_digest=digest, fallback=why,
+                   customer_version=CUSTOMER_VERSION if model is not None else None)
 
 
 @dataclass(frozen=True)
@@ -177,4 +179,4 @@ class LLMCustomer:
         if missing:
             return failed(f"omitted: the reply left out {', '.join(missing)}")
         return replace(pending.planned, text=text, source="llm", model=self.model,
-                       prompt_digest=digest, fallback=None)
+                       prompt_digest=digest, fallback=None, customer_version=CUSTOMER_VERSION)

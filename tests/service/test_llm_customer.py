@@ -13,7 +13,7 @@ import pytest
 from domain import events as ev
 from service import EnvironmentService
 from service.audit_views import Auditor
-from service.customer import LLMCustomer, prompt_digest
+from service.customer import CUSTOMER_VERSION, LLMCustomer, prompt_digest
 from service.environment import to_domain
 from service.fork import fork
 from service.regrade import regrade_episode
@@ -64,6 +64,7 @@ def test_an_llm_reply_is_recorded_and_reveals_what_the_rules_reveal(db: Database
     assert (first.text, first.source, first.model, first.kind) == (said, "llm", "customer", "answer")
     assert first.revealed == ("order",) and first.fallback is None
     assert first.prompt_digest == prompt_digest("customer", prompts[0])
+    assert first.customer_version == CUSTOMER_VERSION  # which persona prompt worded it
     assert (second.kind, second.revealed) == ("clarify", ())
     assert result.state.revealed == (("order", 1),)
     assert [m.text for m in result.observation.conversation][1] == said
@@ -88,6 +89,7 @@ def test_a_failed_or_unfaithful_reply_falls_back_to_the_scripted_one(
         result = service.step(service.reset(TASK, seed=SEED).episode_id, ASK)
     (reply,) = replies(service, result.episode_id)
     assert reply.source == "scripted" and reply.fallback is not None
+    assert reply.customer_version == CUSTOMER_VERSION  # a model was asked, with this prompt
     assert reply.fallback.startswith(why), reply.fallback
     assert order_value() in reply.text and reply.revealed == ("order",)
 
@@ -134,6 +136,7 @@ def test_a_fork_continues_with_the_scripted_customer_and_says_so(db: Database) -
     copied, fresh = replies(plain, made["episode_id"])
     assert copied.source == "llm" and copied.text == f"It is {value}."  # as recorded
     assert fresh.source == "scripted" and fresh.fallback is None and fresh.kind == "clarify"
+    assert fresh.customer_version is None  # no model asked: nothing to version
     started = _forked_events(db, made["episode_id"])[0]
     assert isinstance(started, ev.EpisodeStarted) and started.customer == "scripted"
     assert result.state.revealed == (("order", 1),)
