@@ -33,6 +33,11 @@ bound to a behaviour (or a list of behaviours, one per call, the last repeating)
   model reads it whether it arrives bare or escaped inside a JSON string, else a clean verdict
   with full marks whose reason quotes the prompt's last 200 characters.
 
+A request with ``"stream": true`` gets its successful answer as server-sent events, one
+``chat.completion.chunk`` with the whole message (content or tool call), one with the finish
+reason and the usage, then ``data: [DONE]``, as the real API streams (verifiers' interception
+proxy asks its upstream for a stream); errors stay plain JSON bodies with their status.
+
 Every request is recorded (``requests``, with its messages and the tools it offered) so tests can
 count calls per model and read the prompts.
 """
@@ -117,6 +122,7 @@ class FakeOpenAI:
             def do_POST(self) -> None:
                 length = int(self.headers.get("Content-Length") or 0)
                 body = json.loads(self.rfile.read(length) or b"{}")
+                self.stream = bool(body.get("stream"))
                 with contextlib.suppress(BrokenPipeError, ConnectionResetError):
                     fake._answer(self, body)  # the client may have given up (timeout)
 
@@ -229,10 +235,24 @@ class FakeOpenAI:
         }
 
     @staticmethod
+    def _chunks(payload: dict[str, Any]) -> bytes:
+        """A completion as the server-sent events of a stream."""
+        head = {k: payload[k] for k in ("id", "created", "model")} | {"object": "chat.completion.chunk"}
+        choice = payload["choices"][0]
+        delta = dict(choice["message"])
+        if "tool_calls" in delta:
+            delta["tool_calls"] = [{"index": i, **call} for i, call in enumerate(delta["tool_calls"])]
+        events = [head | {"choices": [{"index": 0, "delta": delta, "finish_reason": None}]},
+                  head | {"choices": [{"index": 0, "delta": {}, "finish_reason": choice["finish_reason"]}],
+                          "usage": payload["usage"]}]
+        return b"".join(f"data: {json.dumps(e)}\n\n".encode() for e in events) + b"data: [DONE]\n\n"
+
+    @staticmethod
     def _send(handler: BaseHTTPRequestHandler, status: int, payload: dict[str, Any]) -> None:
-        data = json.dumps(payload).encode()
+        streamed = status == 200 and getattr(handler, "stream", False)
+        data = FakeOpenAI._chunks(payload) if streamed else json.dumps(payload).encode()
         handler.send_response(status)
-        handler.send_header("Content-Type", "application/json")
+        handler.send_header("Content-Type", "text/event-stream" if streamed else "application/json")
         handler.send_header("Content-Length", str(len(data)))
         handler.end_headers()
         handler.wfile.write(data)
