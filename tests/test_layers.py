@@ -38,6 +38,8 @@ MAY_IMPORT: dict[str, set[str]] = {
     "api": BELOW_SERVICE | {"service"},
     "server": BELOW_SERVICE | {"service", "api"},
     "ticketledger": {"domain", "api", "baseline"},
+    # the verifiers plugin (``vf-eval ticketledger-verifiers``), over the agents' adapter
+    "ticketledger_verifiers": {"baseline"},
     # the entry points at the top
     "cli": BELOW_SERVICE | {"service", "baseline", "evaluation", "api", "server"},
     "inference": {"baseline"},
