@@ -35,9 +35,9 @@ class Played:
     """The step budget ended the episode, not the agent's resolve or close."""
 
 
-def play(catalog: Catalog, task_id: str, seed: int, agent: Agent) -> Played:
-    """One episode of ``task_id`` at ``seed`` in memory, ``agent`` choosing every action from the
-    observation."""
+def play(catalog: Catalog, task_id: str, seed: int | None, agent: Agent) -> Played:
+    """One episode of ``task_id`` at ``seed`` (None: its published variant) in memory, ``agent``
+    choosing every action from the observation."""
     state = open_in_memory(catalog, task_id, seed)
     actions: list[dict[str, Any]] = []
     components: dict[str, tuple[int, int]] = {}

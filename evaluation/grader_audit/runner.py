@@ -261,7 +261,7 @@ def _scripted_or_solved(catalog: Catalog, task: TaskInstance) -> list[Action]:
     family's solver (``baseline/solvers``) played in memory on the variant."""
     if not task.task_id.startswith("task_family_"):
         return solution(task)
-    return list(play(catalog, task.task_id, int(task.seed or 0), solver_for(task.task_id)).actions)
+    return list(play(catalog, task.task_id, task.seed, solver_for(task.task_id)).actions)
 
 
 def run_audit(*, seeds: Sequence[int | None] = DEFAULT_SEEDS, task_ids: Sequence[str] | None = None,

@@ -117,6 +117,16 @@ def test_a_broken_bound_fails_the_audit_and_names_the_family_task_and_episode() 
     assert held.ok and held.exit_code == 0
 
 
+def test_a_task_family_on_its_published_variant_is_solved_on_that_variant() -> None:
+    # the solver plays the very variant the audit grades (not seed 0's instance)
+    families = ["task_family_missing_order", "task_family_plan_change"]
+    report = run_audit(seeds=(None,), task_ids=families, families=[family("scripted")])
+    for task_id in families:
+        cell = report.cell("scripted", task_id)
+        assert cell.status == "pass" and cell.value is not None and cell.value >= 0.95, cell
+    assert report.ok
+
+
 def test_judged_by_grader_1_1_the_reply_families_break_their_bounds() -> None:
     """The "before" state the issue records: grader 1.1 pays for harmful and gamed replies (it
     catches a bare keyword list). The episodes are played under the current grader and their logs
