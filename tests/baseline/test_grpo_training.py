@@ -1,6 +1,6 @@
 """A real GRPO run (slow tier): ``examples/train_grpo.py --model PATH`` with TRL's
 ``GRPOTrainer`` and the project's ``environment_factory``, on CPU, on a model built here, its
-episodes played against a running ``ticketledger serve``.
+episodes played against a running ``ticketledger serve``, or in the training process itself.
 
 Nothing is downloaded. The tokenizer is a byte-level BPE trained on the environment's own texts:
 the gold episodes rendered with the Qwen 2.5 chat template TRL ships (it expresses tool calls, and
@@ -187,7 +187,11 @@ def _build_model(path: Path, base_url: str) -> dict[str, Any]:
 
 
 @pytest.mark.timeout(1200)
-def test_a_grpo_run_trains_a_tiny_model_on_the_environment(tmp_path: Path, sqlite_url: str) -> None:
+@pytest.mark.parametrize("where", ["server", "in_process"])
+def test_a_grpo_run_trains_a_tiny_model_on_the_environment(tmp_path: Path, sqlite_url: str,
+                                                          where: str) -> None:
+    """``where``: the trainer's environments talk to ``ticketledger serve`` (``--env-base-url``),
+    or play in the training process on the same database (``DATABASE_URL``, no server)."""
     _need_train_extra()
     import torch
     from transformers import AutoModelForCausalLM
@@ -198,15 +202,18 @@ def test_a_grpo_run_trains_a_tiny_model_on_the_environment(tmp_path: Path, sqlit
         print("[fine-tune] " + json.dumps(fine_tune))
         before = {k: v.clone() for k, v in
                   AutoModelForCausalLM.from_pretrained(model_dir).state_dict().items()}
+        remote = ["--env-base-url", server.url] if where == "server" else []
         command = [sys.executable, str(REPO / "examples" / "train_grpo.py"), "--model", str(model_dir),
-                   "--env-base-url", server.url, "--tasks", TASK, "--variants", str(len(SEEDS)),
+                   *remote, "--tasks", TASK, "--variants", str(len(SEEDS)),
                    "--num-generations", "4", "--per-device-train-batch-size", "4",
                    "--gradient-accumulation-steps", "1", "--max-steps", "2",
                    "--max-completion-length", "1024", "--temperature", "1.0",
                    "--learning-rate", "1e-3", "--output-dir", str(out_dir)]
         started = time.monotonic()
+        env = {**os.environ, "TRL_EXPERIMENTAL_SILENCE": "1", "DATABASE_URL": sqlite_url}
+        env.pop("ENV_BASE_URL", None)
         done = subprocess.run(command, capture_output=True, text=True, timeout=900, cwd=REPO,
-                              env={**os.environ, "TRL_EXPERIMENTAL_SILENCE": "1"})
+                              env=env)
         seconds = time.monotonic() - started
     (tmp_path / "train.out").write_text(done.stdout + done.stderr)
     assert done.returncode == 0, done.stderr[-4000:]
