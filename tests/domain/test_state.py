@@ -12,7 +12,7 @@ from domain.actions import InvalidAction, parse_action
 from domain.decide import decide, start
 from domain.state import EMPTY, EpisodeState, evolve
 from domain.tasks import default_catalog
-from graders import GRADER_VERSION, grade_step
+from graders.grader import GRADER_VERSION, grade_step
 from service.scripted import solution
 
 CATALOG = default_catalog()

@@ -12,7 +12,7 @@ import pytest
 
 from domain import events as ev
 from domain.tasks import default_catalog
-from graders import grade_episode
+from graders.grader import grade_episode
 from service import EnvironmentService
 from service.replay import public_fields, replay
 from service.scripted import solution

@@ -13,7 +13,7 @@ from domain.state import EpisodeState, evolve, fold
 from domain.tasks import default_catalog
 from domain.tasks.spec import ActionRule, TaskInstance
 from domain.vocabulary import BACK_OFFICE_ACTIONS
-from graders import decisions, grade_step
+from graders import decisions
 from graders.components import score_components
 from graders.decisions import (
     ACTION_OUTCOMES,
@@ -23,6 +23,7 @@ from graders.decisions import (
     outcomes,
     unmet_required,
 )
+from graders.grader import grade_step
 from graders.safety import CAP_UNITS, Violation, violations
 from service.scripted import solution
 

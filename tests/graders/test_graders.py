@@ -7,8 +7,9 @@ from fractions import Fraction
 import pytest
 
 from domain.tasks import default_catalog
-from graders import UNITS, grade_episode
+from graders import UNITS
 from graders import text as tx
+from graders.grader import grade_episode
 from graders.lexicon import foreign_groups
 from graders.rubric import evaluate
 from service.environment import to_domain
