@@ -11,14 +11,10 @@ process's output.
 
 from __future__ import annotations
 
-import os
 import select
 import socket
-import subprocess
-import sys
 import time
 from collections.abc import Iterator
-from pathlib import Path
 
 import httpx
 import pytest
@@ -26,7 +22,7 @@ from websockets.sync.client import connect as ws_connect
 
 from api.logs import redact
 from tests.databases import sqlite_pass_only
-from tests.servers import ROOT, LiveServer, free_port, module_database, start_server, wait_healthy
+from tests.servers import LiveServer, module_database, start_server
 
 pytestmark = sqlite_pass_only("sockets, timeouts and log lines, before any database work")
 
@@ -181,27 +177,8 @@ def test_the_audit_token_never_reaches_the_log(server: LiveServer) -> None:
     assert logged.count("GET /ui?") >= 3, logged  # the requests were logged, token and all else
 
 
-def test_plain_uvicorn_keeps_the_token_out_of_its_access_log(tmp_path: Path) -> None:
-    """``uvicorn server.app:app`` (OpenEnv's way in) logs every request by default."""
-    port = free_port()
-    log_path = tmp_path / "uvicorn.log"
-    env = {**os.environ, "DATABASE_URL": f"sqlite:///{tmp_path / 'plain.db'}",
-           "TICKETLEDGER_AUDIT_TOKEN": TOKEN}
-    with log_path.open("wb") as log:
-        process = subprocess.Popen([sys.executable, "-m", "uvicorn", "server.app:app", "--host",
-                                    "127.0.0.1", "--port", str(port)], cwd=ROOT, env=env,
-                                   stdout=log, stderr=subprocess.STDOUT)
-    try:
-        wait_healthy(f"http://127.0.0.1:{port}", process, log_path)
-        reply = httpx.get(f"http://127.0.0.1:{port}/ui", params={"token": TOKEN}, timeout=10)
-        assert reply.status_code < 500
-        deadline = time.monotonic() + 10
-        while "GET /ui?" not in log_path.read_text() and time.monotonic() < deadline:
-            time.sleep(0.05)
-    finally:
-        process.terminate()
-        process.wait(timeout=10)
-    _assert_token_redacted(log_path.read_text())
+# ``uvicorn server.app:app`` (plain uvicorn's own logging) is covered with every other capability
+# in tests/api/test_log_secrets.py.
 
 
 @pytest.mark.parametrize(("logged", "expected"), [
