@@ -36,7 +36,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--tasks", default=None, metavar="LIST", help="comma-separated task ids (default: all)")
     p.add_argument("--grader", default=None, metavar="VERSION",
                    help="the grader version that judges (default: the current one); e.g. "
-                        "ticketledger-grader/1.1 gives the table before the current grader")
+                        "ticketledger-grader/2.0 gives the table before the text judge of 3.0")
     p.add_argument("--families", default=None, metavar="LIST",
                    help="comma-separated family names (default: all; the reference families always run)")
     p.set_defaults(func=cmd_grader_audit)

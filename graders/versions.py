@@ -8,6 +8,10 @@ record :data:`CURRENT`.
 Which version an episode was recorded under: ``EpisodeStarted.grader_version``; logs written before
 that field was filled leave it empty, and then the version of the episode's first ``StepGraded``
 says; an episode with neither is as old as the first released grader, :data:`FALLBACK`.
+
+A version that is not configuration of the one grading path is retired (:mod:`graders.retired`
+says the policy): :func:`grader_for` refuses it, and :func:`grader_of_log` reads the grades its
+episodes recorded instead of judging them again.
 """
 
 from __future__ import annotations
@@ -18,14 +22,14 @@ from typing import Protocol
 
 from domain.events import Component, EpisodeStarted, Event, Penalty, StepGraded, Violation
 from domain.state import EpisodeState
-from graders import channels, v1_1
+from graders import channels
 from graders import grader as v2_0
+from graders.retired import RETIRED, V1_1, recorded_grades
 from graders.safety import SafetyJudge
 from graders.safety import judge as judge_2
 from graders.text import LEXICON_2_0, LEXICON_2_1, LEXICON_3_0, LEXICON_3_1, Lexicon
-from graders.v1_1.components import SCORERS as V1_1_SCORERS
 
-FALLBACK = v1_1.GRADER_VERSION
+FALLBACK = V1_1
 """The version of an episode that records none (the first released grader)."""
 
 
@@ -81,34 +85,6 @@ class Grader:
     grade_episode: Callable[[Iterable[Event]], EpisodeGradeView]
 
 
-class GraderCannotJudge(LookupError):
-    """A grader version is asked to re-grade an episode whose task weighs a component it has no
-    scorer for (grader 1.1 and the ``outcome`` component the TicketLedger tasks gained in 2.0)."""
-
-
-def _judging_only_known_components(
-        version: str, known: Iterable[str],
-        grade_episode: Callable[[Iterable[Event]], EpisodeGradeView],
-) -> Callable[[Iterable[Event]], EpisodeGradeView]:
-    """``grade_episode``, refusing up front, with a message that says why, an episode whose task
-    weighs a component this version does not know (it would otherwise fail deep inside the
-    scorers with a bare KeyError naming the component)."""
-    scorers = frozenset(known)
-
-    def grade(events: Iterable[Event]) -> EpisodeGradeView:
-        events = list(events)
-        opening = next((e for e in events if isinstance(e, EpisodeStarted)), None)
-        if opening is not None:
-            unknown = [name for name, _ in opening.task.key.weights if name not in scorers]
-            if unknown:
-                raise GraderCannotJudge(
-                    f"grader {version} cannot judge {opening.task_id}: it weighs "
-                    f"{', '.join(unknown)}, which {version} has no scorer for")
-        return grade_episode(events)
-
-    return grade
-
-
 def _grader_2(version: str, lexicon: Lexicon, safety_judge: SafetyJudge = judge_2) -> Grader:
     """A grader 2.x or 3.x: the code of :mod:`graders.grader` reading texts with ``lexicon`` and
     finding safety violations with ``safety_judge``."""
@@ -146,13 +122,12 @@ SAFETY_JUDGES: dict[str, SafetyJudge] = {V3_0: channels.judge, V3_1: channels.ju
 """The safety judge of each version that does not use grader 2.x's (``graders.safety.judge``)."""
 
 GRADERS: dict[str, Grader] = {
-    v1_1.GRADER_VERSION: Grader(v1_1.GRADER_VERSION, v1_1.grade_step, _judging_only_known_components(
-        v1_1.GRADER_VERSION, V1_1_SCORERS, v1_1.grade_episode)),
     v2_0.GRADER_VERSION: Grader(v2_0.GRADER_VERSION, v2_0.grade_step, v2_0.grade_episode),
     **{version: _grader_2(version, lexicon, SAFETY_JUDGES.get(version, judge_2))
        for version, lexicon in LEXICONS.items() if version != v2_0.GRADER_VERSION},
 }
-"""Every grader this code can run, by the version string episodes record."""
+"""Every grader this code can run, by the version string episodes record (retired versions,
+:data:`graders.retired.RETIRED`, are not among them)."""
 
 CURRENT = V3_1
 """The version new episodes record."""
@@ -162,11 +137,19 @@ class UnknownGrader(LookupError):
     """An episode names a grader version this code does not have (a newer release wrote it)."""
 
 
+class GraderRetired(UnknownGrader):
+    """A grader version this code knows but no longer grades with (:mod:`graders.retired`)."""
+
+
 def grader_for(version: str) -> Grader:
-    """The grader of ``version``; raises :class:`UnknownGrader` naming the known ones."""
+    """The grader of ``version``; raises :class:`GraderRetired` saying the policy for a retired
+    version and :class:`UnknownGrader` naming the known ones for any other it does not have."""
     try:
         return GRADERS[version]
     except KeyError:
+        if version in RETIRED:
+            raise GraderRetired(f"{RETIRED[version]}; this code grades with "
+                                f"{', '.join(GRADERS)}") from None
         raise UnknownGrader(f"unknown grader version {version!r}; this code has "
                             f"{', '.join(GRADERS)}") from None
 
@@ -194,14 +177,27 @@ def grader_of(state: EpisodeState) -> Grader:
 
 
 def violations_of(state: EpisodeState) -> tuple[Violation, ...]:
-    """The safety violations of ``state`` as its episode's grader judges them (grader 1.1 had no
-    safety rules: none)."""
+    """The safety violations of ``state`` as its episode's grader judges them (grader 1.1, the one
+    retired version, had no safety rules: none)."""
     version = version_of(state)
-    if version == FALLBACK:
+    if version in RETIRED:
         return ()
     return SAFETY_JUDGES.get(version, judge_2)(state).violations
 
 
 def grader_of_log(events: Sequence[Event]) -> Grader:
-    """The grader that re-grades the episode ``events`` record."""
-    return grader_for(recorded_version(events))
+    """The grader that re-grades the episode ``events`` record; for a retired version, one that
+    reads the grades the log recorded and checks their arithmetic
+    (:func:`graders.retired.recorded_grades`), and refuses to grade a new step."""
+    version = recorded_version(events)
+    if version not in RETIRED:
+        return grader_for(version)
+
+    def refuse(before: EpisodeState, step_events: Sequence[Event],
+               after: EpisodeState) -> StepGradeView:
+        raise GraderRetired(RETIRED[version])
+
+    def read(log: Iterable[Event]) -> EpisodeGradeView:
+        return recorded_grades(version, log)
+
+    return Grader(version, refuse, read)

@@ -33,7 +33,7 @@ from domain import events as ev
 from domain.tasks import default_catalog
 from domain.tasks.catalog import Catalog
 from domain.tasks.manifest import InstanceRef, instance_id
-from graders.versions import GraderCannotJudge, UnknownGrader, grader_for
+from graders.versions import UnknownGrader, grader_for
 from results.figures import Outcome, RunFacts, compare, figures
 from service import replay
 from service.audit_views import Auditor
@@ -401,10 +401,7 @@ def regrade_bundle(bundle: dict[str, Any], grader_version: str,
         events = [ev.upcast(r.type, r.version, r.data) for r in recorded]
         started = opening(recorded)
         threshold = started.task.task.success_threshold
-        try:
-            new_score = grader.grade_episode(events).score
-        except GraderCannotJudge as exc:
-            raise BundleError(str(exc)) from None
+        new_score = grader.grade_episode(events).score
         old_score = float(e["score"])
         trial = int(e.get("trial") or 0)
         before.append(Outcome(started.task_id, started.seed, trial, old_score, old_score >= threshold))

@@ -29,10 +29,17 @@ from domain.state import EMPTY, EpisodeState, evolve, fold
 from domain.tasks.catalog import Catalog, UnknownTask, default_catalog
 from graders import to_float
 from graders.safety import CAP_UNITS
-from graders.versions import CURRENT, StepGradeView, grader_of
+from graders.versions import CURRENT, GraderRetired, StepGradeView, grader_of
 from service import customer as customers
 from service import judge as judging
-from service.errors import BadRequest, EpisodeBusy, EpisodeEnded, EpisodeNotFound, ServiceError
+from service.errors import (
+    BadRequest,
+    EpisodeBusy,
+    EpisodeEnded,
+    EpisodeNotFound,
+    GraderRetiredError,
+    ServiceError,
+)
 from store import Conflict, Database, NotFound, open_database
 from store.eventstore import Append, Create, EventStore, Projection, RecordedEvent
 
@@ -454,6 +461,10 @@ class EnvironmentService:
             step_events = decide(cached.state, plan)
         except EpisodeFinished as exc:
             raise EpisodeEnded(str(exc)) from None
+        try:
+            grader_of(cached.state)
+        except GraderRetired as exc:  # before a customer or judge is asked anything
+            raise GraderRetiredError(f"episode {episode_id} cannot be continued: {exc}") from None
         step_events = self._customer_replied(cached.state, plan, step_events,
                                              {} if verdicts is None else verdicts)
         after = fold(step_events, cached.state)

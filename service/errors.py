@@ -27,6 +27,15 @@ class EpisodeBusy(ServiceError):
     code = "conflict"
 
 
+class GraderRetiredError(ServiceError):
+    """The episode was recorded under a retired grader (``graders.retired``): it can be replayed,
+    verified and re-graded, but no new step of it can be graded, so it is neither continued nor
+    forked."""
+
+    status = 409
+    code = "grader_retired"
+
+
 class BadRequest(ServiceError):
     status = 422
     code = "invalid_request"

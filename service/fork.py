@@ -17,10 +17,10 @@ from domain import events as ev
 from domain.observation import observe
 from domain.state import fold
 from graders.grader import split_steps
-from graders.versions import grader_of_log
+from graders.versions import GraderRetired, grader_for, recorded_version
 from service.audit_views import Auditor
 from service.environment import check_episode_id, new_episode_id, to_domain
-from service.errors import BadRequest, EpisodeBusy
+from service.errors import BadRequest, EpisodeBusy, GraderRetiredError
 from store import Conflict
 from store.eventstore import Projection, RecordedEvent
 
@@ -63,7 +63,11 @@ def fork(auditor: Auditor, episode_id: str, at: int, new_id: str | None = None, 
     fork_id = check_episode_id(new_id) if new_id is not None else new_episode_id()
     started = head[0]
     assert isinstance(started, ev.EpisodeStarted), "an episode log starts with EpisodeStarted"
-    grader = grader_of_log([e for part in [head, *steps] for e in part])
+    try:
+        grader = grader_for(recorded_version([e for part in [head, *steps] for e in part]))
+    except GraderRetired as exc:
+        raise GraderRetiredError(f"episode {episode_id} cannot be forked: a fork keeps its "
+                                 f"source's grader, and {exc}") from None
     first = replace(started, episode_id=fork_id, run_id=None,
                     # the original as its own opening event names it (for a client-chosen id, the
                     # id the client chose; the index row below keeps the stored id)

@@ -3,7 +3,8 @@ the log telling the truth?".
 
 All of them read only the recorded events. Replay re-folds and re-grades every step with the grader
 the episode was recorded under (``graders.versions``: its recorded rewards must come out again
-exactly, whatever grader new episodes use), verifies the hash chain, checks the task variant
+exactly, whatever grader new episodes use; under a retired grader, from the grades it recorded:
+``graders.retired``), verifies the hash chain, checks the task variant
 against the catalog, and reports the first place where anything disagrees with what was recorded.
 """
 
@@ -19,6 +20,7 @@ from domain.state import EpisodeState, fold
 from domain.tasks.catalog import Catalog
 from graders import to_float
 from graders.grader import split_steps
+from graders.retired import RETIRED, UngradableStep
 from graders.safety import Violation
 from graders.versions import CURRENT, UnknownGrader, grader_of_log, violations_of
 from store.chain import GENESIS, UnknownChainFormat, link
@@ -161,8 +163,15 @@ def replay(recorded: list[RecordedEvent], catalog: Catalog, *, steps: bool = Tru
         report.divergences.append(Divergence(None, None, "grader", str(exc)))
         return report
     report.grader_version = grader.version
+    if grader.version in RETIRED:
+        report.notes.append(f"{RETIRED[grader.version]}: each step's reward and score are checked "
+                            "against the components and penalties it recorded, which are not "
+                            "judged again")
     try:
         grade = grader.grade_episode(domain_events)
+    except UngradableStep as exc:
+        report.divergences.append(Divergence(None, None, "reward", str(exc)))
+        return report
     except (ValueError, KeyError, TypeError) as exc:
         report.divergences.append(Divergence(None, None, "upcast", f"cannot read the log: {exc!r}"))
         return report

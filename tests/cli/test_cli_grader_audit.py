@@ -77,18 +77,27 @@ def test_the_table_and_the_json_say_the_same(capsys: pytest.CaptureFixture[str])
         assert "every family keeps its bound" in out and code == 0
 
 
-def test_judged_by_grader_1_1_a_contradicting_reply_fails_the_audit(
-        capsys: pytest.CaptureFixture[str]) -> None:
-    """A family known to break its bound under grader 1.1 makes the command exit 1 and say which."""
+def test_judged_by_grader_2_0_a_split_claim_fails_the_audit(capsys: pytest.CaptureFixture[str]) -> None:
+    """A family known to break its bound under grader 2.0 (a claim split over two sentences, which
+    the text judge of 3.0 reads) makes the command exit 1 and say which."""
     code, out, _ = run(capsys, "grader-audit", "--tasks", "task_hard_refund_policy_denial",
-                       "--seeds", "published", "--families", "contradiction", "--json",
-                       "--grader", "ticketledger-grader/1.1")
+                       "--seeds", "published", "--families", "split_claim", "--json",
+                       "--grader", "ticketledger-grader/2.0")
     data = json.loads(out)
-    assert code == 1 and not data["ok"] and data["grader_version"] == "ticketledger-grader/1.1"
-    assert data["failures"] == ["contradiction on task_hard_refund_policy_denial: 0.9183 breaks score <= 0.2 "
+    assert code == 1 and not data["ok"] and data["grader_version"] == "ticketledger-grader/2.0"
+    assert data["failures"] == ["split_claim on task_hard_refund_policy_denial: 1.0 breaks score <= 0.2 "
                                 "(seed published, outside_window, text 1)"]
     worst = data["cells"][-1]["worst"]
-    assert "reply:" in worst["detail"] and worst["score"] == 0.9183
+    assert "reply:" in worst["detail"] and worst["score"] == 1.0
+
+
+def test_a_retired_grader_is_refused_with_its_policy(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(capsys, "grader-audit", "--json", "--tasks", "task_easy_password",
+                         "--grader", "ticketledger-grader/1.1")
+    assert code == 2
+    message = json.loads(out)["error"]["message"]
+    assert message.startswith("grader 1.1 is retired") and "re-graded under a current grader" in message
+    assert err.startswith("error: grader 1.1 is retired")
 
 
 @pytest.mark.parametrize("args", [["--seeds", "one"], ["--seeds", ","], ["--tasks", "task_nope"],

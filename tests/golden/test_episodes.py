@@ -12,6 +12,8 @@ The built-in policy's v2 episodes are not played again (the policy's replies cha
 v3 holds today's).
 
 v1 (recorded with grader "ticketledger-grader/1.1", before issue 15) is held to what still holds.
+Grader 1.1 is retired since (``graders.retired``): v1's episodes replay from their recorded grades,
+each reward and score checked against the components and penalties it recorded.
 
 Issue 15 changed the grader (2.0), the catalog (answer keys with required and forbidden actions,
 so every task digest; the objectives of the three TicketLedger tasks; the policy texts SLA-1 and
@@ -20,8 +22,8 @@ policy. So v1's claims split:
 
 * Still held exactly, because recorded history is never re-scored: every v1 episode, given as its
   recorded events, replays (``service.replay``, what ``ticketledger replay`` and ``verify`` run)
-  under grader 1.1, the version it recorded, with an intact chain (its recorded hashes), no
-  divergence and exactly its recorded rewards and scores.
+  under grader 1.1, the version it recorded (retired: from its recorded grades), with an intact
+  chain (its recorded hashes), no divergence and exactly its recorded rewards and scores.
 * Still held, on what issue 15 did not change: v1's recorded actions for the scripted and odd
   episodes, played again through the environment service on a fresh database of the run's
   backend, give v1's domain events after the opening event (type, schema version and payload of
@@ -327,14 +329,36 @@ def test_today_grader_is_the_one_the_exact_versions_were_recorded_with() -> None
 
 
 def test_the_recorded_graders_are_kept_beside_todays() -> None:
-    """Every recorded version's grader stays runnable (its episodes replay under it, above)."""
+    """Every recorded version's grader stays runnable (its episodes replay under it, above), but
+    v1's, which is retired (``graders.retired``): its episodes replay from their recorded grades."""
     for version in RECORDED:
-        assert RECORDED[version].meta["grader_version"] in grader_versions(), version
+        if version != "v1":
+            assert RECORDED[version].meta["grader_version"] in grader_versions(), version
 
 
-def test_the_v1_grader_is_kept_beside_todays() -> None:
-    """v1's grader stays runnable (its episodes replay under it, above); new episodes record a
-    newer one, so v1's rewards are not today's and the v2 recording holds those."""
-    assert V1.meta["grader_version"] in grader_versions()
-    assert grader_version() != V1.meta["grader_version"]
-    assert grader_version() in grader_versions()
+def test_the_v1_grader_is_retired_and_its_episodes_replay_from_their_grades() -> None:
+    """v1's grader is not runnable any more: a replay of a v1 episode says so in a note and
+    checks each recorded reward and score against the components and penalties it recorded, so a
+    reward edited (and re-chained) shows as a divergence."""
+    from graders.retired import RETIRED
+    from store.chain import link
+    from store.codec import canonical_json
+
+    assert V1.meta["grader_version"] not in grader_versions()
+    assert V1.meta["grader_version"] in RETIRED
+    record = next(r for r in V1.episodes if r["player"] == "scripted")
+    events = record["reset"]["events"] + [e for s in record["steps"] if "refused" not in s
+                                          for e in s["events"]]
+    data = replay_recorded(events, record["episode_id"])
+    assert data["consistent"] and data["notes"][0].startswith("grader 1.1 is retired")
+    edited = [dict(e, data=dict(e["data"])) for e in events]
+    graded = next(e for e in edited if e["type"] == "StepGraded")
+    graded["data"]["reward"] += 0.5
+    graded["data"]["reward_units"] += 5000
+    prev = "0" * 64
+    for e in edited:  # re-chained, so the chain check passes and only the grade can catch it
+        e["prev_hash"] = prev
+        e["hash"] = prev = link(prev, e["seq"], e["type"], e["version"], canonical_json(e["data"]), 1)
+    tampered = replay_recorded(edited, record["episode_id"])
+    assert tampered["chain_ok"] and not tampered["consistent"]
+    assert tampered["first_divergence"]["kind"] == "reward"

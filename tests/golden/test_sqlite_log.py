@@ -35,7 +35,7 @@ from tests.golden.changes import (
     with_issue_18_vocabulary,
 )
 from tests.golden.reference import Recorded, report
-from tests.golden.seams import cli_json, cli_lines, environment, sqlite_pass_only
+from tests.golden.seams import cli_json, cli_lines, environment, grader_version, sqlite_pass_only
 
 pytestmark = sqlite_pass_only("the log under test is an SQLite file")
 
@@ -255,12 +255,11 @@ def as_v1_saw(steps: list[dict[str, Any]], final: dict[str, Any]) -> dict[str, A
             "final": {k: v for k, v in final.items() if k != "head_hash"}}
 
 
-@pytest.mark.parametrize("version", sorted(LOGS))
+@pytest.mark.parametrize("version", sorted(v for v in LOGS if v != "v1"))
 def test_an_open_episode_goes_on_as_recorded(version: str, tmp_path: Path) -> None:
-    """Today's code appends to the old log under the episode's own grader (1.1 for v1): the
-    remaining steps' rewards, scores, observations and event payloads are as recorded (for v1,
-    the grades in today's ``StepGraded`` shape and v1's observation members; for v2, everything,
-    hashes included), and the continued chain verifies."""
+    """Today's code appends to the old log under the episode's own grader: the remaining steps'
+    rewards, scores, observations and event payloads are as recorded (for v2, everything, hashes
+    included), and the continued chain verifies."""
     log_of = LOGS[version]
     assert log_of.open
     url = log_of.load(tmp_path)
@@ -268,3 +267,27 @@ def test_an_open_episode_goes_on_as_recorded(version: str, tmp_path: Path) -> No
     assert not problems, "\n".join(problems)
     code, data = cli_json("--database-url", url, "verify", "--jobs", "1")
     assert (code, data["failures"], data["consistent"]) == (0, [], len(log_of.in_log))
+
+
+def test_an_open_v1_episode_is_not_continued_under_its_retired_grader(tmp_path: Path) -> None:
+    """Grader 1.1 is retired (``graders.retired``): the open v1 episode's next recorded step is
+    refused with a message naming the policy and nothing is appended; the log still verifies, and
+    the episode is re-graded under today's grader like any other."""
+    log_of = LOGS["v1"]
+    url = log_of.load(tmp_path)
+    with environment(url) as env:
+        for episode_id, prefix in log_of.open.items():
+            before = env.events(episode_id)
+            action = log_of.by_id(episode_id)["steps"][prefix]["action"]
+            refused = env.step(episode_id, action)
+            assert set(refused) == {"refused"}, refused
+            assert refused["refused"].startswith(f"episode {episode_id} cannot be continued: "
+                                                 "grader 1.1 is retired")
+            assert env.events(episode_id) == before
+    code, data = cli_json("--database-url", url, "verify", "--jobs", "1")
+    assert (code, data["failures"], data["consistent"]) == (0, [], len(log_of.in_log))
+    code, data = cli_json("--database-url", url, "regrade", "--dry-run")
+    assert code == 0 and data["episodes"] == len(log_of.in_log)
+    assert data["grader_version"] == grader_version()
+
+

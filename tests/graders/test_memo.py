@@ -14,13 +14,11 @@ from domain.tasks import default_catalog
 from graders import claims, entities, meaning, normalize, rubric, statements
 from graders import text as tx
 from graders.memo import ENTRY_CHARS, Remembered, TextCache, text_cache
-from graders.v1_1 import rubric as rubric_1_1
 from service.environment import open_in_memory, step_in_memory
 
 CACHES: list[Remembered] = [  # type: ignore[type-arg]
     normalize.visible, tx._analysed, statements._seen, statements._versions, claims.read,
-    claims._forbidden_claim, meaning.read, entities.extract, rubric._evaluate_text,
-    rubric_1_1._evaluate_text]
+    claims._forbidden_claim, meaning.read, entities.extract, rubric._evaluate_text]
 
 
 def test_every_text_cache_of_the_graders_is_bounded_by_characters() -> None:

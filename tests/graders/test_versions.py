@@ -1,11 +1,10 @@
 """Grader versions: each episode is graded, replayed and forked with the grader it recorded; new
-episodes record the current one; the frozen 1.1 copy reads nothing from the live catalog."""
+episodes record the current one; an episode of the retired 1.1 replays from its recorded grades and
+is neither continued nor forked."""
 
 from __future__ import annotations
 
-import ast
 from fractions import Fraction
-from pathlib import Path
 
 import pytest
 
@@ -13,12 +12,11 @@ from domain.decide import start
 from domain.events import EpisodeStarted, StepGraded
 from domain.tasks.catalog import default_catalog
 from graders import grader as v2_0
-from graders import v1_1, versions
-from graders.v1_1 import lexicon as frozen_lexicon
-from graders.v1_1.rubric import evaluate as evaluate_1_1
+from graders import versions
 from service import EnvironmentService, environment
 from service.audit_views import Auditor
 from service.environment import to_domain
+from service.errors import GraderRetiredError
 from service.fork import fork
 from tests.audit_helpers import play
 
@@ -26,51 +24,19 @@ V1_1 = "ticketledger-grader/1.1"
 NOOP = {"action_type": "noop"}
 
 
-def test_the_registry_has_the_frozen_1_1_to_3_0_and_the_current_3_1() -> None:
+def test_the_registry_has_the_frozen_2_0_to_3_0_and_the_current_3_1_and_1_1_is_retired() -> None:
     assert versions.CURRENT == versions.V3_1 == "ticketledger-grader/3.1"
     assert versions.V3_0 == "ticketledger-grader/3.0"
     assert versions.V2_1 == "ticketledger-grader/2.1"
     assert v2_0.GRADER_VERSION == "ticketledger-grader/2.0"
-    assert versions.FALLBACK == v1_1.GRADER_VERSION == V1_1
-    assert versions.grader_for(V1_1).grade_step is v1_1.grade_step  # grade_episode: checked first
+    assert versions.FALLBACK == V1_1
     assert versions.grader_for(v2_0.GRADER_VERSION).grade_step is v2_0.grade_step
-    assert list(versions.GRADERS) == [V1_1, v2_0.GRADER_VERSION, versions.V2_1, versions.V3_0,
-                                      versions.V3_1]
-    with pytest.raises(versions.UnknownGrader, match=r"'x/9'.*ticketledger-grader/1\.1"):
+    assert list(versions.GRADERS) == [v2_0.GRADER_VERSION, versions.V2_1, versions.V3_0, versions.V3_1]
+    with pytest.raises(versions.UnknownGrader, match=r"'x/9'.*ticketledger-grader/2\.0"):
         versions.grader_for("x/9")
-
-
-def test_the_frozen_copy_imports_only_itself_and_the_domain() -> None:
-    """No import of a live grader module or of the catalog: 1.1 must judge as it judged. The one
-    exception, ``graders.memo``, only remembers results (bounded by the text it holds) and decides
-    nothing."""
-    package = Path(v1_1.__file__).parent
-    for path in sorted(package.glob("*.py")):
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if isinstance(node, ast.ImportFrom) and node.module:
-                module = node.module
-                assert (module.startswith(("graders.v1_1", "graders.memo", "domain.events", "domain.state",
-                                           "domain.actions", "domain.tasks.variant",
-                                           "domain.tasks.spec"))
-                        or not module.startswith(("graders", "domain"))), (path.name, module)
-            if isinstance(node, ast.Import):
-                assert not any(a.name.startswith(("graders", "domain")) for a in node.names)
-
-
-def test_frozen_foreign_groups_cover_every_task_and_catch_a_shotgun_reply() -> None:
-    catalog = default_catalog()
-    assert sorted(catalog.task_ids) == sorted(frozen_lexicon._frozen())
-    task = catalog.instance("task_easy_password")
-    assert task.reply is not None
-    foreign = frozen_lexicon.foreign_groups(task.task_id)
-    assert len(foreign) >= frozen_lexicon.SHOTGUN_GROUPS
-    # a reply that makes the points of six other tickets, in otherwise ordinary prose
-    points = ", and ".join(group[0] for group in foreign[:6])
-    text = (f"Hi Ava, thanks for reaching out about this. We can confirm {points}. "
-            "We will follow up with you about the next steps. Best regards, the support team")
-    result = evaluate_1_1(task.reply, text, task.first_name, foreign)
-    assert result.fraction == 0 and "other tickets" in result.public
-    assert evaluate_1_1(task.reply, text, task.first_name, ()).public != result.public
+    with pytest.raises(versions.GraderRetired, match=r"^grader 1\.1 is retired .* this code grades with "
+                       r"ticketledger-grader/2\.0"):
+        versions.grader_for(V1_1)
 
 
 def test_recorded_version_reads_the_opening_event_then_the_first_grade_then_falls_back() -> None:
@@ -81,51 +47,65 @@ def test_recorded_version_reads_the_opening_event_then_the_first_grade_then_fall
     assert versions.recorded_version([start("e", variant)]) == V1_1
 
 
-def _played_under_1_1(service: EnvironmentService, monkeypatch: pytest.MonkeyPatch) -> str:
-    """An episode as a 1.1 release recorded it: reset while 1.1 was current, then ten no-ops (the
-    stalling sequence whose last reward 1.1 refunds)."""
+def _opened_under(version: str, service: EnvironmentService, monkeypatch: pytest.MonkeyPatch) -> str:
+    """An episode as a release whose current grader was ``version`` opened it."""
     with monkeypatch.context() as patch:
-        patch.setattr(environment, "CURRENT", V1_1)
-        episode_id = service.reset("task_easy_password").episode_id
-    for _ in range(8):
+        patch.setattr(environment, "CURRENT", version)
+        return service.reset("task_easy_password").episode_id
+
+
+def test_an_episode_of_a_retired_grader_is_neither_continued_nor_forked(
+        service: EnvironmentService, monkeypatch: pytest.MonkeyPatch) -> None:
+    episode_id = _opened_under(V1_1, service, monkeypatch)
+    before = service.load_events(episode_id)
+    with pytest.raises(GraderRetiredError, match=f"^episode {episode_id} cannot be continued: "
+                       "grader 1.1 is retired") as refused:
         service.step(episode_id, NOOP)
-    return episode_id
+    assert refused.value.status == 409 and refused.value.code == "grader_retired"
+    assert service.load_events(episode_id) == before
+    auditor = Auditor(service.db)
+    with pytest.raises(GraderRetiredError, match=f"^episode {episode_id} cannot be forked: a fork "
+                       "keeps its source's grader, and grader 1.1 is retired"):
+        fork(auditor, episode_id, 0)
+    report = auditor.replay(episode_id)
+    assert report["consistent"] and report["grader_version"] == V1_1
+    assert report["recorded_grader_version"] == V1_1 and "grader 1.1 is retired" in report["notes"][0]
 
 
 def test_an_old_episode_is_stepped_replayed_and_forked_with_its_own_grader(
         service: EnvironmentService, monkeypatch: pytest.MonkeyPatch) -> None:
-    episode_id = _played_under_1_1(service, monkeypatch)
+    old = v2_0.GRADER_VERSION
+    episode_id = _opened_under(old, service, monkeypatch)
+    for _ in range(8):
+        service.step(episode_id, NOOP)
     events = [to_domain(r) for r in service.load_events(episode_id)]
     graded = [e for e in events if isinstance(e, StepGraded)]
-    assert {g.grader_version for g in graded} == {V1_1}
-    assert [g.reward for g in graded] == v1_1.grade_episode(events).rewards
+    assert {g.grader_version for g in graded} == {old}
+    assert [g.reward for g in graded] == versions.grader_for(old).grade_episode(events).rewards
     auditor = Auditor(service.db)
     report = auditor.replay(episode_id)
-    assert report["consistent"] and report["grader_version"] == V1_1
-    assert report["recorded_grader_version"] == V1_1
+    assert report["consistent"] and report["grader_version"] == old
+    assert report["recorded_grader_version"] == old
 
     made = fork(auditor, episode_id, 3)
     forked = [to_domain(r) for r in service.load_events(made["episode_id"])]
     opening = forked[0]
-    assert isinstance(opening, EpisodeStarted) and opening.grader_version == V1_1
+    assert isinstance(opening, EpisodeStarted) and opening.grader_version == old
     assert [e.reward for e in forked if isinstance(e, StepGraded)] == [g.reward for g in graded[:3]]
     after = service.step(made["episode_id"], NOOP)
-    assert after.grade is not None and after.grade.grader_version == V1_1
+    assert after.grade is not None and after.grade.grader_version == old
     assert auditor.replay(made["episode_id"])["consistent"]
 
 
-def test_an_episode_recording_no_version_is_graded_by_its_first_grade_or_1_1(
+def test_an_episode_recording_no_version_is_one_of_the_retired_1_1(
         service: EnvironmentService, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Logs from before ``EpisodeStarted.grader_version`` was filled: the state falls back the
-    same way the log does."""
-    with monkeypatch.context() as patch:
-        patch.setattr(environment, "CURRENT", "")
-        episode_id = service.reset("task_easy_password").episode_id
-    result = service.step(episode_id, NOOP)
-    assert result.grade is not None and result.grade.grader_version == V1_1
-    assert versions.version_of(result.state) == V1_1
+    """Logs from before ``EpisodeStarted.grader_version`` was filled were written by 1.1: the
+    state falls back the same way the log does, so such an episode is not continued either."""
+    episode_id = _opened_under("", service, monkeypatch)
     opening = to_domain(service.load_events(episode_id)[0])
     assert isinstance(opening, EpisodeStarted) and opening.grader_version == ""
+    with pytest.raises(GraderRetiredError, match=r"grader 1\.1 is retired"):
+        service.step(episode_id, NOOP)
     assert Auditor(service.db).replay(episode_id)["grader_version"] == V1_1
 
 
@@ -138,34 +118,25 @@ def test_new_episodes_record_and_use_the_current_grader(service: EnvironmentServ
 
 def test_a_changed_catalog_is_a_note_for_an_old_grader_and_a_divergence_for_the_current(
         service: EnvironmentService, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Issue 15 rewrites rubrics and answer keys: an episode of grader 1.1 still replays
-    consistently (graded with the task its log records), with a note saying the catalog moved."""
+    """A new grader may come with new rubrics and answer keys: an episode of an older grader still
+    replays consistently (graded with the task its log records), with a note saying the catalog
+    moved."""
     from domain.tasks.variant import TaskVariant
     from service.replay import replay
 
-    old = _played_under_1_1(service, monkeypatch)
+    old = _opened_under(v2_0.GRADER_VERSION, service, monkeypatch)
+    for _ in range(8):
+        service.step(old, NOOP)
     new = play(service, "task_easy_password")[0].episode_id
     changed = TaskVariant.of(default_catalog().instance("task_easy_password")
                              .model_copy(update={"max_steps": 9}))
     monkeypatch.setattr(service.catalog, "variant", lambda task_id, seed=None: changed)
     old_report = replay(service.load_events(old), service.catalog)
     assert old_report.consistent and len(old_report.notes) == 1
-    assert "catalog changed" in old_report.notes[0] and V1_1 in old_report.notes[0]
+    assert "catalog changed" in old_report.notes[0] and v2_0.GRADER_VERSION in old_report.notes[0]
     new_report = replay(service.load_events(new), service.catalog)
     assert not new_report.consistent and new_report.first_divergence is not None
     assert new_report.first_divergence.kind == "catalog" and new_report.notes == []
-
-
-def test_an_older_grader_refuses_a_task_weighing_a_component_it_does_not_know() -> None:
-    """Grader 1.1 has no scorer for the ``outcome`` component the TicketLedger tasks weigh since
-    2.0; asked to re-grade such an episode it says so, instead of failing on the component's name."""
-    variant = default_catalog().variant("task_hard_gdpr_deletion", None)
-    opening = start("ep_cannot_judge", variant, grader_version=v2_0.GRADER_VERSION)
-    with pytest.raises(versions.GraderCannotJudge, match="cannot judge task_hard_gdpr_deletion: "
-                       "it weighs outcome"):
-        versions.grader_for(v1_1.GRADER_VERSION).grade_episode([opening])
-    seed_task = start("ep_can_judge", default_catalog().variant("task_easy_password", None))
-    assert versions.grader_for(v1_1.GRADER_VERSION).grade_episode([seed_task]).steps == ()
 
 
 def _reply_share(task_id: str, seed: int | None, text: str, version: str) -> Fraction:

@@ -97,7 +97,9 @@ def test_regrade_uses_the_current_grader_unless_told_and_refuses_an_unknown_one(
     auditor = Auditor(service.db)
     assert regrade(auditor, EpisodeFilter(run_id="r1"), dry_run=True)["grader_version"] == versions.CURRENT
     older = regrade(auditor, EpisodeFilter(run_id="r1"), dry_run=True,
-                    grader_version=versions.FALLBACK)
-    assert older["grader_version"] == versions.FALLBACK and older["episodes"] == 1
-    with pytest.raises(BadRequest, match=r"unknown grader version 'no-such/9'.*ticketledger-grader/1\.1"):
+                    grader_version=versions.V2_1)
+    assert older["grader_version"] == versions.V2_1 and older["episodes"] == 1
+    with pytest.raises(BadRequest, match=r"unknown grader version 'no-such/9'.*ticketledger-grader/2\.0"):
         regrade(auditor, EpisodeFilter(run_id="r1"), grader_version="no-such/9")
+    with pytest.raises(BadRequest, match=r"grader 1\.1 is retired"):
+        regrade(auditor, EpisodeFilter(run_id="r1"), grader_version=versions.FALLBACK)
