@@ -5,11 +5,12 @@ what issue 15 left alone.
 The dump is loaded into a fresh SQLite file, which is then opened the way users open an old log:
 ``ticketledger verify``, ``replay`` and ``export``, and the environment service. Everything must
 check out (no divergence, the chain intact; every episode re-graded under the grader it recorded,
-1.1, 2.0 or 2.1, to exactly its recorded rewards and scores), and what the log says must be what the
-version's episodes recorded: events, rewards, scores, observations, the folded state. One episode
-was left open in each log; the current code finishes it under its own grader, and its steps must
-come out as recorded (for v1, their grades in today's ``StepGraded`` shape). This is the
-proof that logs written before a codec, chain or schema change keep reading after it.
+2.0 or 2.1, or for v1, whose grader 1.1 is retired, its recorded grades checked, to exactly its
+recorded rewards and scores), and what the log says must be what the version's episodes recorded:
+events, rewards, scores, observations, the folded state. One episode was left open in each log; the
+current code finishes it under its own grader, and its steps must come out as recorded (v1's is
+refused: nothing new is graded under a retired grader). This is the proof that logs written before
+a codec, chain or schema change keep reading after it.
 
 Logs recorded before issue 17 (v1, v2) are compared without the observation members it added
 (``changes.before_issue_17``). For v1, issue 15's deliberate changes are named in
