@@ -427,6 +427,16 @@ class Environment:
             return self.service.step(episode_id, action)
         return await self.threads.step(episode_id, action)
 
+    async def end(self, target: Target, reason: str) -> StepResult:
+        """End the first of the target's stored ids that exists from outside a step
+        (``EnvironmentService.end``), as :meth:`step` picks it."""
+        for stored in target.stored[:-1]:
+            try:
+                return await self.run(self.service.end, stored, reason)
+            except EpisodeNotFound:
+                continue
+        return await self.run(self.service.end, target.stored[-1], reason)
+
     async def state(self, target: Target) -> PublicState:
         """The public state of the first of the target's stored ids that exists (as :meth:`step`)."""
         return await self.run(self._state, target)

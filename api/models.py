@@ -10,7 +10,7 @@ penalised, logged step there rather than a rejected request.
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from pydantic import (
     BaseModel,
@@ -101,6 +101,20 @@ class WrappedStep(BaseModel):
                                    "compatibility; ignored")
 
 
+class EndBody(BaseModel):
+    """Body of ``POST /end``: end an open episode from outside a step (a driver that stops a
+    rollout the model left unfinished). Every field is optional."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    episode_id: StrictStr | None = Field(default=None, description="Episode to end (else the "
+                                         "X-Episode-Id header, the cookie from /reset, the latest "
+                                         "reset), as for POST /step")
+    reason: Literal["cut_off"] = Field(default="cut_off", description="Why: cut_off, the agent's "
+                                       "driver stopped the rollout (a trainer's tool-call or token "
+                                       "budget). A limit: the answer says truncated")
+
+
 class BareStep(BaseModel):
     """The SupportOps seed's ``POST /step`` body: the action itself, every member as sent (unused
     ones may be ``null``), plus an optional ``episode_id`` that routes it and is not part of it."""
@@ -157,10 +171,12 @@ class PublicState(BaseModel):
 
 Terminated = Annotated[bool, Field(description="The ticket reached an end state (resolved or "
                                    "closed): Gymnasium's terminated")]
-Truncated = Annotated[bool, Field(description="A limit (max_steps) cut the episode short: "
+Truncated = Annotated[bool, Field(description="A limit (max_steps, or cut_off or disconnected "
+                                  "when it was ended from outside a step) cut the episode short: "
                                   "Gymnasium's truncated; done == terminated or truncated")]
-EndReason = Annotated[str | None, Field(description="Why the episode ended: resolved, closed or "
-                                        "max_steps; null while it goes on")]
+EndReason = Annotated[str | None, Field(description="Why the episode ended: resolved, closed, "
+                                        "max_steps, cut_off or disconnected; null while it goes "
+                                        "on")]
 """How an episode ended, as every step answer reports it (Gymnasium's terms beside ``done``)."""
 Grade = Annotated[PublicGrade | None, Field(description="Why the step earned its reward: the "
                   "grader's public reason, each component's weight, earned value and public "

@@ -17,6 +17,7 @@ from pydantic_core import ErrorDetails, from_json
 
 from api.models import (
     BareStep,
+    EndBody,
     PublicState,
     ResetBody,
     ResetResponse,
@@ -40,6 +41,7 @@ RESET_EXAMPLE = '{"task_id": "task_easy_password", "seed": 7}'
 RUN_ID_RULE = id_rule("run_id")
 RESET_BODY: TypeAdapter[ResetBody | None] = TypeAdapter(ResetBody | None)
 STEP_BODY: TypeAdapter[WrappedStep | BareStep | None] = TypeAdapter(StepBody | None)
+END_BODY: TypeAdapter[EndBody | None] = TypeAdapter(EndBody | None)
 
 
 # ----------------------------------------------------------------------------------- requests
@@ -90,6 +92,27 @@ def step_body(data: Any) -> WrappedStep | BareStep:
         raise _step_mistake(exc) from None
     assert body is not None, "a WebSocket step's data is an object"
     return body
+
+
+def parse_end(raw: bytes) -> EndBody:
+    """A ``POST /end`` body; empty or ``null`` means every default."""
+    try:
+        body = END_BODY.validate_json(raw) if raw.strip() else None
+    except ValidationError as exc:
+        error = exc.errors(include_url=False)[0]
+        match error["type"], error["loc"]:
+            case "json_invalid", _:
+                raise _not_json(raw, "end body", error) from None
+            case "extra_forbidden", (name, *_):
+                raise BadRequest(f"unknown field {str(name)!r}; end takes: "
+                                 f"{', '.join(EndBody.model_fields)}") from None
+            case _, ("reason",):
+                raise BadRequest("reason must be cut_off (an episode the agent's driver stopped; "
+                                 "the server records disconnected itself)") from None
+            case _, ("episode_id",):
+                raise BadRequest("episode_id must be a string") from None
+        raise _generic(error) from None
+    return body or EndBody()
 
 
 def _reset_mistake(exc: ValidationError, raw: bytes | None = None) -> BadRequest:

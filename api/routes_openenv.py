@@ -28,6 +28,7 @@ from api.episode_routing import NoEpisodeNamed
 from api.limits import BodyLimit
 from api.models import (
     ACTION_SCHEMA,
+    EndBody,
     PublicState,
     ResetBody,
     ResetResponse,
@@ -36,7 +37,7 @@ from api.models import (
     WrappedStep,
     inline_refs,
 )
-from api.protocol import answer, parse_reset, parse_step, reset_answer
+from api.protocol import answer, openenv_answer, parse_end, parse_reset, parse_step, reset_answer
 from domain.actions import MAX_NOTE_CHARS, MAX_REPLY_CHARS, action_json_schema
 from domain.observation import Observation
 
@@ -81,6 +82,18 @@ async def step(request: Request, env: Env) -> Response:
     body = parse_step(await request.body())
     result = await env.step(env.episodes.resolve(request, body.episode_id), body.action)
     return _json(answer(result, body))
+
+
+@router.post("/end", tags=["Environment"], response_model=StepResponse, openapi_extra={
+    "requestBody": {"required": False,
+                    "content": {JSON: {"schema": inline_refs(EndBody.model_json_schema())}}}})
+async def end(request: Request, env: Env) -> Response:
+    """End the routed episode from outside a step (``{episode_id?, reason?: "cut_off"}``): for a
+    driver that stops a rollout the model left open, so the log says why it stopped. Nothing is
+    graded or paid (``reward`` null, no ``grade``); ``truncated`` is true. 409 if it has ended."""
+    body = parse_end(await request.body())
+    result = await env.end(env.episodes.resolve(request, body.episode_id), body.reason)
+    return _json(openenv_answer(result))
 
 
 @router.get("/state", tags=["OpenEnv"])

@@ -213,10 +213,13 @@ def episode_page(request: Request, env: Env, episode_id: str) -> Response:
             detail = tag("span", f"first divergence at {where} ({first['kind']}): {first['message']}",
                          class_="error")
         fork = ep["forked_from"]
+        closing = shown.get("closing")
         facts = [
             ("Task", f"{task['task_id']} — {task['title']} ({task['difficulty']})"),
             ("Seed / case", f"{_seed(task['seed'])} / {task['case']}"),
-            ("Status", f"{ep['status']} after {ep['step_count']} of {task['max_steps']} steps"),
+            ("Status", f"{ep['status']} after {ep['step_count']} of {task['max_steps']} steps"
+                       + (f", closed: {closing['reason']} (ended from outside a step)"
+                          if closing else "")),
             ("Score", score_meter(ep["score"])),
             ("Run", link(f"/ui/runs/{ep['run_id']}", ep["run_id"]) if ep["run_id"] else e(None)),
             ("Forked from", _episode_link(fork["episode_id"]) + f" at step {fork['at']}"
@@ -242,6 +245,12 @@ def episode_page(request: Request, env: Env, episode_id: str) -> Response:
                          tag("small", ", ".join(effects) or "-"), signed(s["reward"]), s["score"],
                          why or tag("span", "nothing moved", class_="muted")])
             attrs.append({"data_step": s["step"], "class_": "diverged" if s["step"] in bad_steps else None})
+        if closing:  # the closing is no step: a row of its own, after the last step, paying nothing
+            rows.append([e("-"), tag("span", f"closed: {closing['reason']}", class_="muted"),
+                         f"episode ended from outside a step (event {closing['seq']})",
+                         tag("small", "EpisodeEnded"), e("-"), e("-"),
+                         tag("span", "not graded: the score stays the last step's", class_="muted")])
+            attrs.append({"data_closing": closing["reason"]})
         steps = table(["Step", "Action", "State change", "Events", "Reward", "Score", "Reason"], rows,
                       class_="grid timeline", row_attrs=attrs)
         final = shown["steps"][-1]["components"] if shown["steps"] else {}

@@ -41,7 +41,7 @@ from api.protocol import openenv_answer, read_json, reset_answer, reset_body, st
 from api.sessions import Registry, Shared
 from domain.actions import InvalidAction
 from domain.tasks import UnknownTask
-from service.errors import BadRequest
+from service.errors import BadRequest, EpisodeEnded
 
 log = logging.getLogger("ticketledger.ws")
 
@@ -95,6 +95,8 @@ class Session:
         self.connection = connection  # the handshake: its headers may carry a run secret
         self.max_bytes = env.settings.max_body_bytes
         self.shared = shared  # the episode stream; its key scopes the ids this session chooses
+        self.opened: str | None = None
+        """The stored id of the episode this session's latest reset opened (``end_opened``)."""
 
     @property
     def key(self) -> str:
@@ -154,6 +156,7 @@ class Session:
                                                                           body.episode_id, self.key),
                                           self.connection)
             self.target = Target(result.state.episode_id, (result.episode_id,))
+            self.opened = result.episode_id
             return frame("observation", reset_answer(result)), False
         if data.get("type") in ("call_tool", "list_tools"):
             return frame_data("observation", await self._tool(data)), False
@@ -168,6 +171,17 @@ class Session:
         self.target = Target(result.state.episode_id, (result.episode_id,))  # the one that exists
         return frame("observation", openenv_answer(result)), False
 
+
+    async def end_opened(self) -> None:
+        """When the session ends (``close``, a disconnect, the idle timeout): end the episode its
+        latest reset opened as ``disconnected`` if it is still open, so the log says why it
+        stopped (``EnvironmentService.end``: not graded, nothing paid, ``truncated``). An episode
+        the session only went on with by naming it is left as it is: another client may hold it."""
+        if self.opened is None:
+            return
+        opened, self.opened = self.opened, None
+        with contextlib.suppress(EpisodeEnded):  # it ended in a step: nothing to end
+            await self.env.run(self.env.service.end, opened, "disconnected")
 
     async def _tool(self, data: dict[str, Any]) -> dict[str, Any]:
         """OpenEnv's MCP actions as a step: ``list_tools``, or ``call_tool`` of one of ``/mcp``'s
@@ -293,6 +307,13 @@ async def session_endpoint(websocket: WebSocket, env: Env) -> None:
     finally:
         sessions.release()
         registry.detach(shared)
+        if websocket.query_params.get("session_id") is None:
+            # A private session's episode ends with it; an MCP session (session_id) lives on,
+            # its episode reachable by its HTTP tool calls, until the session is closed.
+            try:
+                await session.end_opened()
+            except Exception:  # the server shutting down, the database gone: log, never raise
+                log.exception("could not end the episode of a closed WebSocket session")
     with contextlib.suppress(Exception):
         await websocket.close()
 

@@ -40,6 +40,11 @@ class Env(Protocol):
         cannot be read (the caller reports that and falls back on the rewards)."""
         ...
 
+    def end(self, episode_id: str) -> bool:
+        """End the open episode from outside a step as ``cut_off`` (the driver stopped it);
+        False when it had already ended (nothing to end)."""
+        ...
+
     def close(self) -> None: ...
 
 
@@ -70,6 +75,15 @@ class LocalEnv:
             return self._out(self.service.step(episode_id, action))
         except InvalidAction as exc:
             raise ActionRefused(str(exc)) from None
+
+    def end(self, episode_id: str) -> bool:
+        from service.errors import EpisodeEnded
+
+        try:
+            self.service.end(episode_id, "cut_off")
+        except EpisodeEnded:
+            return False
+        return True
 
     def final(self, episode_id: str) -> dict[str, Any]:
         state = self.service.state(episode_id)

@@ -7,7 +7,8 @@ episode_id}``; ``POST {base}/step`` with ``{"action": {...}, "episode_id": ...}`
 ``{observation, reward, done, ...}``. The episode id travels in every body, so one connection per
 thread (kept alive) serves any number of episodes. At the end of an episode ``GET
 {base}/state?episode_id=...`` (an agent route: no audit token) supplies the exact score and the
-hash-chain head; ``POST {base}/runs/{id}/finish`` stores the run's summary.
+hash-chain head; ``POST {base}/runs/{id}/finish`` stores the run's summary; ``POST {base}/end``
+with ``{episode_id, reason: "cut_off"}`` ends an episode its driver stopped.
 """
 
 from __future__ import annotations
@@ -152,6 +153,17 @@ class RemoteEnv:
                 raise ActionRefused(str(exc)) from None
             raise
         return self._out(data, episode_id)
+
+    def end(self, episode_id: str) -> bool:
+        """End the episode from outside a step as ``cut_off`` (``POST /end``); False when it had
+        already ended (409). A server without the route raises (RemoteError 404 or 405)."""
+        try:
+            self.request("POST", "/end", {"episode_id": episode_id, "reason": "cut_off"})
+        except RemoteError as exc:
+            if exc.status == 409:
+                return False
+            raise
+        return True
 
     def final(self, episode_id: str) -> dict[str, Any]:
         """The episode's exact score, chain head, step count and ``done`` from its public state

@@ -30,7 +30,9 @@ from __future__ import annotations
 
 import json
 import os
+import sys
 import threading
+import weakref
 from typing import Any, ClassVar
 
 from baseline.chat import HIDDEN_FIELDS, BadReply, observation_text, parse, system_prompt
@@ -82,6 +84,8 @@ class TicketLedgerToolEnv:
     """The run this class files its episodes under, opened at the first reset."""
     _run_secret: ClassVar[str | None] = None
     _run_lock: ClassVar[threading.Lock] = threading.Lock()
+    _instances: ClassVar[weakref.WeakSet[TicketLedgerToolEnv]] = weakref.WeakSet()
+    """The class's live instances, whose open episodes :func:`end_open_episodes` ends."""
 
     def __init__(self) -> None:
         self.reward = 0.0
@@ -97,8 +101,11 @@ class TicketLedgerToolEnv:
         """Calls whose arguments were not a valid action (each a recorded, penalised step where
         the action has a required field to reject it on)."""
         self.calls_after_end = 0
+        self._told_no_end = False
         self._env: Env | None = None
         self._env_mode: str | None = None
+        with _INSTANCES_LOCK:
+            type(self)._instances.add(self)
 
     # ------------------------------------------------------------------------------ episode
     def reset(self, **kwargs: Any) -> str:
@@ -107,8 +114,15 @@ class TicketLedgerToolEnv:
         ``reward_mode`` (dense, sparse or binary; else the class's default); or ``split`` and
         ``index``: instance ``index`` of a frozen split of the task families (train, dev, test;
         docs/tasks.md), resolved from the packaged manifest. Other columns, such as ``prompt``,
-        are ignored. Returns the first observation."""
+        are ignored. Returns the first observation.
+
+        The previous episode, if the trainer left it open (its rollout was cut off: TRL's
+        ``max_tool_calling_iterations`` or the completion budget, or the model stopped calling
+        tools), is ended first as ``cut_off`` (:meth:`_end_episode`), so the log says why it
+        stopped. Its reward was read before: TRL calls ``get_reward()`` when a rollout finishes."""
         from domain.tasks import default_catalog
+
+        self._end_episode()
 
         seed = None if kwargs.get("seed") is None else int(kwargs["seed"])
         task_id = str(kwargs.get("task_id") or default_catalog().pick_task_id(seed))
@@ -130,6 +144,28 @@ class TicketLedgerToolEnv:
             shown = {k: v for k, v in shown.items() if k not in VOCABULARY_FIELDS}
         # TRL appends this to the instruction: start on a line of its own
         return "\n\nObservation:\n" + observation_text(shown)
+
+    def _end_episode(self) -> bool:
+        """End this instance's episode from outside a step as ``cut_off`` if it is still open
+        (``EnvironmentService.end``: recorded, not graded, nothing paid; the episode keeps its
+        score and says ``truncated``). Whether it ended one. A server without ``POST /end``
+        (an older release) leaves the episode open; that is said on stderr, once per instance."""
+        if self._env is None or self.episode_id is None or self.done:
+            return False
+        try:
+            ended = self._env.end(self.episode_id)
+        except Exception as exc:
+            from baseline.remote import RemoteError
+
+            if not isinstance(exc, RemoteError) or exc.status not in (404, 405):
+                raise
+            if not self._told_no_end:
+                print(f"[trl_env] {self._env.where} cannot end episodes (POST /end: {exc}); a "
+                      "rollout cut off stays open in its log", file=sys.stderr, flush=True)
+                self._told_no_end = True
+            return False
+        self.done = True
+        return ended
 
     def get_reward(self) -> float:
         """The episode's reward so far (TRL calls this once per finished rollout): the environment
@@ -546,11 +582,26 @@ def environment_factory(*, base_url: str | None = None, database_url: str | None
     return type("TicketLedgerToolEnv", (TicketLedgerToolEnv,), {
         "base_url": base_url, "database_url": database_url, "default_reward_mode": reward_mode,
         "observation_mode": observation_mode, "model": model, "run_config": dict(run_config or {}),
-        "run_id": None, "_run_secret": None, "_run_lock": threading.Lock()})
+        "run_id": None, "_run_secret": None, "_run_lock": threading.Lock(),
+        "_instances": weakref.WeakSet()})
+
+
+_INSTANCES_LOCK = threading.Lock()
+
+
+def end_open_episodes(cls: type[TicketLedgerToolEnv]) -> int:
+    """The trainer's teardown: end, as ``cut_off``, every episode the class's live instances left
+    open (TRL has no close hook for its pooled environments; the last batch's rollouts cut off are
+    ended here rather than at a reset that never comes). How many it ended."""
+    with _INSTANCES_LOCK:
+        instances = list(cls._instances)
+    return sum(env._end_episode() for env in instances)
 
 
 def finish_run(cls: type[TicketLedgerToolEnv], summary: dict[str, Any], status: str = "finished") -> None:
-    """End the class's run (if one was opened) with ``summary``: it takes no more episodes."""
+    """End the class's open episodes (:func:`end_open_episodes`), then its run (if one was
+    opened) with ``summary``: it takes no more episodes."""
+    end_open_episodes(cls)
     if cls.run_id is None:
         return
     url = cls.base_url or os.environ.get("ENV_BASE_URL")

@@ -185,6 +185,10 @@ def cmd_show(args: argparse.Namespace) -> int:
     print(f"  task     {task['task_id']} (seed {task['seed']}, case {task['case']}, "
           f"{task['difficulty']})")
     print(f"  status   {ep['status']} after {ep['step_count']} steps, score {ep['score']}")
+    closing = data.get("closing")
+    if closing:
+        print(f"  closed   {closing['reason']} after step {closing['after_step']} (event "
+              f"{closing['seq']}: ended from outside a step, nothing graded or paid)")
     print(f"  run      {ep['run_id'] or '-'}" + (f"   forked from {fork['episode_id']} at step "
                                                  f"{fork['at']}" if fork else ""))
     print(f"  head     {ep['head_hash']} (event {ep['last_seq']})")

@@ -3,7 +3,8 @@
 Every rule about what an action *does* lives here; every rule about what it is *worth* lives in
 ``graders``. A step always starts with ``ActionReceived`` (the action exactly as received, so the
 log can be audited), then the effects of each part of the action in order, then ``EpisodeEnded``
-when the ticket was resolved or closed or the step budget ran out.
+when the ticket was resolved or closed or the step budget ran out. An episode that something outside
+it stops (a trainer cutting a rollout off, a client gone) is ended by :func:`end`, not by a step.
 """
 
 from __future__ import annotations
@@ -254,6 +255,31 @@ def decide(state: EpisodeState, action: act.ActionPlan) -> list[ev.Event]:
     if not _ends(out) and step >= state.task.max_steps:
         out.append(ev.EpisodeEnded("max_steps"))
     return out
+
+
+class UnknownClosing(ValueError):
+    """An episode ended from outside a step with a reason that is not a closing's."""
+
+
+def end(state: EpisodeState, reason: str) -> list[ev.Event]:
+    """The events that end an open episode from outside a step (a *closing*): ``EpisodeEnded``
+    with ``reason``, one of :data:`domain.events.CLOSINGS`, each a limit.
+
+    Why a record of its own and not a step: nothing was done to the ticket, so there is no action
+    to receive, nothing to grade and nothing to pay; the episode keeps the score its steps earned,
+    as one that ran out of steps does, and the log says why it stopped. Raises
+    :class:`UnknownClosing` for another reason, :class:`EpisodeNotStarted` before a reset and
+    :class:`EpisodeFinished` once the episode has ended (a second closing changes nothing, so it
+    is refused rather than recorded)."""
+    if reason not in ev.CLOSINGS:
+        raise UnknownClosing(f"an episode is ended from outside a step as one of "
+                             f"{', '.join(sorted(ev.CLOSINGS))}, not {reason!r}")
+    if not state.started:
+        raise EpisodeNotStarted("the episode has not been reset")
+    if state.done:
+        raise EpisodeFinished(f"episode {state.episode_id} has already ended ({state.end_reason}); "
+                              "there is nothing to end")
+    return [ev.EpisodeEnded(reason)]
 
 
 def _ends(events: list[ev.Event]) -> bool:

@@ -280,15 +280,24 @@ class ActionHadNoEffect(EventBase):
 
 END_STATES = frozenset({"resolved", "closed"})
 """End reasons that are end states of the task (Gymnasium's ``terminated``)."""
-LIMITS = frozenset({"max_steps"})
+CLOSINGS = frozenset({"cut_off", "disconnected"})
+"""End reasons of an episode ended from outside a step (``domain.decide.end``): ``cut_off``, the
+agent's driver stopped the rollout (a trainer's tool-call or token budget) and started another or
+shut down; ``disconnected``, the ``/ws`` session that opened the episode ended. Both are limits: the
+ticket reached no end state, something outside the task stopped the agent."""
+LIMITS = frozenset({"max_steps"}) | CLOSINGS
 """End reasons that are a limit cutting the episode short (Gymnasium's ``truncated``)."""
 
 
 @dataclass(frozen=True, slots=True)
 class EpisodeEnded(EventBase):
     """The episode is over: ``resolved``, ``closed`` (end states: :data:`END_STATES`) or
-    ``max_steps`` (a limit: :data:`LIMITS`); every reason is in exactly one of the two, so
-    ``done == terminated or truncated`` on every transport."""
+    ``max_steps``, ``cut_off``, ``disconnected`` (limits: :data:`LIMITS`); every reason is in
+    exactly one of the two, so ``done == terminated or truncated`` on every transport.
+
+    Inside a step (before its ``StepGraded``) it ends the episode with that step; alone after the
+    last step's grade (or right after ``EpisodeStarted``) it is a *closing*
+    (:data:`CLOSINGS`): a record of its own, ungraded, that pays nothing."""
 
     reason: str
 

@@ -172,7 +172,8 @@ class EpisodeState(BaseModel):
 
     @property
     def truncated(self) -> bool:
-        """Gymnasium's ``truncated``: a limit (the step budget) cut the episode short."""
+        """Gymnasium's ``truncated``: a limit (the step budget, or a closing from outside a step:
+        ``domain.events.CLOSINGS``) cut the episode short."""
         return self.end_reason in ev.LIMITS
 
     def viewed(self, policy_id: str) -> bool:

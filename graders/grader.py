@@ -27,8 +27,17 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
 
-from domain.events import ActionReceived, Component, Event, Penalty, StepGraded, Violation
+from domain.events import (
+    ActionReceived,
+    Component,
+    EpisodeEnded,
+    Event,
+    Penalty,
+    StepGraded,
+    Violation,
+)
 from domain.state import EpisodeState, evolve, fold
 from graders.components import UNITS, score_components
 from graders.penalties import step_penalties
@@ -161,26 +170,48 @@ class EpisodeGrade:
         return [s.reward for s in self.steps]
 
 
-def split_steps(events: Iterable[Event]) -> tuple[list[Event], list[list[Event]]]:
-    """Split a log into its opening events and one list per step (each starting ActionReceived)."""
+class SplitLog(NamedTuple):
+    """A log in its parts: the opening events, one list per step (each starting
+    ``ActionReceived``, its grade last) and the closing (``domain.decide.end``: an
+    ``EpisodeEnded`` outside any step, after the last step's grade or the opening; empty for an
+    episode that ended in a step or goes on)."""
+
+    head: list[Event]
+    steps: list[list[Event]]
+    closing: list[Event]
+
+
+def split_steps(events: Iterable[Event]) -> SplitLog:
+    """Split a log into its opening events, one list per step and its closing (:class:`SplitLog`).
+
+    A closing is told from a step's own ``EpisodeEnded`` by where it stands: a step's comes before
+    the step's ``StepGraded``; a closing after it (or before any step). Graders, replay and the
+    audit views grade and show the steps and treat the closing as a record of its own."""
     head: list[Event] = []
     steps: list[list[Event]] = []
+    closing: list[Event] = []
     for event in events:
-        if isinstance(event, ActionReceived):
+        if closing:
+            closing.append(event)
+        elif isinstance(event, ActionReceived):
             steps.append([event])
+        elif isinstance(event, EpisodeEnded) and (
+                not steps or isinstance(steps[-1][-1], StepGraded)):
+            closing.append(event)
         elif steps:
             steps[-1].append(event)
         else:
             head.append(event)
-    return head, steps
+    return SplitLog(head, steps, closing)
 
 
 def grade_episode(events: Iterable[Event], version: str = GRADER_VERSION,
                   lexicon: Lexicon = LEXICON_2_0, safety_judge: SafetyJudge = judge) -> EpisodeGrade:
     """Re-grade an episode from its events alone (with grader ``version`` and its ``lexicon``, as
     :func:`grade_step`); recorded ``StepGraded`` events are not trusted, only collected for
-    comparison."""
-    head, steps = split_steps(events)
+    comparison. A closing (:class:`SplitLog`) is not a step: it is neither graded nor paid, so the
+    episode's grade is its steps' grade, as for an episode that ran out of steps."""
+    head, steps, _ = split_steps(events)
     state = fold(head)
     grades: list[StepGrade] = []
     recorded: list[StepGraded] = []

@@ -52,7 +52,7 @@ def recorded_grades(version: str, events: Iterable[Event]) -> EpisodeGrade:
     recorded reward or score that does not follow from its own grade shows as a divergence in
     replay. Step numbers and ``done`` come from folding the step's events, not from the grade.
     """
-    head, steps = split_steps(events)
+    head, steps, _ = split_steps(events)  # a closing (graders.grader.SplitLog) is not graded
     state = fold(head)
     grades: list[StepGrade] = []
     recorded: list[StepGraded] = []

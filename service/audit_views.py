@@ -14,6 +14,7 @@ from domain.ids import id_rule, is_id
 from domain.state import fold
 from domain.tasks.catalog import Catalog, default_catalog
 from domain.tasks.spec import TaskInstance
+from graders.grader import split_steps
 from graders.versions import recorded_version
 from service import replay
 from service.environment import check_episode_id, to_domain
@@ -128,17 +129,21 @@ class Auditor:
 
     def show(self, episode_id: str) -> dict[str, Any]:
         """Summary, the task with its answer key, the step table, and the safety violations (each
-        naming the step and event that broke the rule)."""
+        naming the step and event that broke the rule); for an episode ended from outside a step,
+        its ``closing`` (``service.replay.closing_json``), which is no row of the step table."""
         recorded = self.load(episode_id)
         started = recorded[0].data
         task = TaskInstance.model_validate(started["task"])
-        last = fold(to_domain(r) for r in recorded)
+        events = [to_domain(r) for r in recorded]
+        last = fold(events)
+        log = split_steps(events)
         return {
             "episode": self.summary(episode_id),
             "task": task_json(task),
-            "grader_version": recorded_version(to_domain(r) for r in recorded),
+            "grader_version": recorded_version(events),
             "steps": replay.timeline(recorded),
             "violations": [replay.violation_json(v) for v in replay.episode_violations(last)],
+            **({"closing": replay.closing_json(log, recorded)} if log.closing else {}),
         }
 
     def events(self, episode_id: str, limit: int = 100, cursor: str | None = None) -> dict[str, Any]:

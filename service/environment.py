@@ -21,7 +21,8 @@ from typing import Any, NamedTuple
 
 from domain import events as ev
 from domain.actions import ActionPlan, InvalidAction, parse_action
-from domain.decide import EpisodeFinished, decide, scripted_answer, start
+from domain.decide import EpisodeFinished, UnknownClosing, decide, scripted_answer, start
+from domain.decide import end as end_episode
 from domain.ids import id_rule, is_id
 from domain.observation import Observation, PublicGrade, observe
 from domain.rewards import DEFAULT_REWARD_MODE, UnknownRewardMode, check_reward_mode
@@ -331,6 +332,50 @@ class EnvironmentService:
             return self._stepped(decided, recorded)
         finally:
             self._release(episode_id)
+
+    def end(self, episode_id: str, reason: str) -> StepResult:
+        """End an open episode from outside a step, with ``reason`` (``domain.events.CLOSINGS``:
+        ``cut_off``, ``disconnected``): the closing ``domain.decide.end`` decides, appended as a
+        step is (chained to the head it was decided on, claimed like a step, decided once more on
+        the log's state if another process moved the head). Nothing is graded or paid: the
+        episode keeps its score, and ``truncated`` is true. Raises EpisodeEnded (409) when it has
+        already ended, EpisodeNotFound (404), EpisodeBusy (409) and BadRequest for another reason.
+        The answer is a reset's shape: no reward, no grade."""
+        self._claim(episode_id)
+        try:
+            cached = self._cached(episode_id)
+            after, recorded = self._close(episode_id, cached or self._current(episode_id), reason)
+            if isinstance(recorded, Conflict) and cached is not None:
+                # Decided on a cache another process made stale: once more, from the log.
+                self._forget(episode_id)
+                after, recorded = self._close(episode_id, self._current(episode_id), reason)
+            if isinstance(recorded, Conflict):
+                self._forget(episode_id)
+                raise EpisodeBusy(str(recorded))
+            self._remember(episode_id, _Cached(after, recorded[-1].seq, recorded[-1].hash))
+            return StepResult(episode_id, observe(after, self.catalog), None, True, after, None,
+                              recorded[-1].seq, recorded[-1].hash)
+        finally:
+            self._release(episode_id)
+
+    def _close(self, episode_id: str, cached: _Cached, reason: str
+               ) -> tuple[EpisodeState, list[RecordedEvent] | Conflict]:
+        """Decide the closing of ``cached``'s episode and append it on ``cached``'s head: the
+        state after it, and what the store said."""
+        try:
+            events = end_episode(cached.state, reason)
+        except EpisodeFinished as exc:
+            raise EpisodeEnded(str(exc)) from None
+        except UnknownClosing as exc:
+            raise BadRequest(str(exc)) from None
+        after = fold(events, cached.state)
+        try:
+            return after, self.store.append(
+                episode_id, cached.seq, cached.head, events,
+                Projection(_status(after), after.step_count, after.score),
+                expected_status=_status(cached.state))
+        except Conflict as exc:
+            return after, exc
 
     def needs_model(self, episode_id: str, action: Any) -> bool:
         """Whether stepping ``episode_id`` with ``action`` now would call a model: the LLM

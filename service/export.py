@@ -29,7 +29,7 @@ FORMATS = ("jsonl",)
 
 def episode_record(catalog: Catalog, row: EpisodeRow, recorded: list[RecordedEvent]) -> dict[str, Any]:
     """One episode as a dataset record (see the module docstring for the shape)."""
-    head, steps = split_steps(to_domain(r) for r in recorded)
+    head, steps, _ = split_steps(to_domain(r) for r in recorded)  # a closing is no step
     state = fold(head)
     started = head[0]
     assert isinstance(started, ev.EpisodeStarted), "an episode log starts with EpisodeStarted"

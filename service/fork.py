@@ -5,7 +5,9 @@ re-graded with the grader the original was recorded under (a fork keeps its sour
 version, so its steps carry the same grades as the original's) and re-chained under the new id,
 so the fork replays consistently on its own. Its EpisodeStarted records ``forked_from``
 {episode_id, at, hash}, where ``hash`` is the original's chain hash at the fork point; the episode
-row records forked_from and fork_step. The original is only read, never touched.
+row records forked_from and fork_step. The original is only read, never touched. An episode ended
+from outside a step (a closing: ``domain.decide.end``) forks at any step up to its last, which lets
+a rollout cut off there go on in the fork.
 """
 
 from __future__ import annotations
@@ -25,16 +27,11 @@ from store import Conflict
 from store.eventstore import Projection, RecordedEvent
 
 
-def _hash_at(recorded: list[RecordedEvent], at: int) -> str:
-    """The chain hash right after step ``at`` of the original (its EpisodeStarted for at=0)."""
-    step, last = 0, recorded[0].hash
-    for r in recorded:
-        if r.type == ev.ActionReceived.type:
-            step += 1
-            if step > at:
-                break
-        last = r.hash
-    return last
+def _hash_at(recorded: list[RecordedEvent], head: list[ev.Event], steps: list[list[ev.Event]],
+             at: int) -> str:
+    """The chain hash right after step ``at`` of the original (its opening for at=0), split into
+    ``head`` and ``steps``: never its closing's, which comes after the last step."""
+    return recorded[len(head) + sum(len(s) for s in steps[:at]) - 1].hash
 
 
 CUSTOMERS = ("scripted", "llm")
@@ -52,7 +49,8 @@ def fork(auditor: Auditor, episode_id: str, at: int, new_id: str | None = None, 
     if customer is not None and customer not in CUSTOMERS:
         raise BadRequest(f"customer must be one of {', '.join(CUSTOMERS)}, not {customer!r}")
     recorded = auditor.load(episode_id)
-    head, steps = split_steps(to_domain(r) for r in recorded)
+    head, steps, _ = split_steps(to_domain(r) for r in recorded)
+    # without its closing: an episode cut off after its last step forks there and goes on
     original = fold(e for part in [head, *steps] for e in part)
     if not isinstance(at, int) or isinstance(at, bool) or not 0 <= at <= len(steps):
         raise BadRequest(f"at must be a step number from 0 to {len(steps)} (episode {episode_id} "
@@ -71,7 +69,7 @@ def fork(auditor: Auditor, episode_id: str, at: int, new_id: str | None = None, 
     first = replace(started, episode_id=fork_id, run_id=None,
                     # the original as its own opening event names it (for a client-chosen id, the
                     # id the client chose; the index row below keeps the stored id)
-                    forked_from=ev.ForkOrigin(started.episode_id, at, _hash_at(recorded, at)),
+                    forked_from=ev.ForkOrigin(started.episode_id, at, _hash_at(recorded, head, steps, at)),
                     grader_version=grader.version, customer=customer or started.customer)
     kept = steps[:at]
     facts = [[e for e in s if not isinstance(e, ev.StepGraded)] for s in kept]

@@ -278,7 +278,7 @@ def rejudge(events: Sequence[Event], judge: LLMJudge) -> tuple[list[Event], list
     recorded verdicts and grades dropped, and a fresh verdict after every step whose prompt
     differs from the last one asked (as :meth:`EnvironmentService._judged` does live). Returns
     the events (for ``graders.grade_episode``) and the new verdicts; the log is not touched."""
-    head, steps = split_steps(events)
+    head, steps, _ = split_steps(events)  # a closing is not graded: left out, as the grades are
     out: list[Event] = [replace(e, judge="llm") if isinstance(e, EpisodeStarted) else e
                         for e in head]
     state = fold(out)

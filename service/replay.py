@@ -15,11 +15,12 @@ from typing import Any
 
 from domain import events as ev
 from domain.actions import action_json
+from domain.decide import EpisodeFinished, EpisodeNotStarted, UnknownClosing, end
 from domain.rewards import mode_reward
 from domain.state import EpisodeState, fold
 from domain.tasks.catalog import Catalog
 from graders import to_float
-from graders.grader import split_steps
+from graders.grader import SplitLog, split_steps
 from graders.retired import RETIRED, UngradableStep
 from graders.safety import Violation
 from graders.versions import CURRENT, UnknownGrader, grader_of_log, violations_of
@@ -31,7 +32,7 @@ from store.eventstore import RecordedEvent
 class Divergence:
     step: int | None
     seq: int | None
-    kind: str  # chain | catalog | reward | score | components | upcast | grader
+    kind: str  # chain | catalog | reward | score | components | upcast | grader | closing
     message: str
     recorded: Any = None
     recomputed: Any = None
@@ -57,6 +58,8 @@ class ReplayReport:
     grader_version: str = CURRENT
     recorded_grader_version: str | None = None
     reward_mode: str = "dense"
+    closing: dict[str, Any] | None = None
+    """The episode's closing (:func:`closing_json`), None when it has none."""
 
     @property
     def consistent(self) -> bool:
@@ -79,6 +82,7 @@ class ReplayReport:
             "grader_version": self.grader_version,
             "recorded_grader_version": self.recorded_grader_version,
             "reward_mode": self.reward_mode,
+            **({"closing": self.closing} if self.closing is not None else {}),
             "steps": self.steps,
         }
 
@@ -185,6 +189,13 @@ def replay(recorded: list[RecordedEvent], catalog: Catalog, *, steps: bool = Tru
         _catalog_drift(report, grader.version, Divergence(0, 1, "catalog", str(exc)))
     opened = domain_events[0]
     assert isinstance(opened, ev.EpisodeStarted), "an episode log starts with EpisodeStarted"
+    log = split_steps(domain_events)
+    if log.closing:
+        report.closing = closing_json(log, recorded)
+        wrong = closing_divergence(log)
+        if wrong is not None:
+            wrong.seq = report.closing["seq"]
+            report.divergences.append(wrong)
     report.reward_mode = opened.reward_mode
     threshold = opened.task.task.success_threshold
     report.recomputed_score = grade.score if grade.steps else 0.0
@@ -222,12 +233,42 @@ def replay(recorded: list[RecordedEvent], catalog: Catalog, *, steps: bool = Tru
     return report
 
 
+def closing_json(log: SplitLog, recorded: list[RecordedEvent]) -> dict[str, Any]:
+    """An episode's closing as the audit shows it: why it ended (a limit: Gymnasium's
+    ``truncated``), the sequence number of its event and the step it came after."""
+    ended = log.closing[0]
+    assert isinstance(ended, ev.EpisodeEnded), "a closing starts with EpisodeEnded"
+    seq = recorded[len(log.head) + sum(len(s) for s in log.steps)].seq
+    return {"reason": ended.reason, "seq": seq, "after_step": len(log.steps),
+            "truncated": ended.reason in ev.LIMITS}
+
+
+def closing_divergence(log: SplitLog) -> Divergence | None:
+    """Whether the closing is what ending the episode from outside a step records
+    (``domain.decide.end`` on the state its steps left), else why not."""
+    ended = log.closing[0]
+    assert isinstance(ended, ev.EpisodeEnded), "a closing starts with EpisodeEnded"
+    before = fold([e for s in log.steps for e in s], fold(log.head))
+    try:
+        expected = end(before, ended.reason)
+    except (UnknownClosing, EpisodeFinished, EpisodeNotStarted) as exc:
+        return Divergence(None, None, "closing", f"the closing is not one: {exc}",
+                          [e.type for e in log.closing])
+    if list(log.closing) != expected:
+        return Divergence(None, None, "closing",
+                          "the closing records more than ending the episode",
+                          [e.type for e in log.closing], [e.type for e in expected])
+    return None
+
+
 def state_at(recorded: list[RecordedEvent], step: int) -> EpisodeState:
-    """The state right after ``step`` (0 = just after reset), folded from the log."""
-    head, steps = split_steps(ev.upcast(r.type, r.version, r.data) for r in recorded)
+    """The state right after ``step`` (0 = just after reset), folded from the log; after the last
+    step, with the episode's closing (if it has one: it changes only ``done`` and the reason)."""
+    head, steps, closing = split_steps(ev.upcast(r.type, r.version, r.data) for r in recorded)
     if step < 0 or step > len(steps):
         raise ValueError(f"step must be between 0 and {len(steps)}")
-    return fold([e for s in steps[:step] for e in s], fold(head))
+    return fold([e for s in steps[:step] for e in s] + (closing if step == len(steps) else []),
+                fold(head))
 
 
 def public_fields(state: EpisodeState) -> dict[str, Any]:
@@ -264,8 +305,8 @@ def diff(a: list[RecordedEvent], b: list[RecordedEvent]) -> dict[str, Any]:
     """Compare two episodes step by step; name the first step where they part ways."""
     ea = [ev.upcast(r.type, r.version, r.data) for r in a]
     eb = [ev.upcast(r.type, r.version, r.data) for r in b]
-    head_a, steps_a = split_steps(ea)
-    head_b, steps_b = split_steps(eb)
+    head_a, steps_a, closing_a = split_steps(ea)
+    head_b, steps_b, closing_b = split_steps(eb)
     state_a, state_b = fold(head_a), fold(head_b)
     task_a, task_b = state_a.task, state_b.task
     assert task_a is not None and task_b is not None, "an episode log starts with EpisodeStarted"
@@ -292,13 +333,20 @@ def diff(a: list[RecordedEvent], b: list[RecordedEvent]) -> dict[str, Any]:
         rows.append(row)
         if first is None and (act_a != act_b or fields or rew_a != rew_b):
             first = row
-    return {
+    out: dict[str, Any] = {
         "task_a": task_a.task_id, "task_b": task_b.task_id,
         "same_task": task_a.task_id == task_b.task_id and task_a.seed == task_b.seed,
         "steps_a": len(steps_a), "steps_b": len(steps_b),
         "score_a": state_a.score, "score_b": state_b.score,
         "first_divergence": first, "identical": first is None, "steps": rows,
     }
+    if closing_a or closing_b:  # ended from outside a step: after the steps, never one of them
+        out["closing"] = {"a": _closing_reason(closing_a), "b": _closing_reason(closing_b)}
+    return out
+
+
+def _closing_reason(closing: list[ev.Event]) -> str | None:
+    return next((e.reason for e in closing if isinstance(e, ev.EpisodeEnded)), None)
 
 
 def _actions(step_events: list[ev.Event]) -> list[dict[str, Any]] | None:
@@ -328,9 +376,10 @@ def timeline(recorded: list[RecordedEvent]) -> list[dict[str, Any]]:
     """One row per step, straight from the log: the action, the events it produced, what changed in
     the ticket, and the grade recorded at the time (reward, running score, reason, grader version).
 
-    Changes come from the fold (``StepRecord.changes``), so the wording is the domain's own.
+    Changes come from the fold (``StepRecord.changes``), so the wording is the domain's own. A
+    closing is not a step and has no row (:func:`closing_json` describes it).
     """
-    head, steps = split_steps(ev.upcast(r.type, r.version, r.data) for r in recorded)
+    head, steps, _ = split_steps(ev.upcast(r.type, r.version, r.data) for r in recorded)
     state = fold(head)
     rows: list[dict[str, Any]] = []
     earned_before: dict[str, int] = {}
