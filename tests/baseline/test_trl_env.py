@@ -27,6 +27,7 @@ from baseline.trl_env import (
     changes,
     component_names,
     component_reward_funcs,
+    end_open_episodes,
     environment_factory,
     finish_run,
     reward_func,
@@ -34,6 +35,7 @@ from baseline.trl_env import (
 )
 from domain.tasks import default_catalog
 from domain.vocabulary import ActionType, PolicyId, Priority, Queue, ResolutionCode, Severity, Tag
+from service.audit_views import Auditor
 from service.scripted import solution
 from store import open_database
 from store.eventstore import EventStore
@@ -159,6 +161,51 @@ def test_against_a_live_server(live_server: LiveServer) -> None:
     assert {e.episode_id for e in runs.episodes(cls.run_id)} == {first, env.episode_id, other.episode_id}
     finish_run(cls, {"steps": 0})
     assert runs.get(cls.run_id).status == "finished"
+
+
+@pytest.mark.parametrize("where", ["in_process", "server"])
+def test_a_rollout_the_trainer_cut_off_is_ended_at_the_next_reset_and_at_teardown(
+        where: str, request: pytest.FixtureRequest) -> None:
+    """TRL stops a rollout at its tool-call or token budget without telling the environment;
+    the next ``reset`` of the pooled instance ends that episode as ``cut_off`` (a limit: the
+    score it earned stays, nothing is paid), and ``finish_run`` ends what the last batch left."""
+    if where == "server":
+        server: LiveServer = request.getfixturevalue("live_server")
+        cls, url = environment_factory(base_url=server.url), server.database_url
+    else:
+        url = request.getfixturevalue("database_url")
+        cls = environment_factory(database_url=url)
+    env = cls()
+    env.reset(task_id="task_medium_double_charge", seed=3)
+    env.classify_priority("high")
+    env.assign_queue("billing")
+    store, auditor = EventStore(open_database(url)), Auditor(open_database(url))
+    cut, reward = env.episode_id, env.get_reward()
+    assert cut is not None and not env.done
+    score_before = store.episode(cut).score
+    env.reset(task_id="task_easy_password", seed=0)
+    recorded = store.load(cut)
+    assert [r.type for r in recorded[-2:]] == ["StepGraded", "EpisodeEnded"]
+    assert recorded[-1].data == {"reason": "cut_off"}
+    report = auditor.replay(cut)
+    assert report["consistent"] and report["closing"]["reason"] == "cut_off"
+    assert report["recorded_score"] == report["recomputed_score"] == score_before
+    assert sum(s["agent_reward"] for s in report["steps"]) == pytest.approx(reward)
+    row = store.episode(cut)
+    assert (row.status, row.step_count) == ("ended", 2)
+    # an episode the model finished is not ended again
+    for action in solution(CATALOG.instance("task_easy_password", 0)):
+        getattr(env, action["action_type"])(**{k: v for k, v in action.items() if k != "action_type"})
+    finished = env.episode_id
+    assert env.done and finished is not None
+    env.reset(task_id="task_easy_password", seed=1)
+    ends = store.load(finished)
+    assert ends[-1].type == "StepGraded" and [r.type for r in ends].count("EpisodeEnded") == 1
+    # teardown: the pool's open episodes, and only those
+    idle = cls()
+    left = env.episode_id
+    assert end_open_episodes(cls) == 1 and end_open_episodes(cls) == 0 and idle.episode_id is None
+    assert store.load(left or "")[-1].data == {"reason": "cut_off"} and env.done
 
 
 def test_training_rows_carry_the_tools_prompt_and_what_reset_reads() -> None:
