@@ -21,7 +21,7 @@ import pytest
 from websockets.sync.client import connect as ws_connect
 
 import domain.decide
-from domain.events import END_STATES, LIMITS
+from domain.events import CLOSINGS, END_STATES, LIMITS
 from domain.tasks import default_catalog
 from domain.vocabulary import (
     BACK_OFFICE_ACTIONS,
@@ -137,9 +137,11 @@ def test_an_episode_out_of_steps_is_truncated_not_terminated(transport: str,
 
 
 def test_every_end_reason_is_an_end_state_or_a_limit_never_both() -> None:
-    """The reasons ``decide`` (the one place that ends episodes) gives are split in two."""
+    """The reasons ``decide`` gives in a step, and those ``end`` takes from outside one (the
+    closings), are split in two; ``domain.decide`` is the one place that ends episodes."""
     made = set(re.findall(r'EpisodeEnded\("(\w+)"\)', inspect.getsource(domain.decide)))
-    assert made == END_STATES | LIMITS and not END_STATES & LIMITS
+    assert made | CLOSINGS == END_STATES | LIMITS and not END_STATES & LIMITS
+    assert CLOSINGS <= LIMITS and not made & CLOSINGS
 
 
 def test_the_observation_lists_the_allowed_values_and_each_is_accepted(server: LiveServer) -> None:
