@@ -58,6 +58,10 @@ def test_post_end_closes_the_routed_episode_with_cut_off_and_pays_nothing(
     report = Auditor(open_database(live_server.database_url)).replay(episode)
     assert report["consistent"] and report["closing"]["reason"] == "cut_off"
     assert report["recorded_score"] == state["score"]  # the score its step earned, unchanged
+    # the viewer (open on this loopback server) shows the closing as a row after the steps
+    page = httpx.get(f"{live_server.url}/ui/episodes/{episode}", timeout=30).text
+    assert 'data-closing="cut_off"' in page and "closed: cut_off (ended from outside a step)" in page
+    assert "replay verified" in page
 
 
 def test_post_end_reaches_only_the_callers_episode_and_says_what_it_takes(

@@ -144,3 +144,18 @@ def test_errors_exit_2_with_a_message(cli, episodes) -> None:  # type: ignore[no
     assert code == 2 and "at must be a step number" in err
     code, _, err = cli("episodes", "--cursor", "garbage")
     assert code == 2 and "cursor" in err
+
+
+def test_show_says_how_an_episode_ended_from_outside_a_step_was_closed(
+        cli, service: EnvironmentService) -> None:  # type: ignore[no-untyped-def]
+    opened = service.reset("task_easy_password", 0)
+    service.step(opened.episode_id, {"action_type": "classify_priority", "priority": "low"})
+    service.end(opened.episode_id, "cut_off")
+    code, out, _ = cli("show", opened.episode_id)
+    assert code == 0 and "status   ended after 1 steps" in out
+    assert "closed   cut_off after step 1 (event 5: ended from outside a step" in out
+    code, out, _ = cli("replay", opened.episode_id)
+    assert code == 0 and "consistent" in out
+    code, out, _ = cli("show", opened.episode_id, "--json")
+    assert json.loads(out)["closing"] == {"reason": "cut_off", "seq": 5, "after_step": 1,
+                                          "truncated": True}
