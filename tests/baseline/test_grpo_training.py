@@ -234,6 +234,11 @@ def test_a_grpo_run_trains_a_tiny_model_on_the_environment(tmp_path: Path, sqlit
     store = EventStore(db)
     logs = {e.episode_id: store.load(e.episode_id) for e in episodes}
     assert all(log[0].type == "EpisodeStarted" for log in logs.values())
+    # none is left open: a rollout TRL cut off was ended as cut_off (at the next reset of its
+    # instance, or at finish_run for the last batch), after its last graded step, paying nothing
+    assert {e.status for e in episodes} == {"ended"}, [(e.episode_id, e.status) for e in episodes]
+    closings = [log[-1] for log in logs.values() if log[-1].type == "EpisodeEnded"]
+    assert closings and {json.loads(r.data_text)["reason"] for r in closings} == {"cut_off"}
 
     # tool calls were parsed into actions; a malformed one is a recorded, rejected step
     applied = [r for log in logs.values() for r in log if r.type == "PriorityClassified"]
