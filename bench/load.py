@@ -299,6 +299,9 @@ def _episode_problems(episode: EpisodeLog, recorded: list[Any], crashed: bool, c
         problems.append("does not start with EpisodeStarted")
     groups: list[list[Any]] = []
     for r in recorded[1:]:
+        if (r is recorded[-1] and r.type == ev.EpisodeEnded.type
+                and (not groups or groups[-1][-1].type == ev.StepGraded.type)):
+            break  # a closing (a /ws session that ended with its episode open): no step
         if r.type == ev.ActionReceived.type:
             groups.append([r])
         elif groups:
