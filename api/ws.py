@@ -41,7 +41,7 @@ from api.protocol import openenv_answer, read_json, reset_answer, reset_body, st
 from api.sessions import Registry, Shared
 from domain.actions import InvalidAction
 from domain.tasks import UnknownTask
-from service.errors import BadRequest, EpisodeEnded
+from service.errors import BadRequest, EpisodeEnded, ServiceError
 
 log = logging.getLogger("ticketledger.ws")
 
@@ -171,7 +171,6 @@ class Session:
         self.target = Target(result.state.episode_id, (result.episode_id,))  # the one that exists
         return frame("observation", openenv_answer(result)), False
 
-
     async def end_opened(self) -> None:
         """When the session ends (``close``, a disconnect, the idle timeout): end the episode its
         latest reset opened as ``disconnected`` if it is still open, so the log says why it
@@ -182,6 +181,7 @@ class Session:
         opened, self.opened = self.opened, None
         with contextlib.suppress(EpisodeEnded):  # it ended in a step: nothing to end
             await self.env.run(self.env.service.end, opened, "disconnected")
+
 
     async def _tool(self, data: dict[str, Any]) -> dict[str, Any]:
         """OpenEnv's MCP actions as a step: ``list_tools``, or ``call_tool`` of one of ``/mcp``'s
@@ -312,6 +312,8 @@ async def session_endpoint(websocket: WebSocket, env: Env) -> None:
             # its episode reachable by its HTTP tool calls, until the session is closed.
             try:
                 await session.end_opened()
+            except ServiceError as exc:  # another client's step on it in flight, say
+                log.warning("did not end the episode of a closed WebSocket session: %s", exc)
             except Exception:  # the server shutting down, the database gone: log, never raise
                 log.exception("could not end the episode of a closed WebSocket session")
     with contextlib.suppress(Exception):

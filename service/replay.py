@@ -189,13 +189,6 @@ def replay(recorded: list[RecordedEvent], catalog: Catalog, *, steps: bool = Tru
         _catalog_drift(report, grader.version, Divergence(0, 1, "catalog", str(exc)))
     opened = domain_events[0]
     assert isinstance(opened, ev.EpisodeStarted), "an episode log starts with EpisodeStarted"
-    log = split_steps(domain_events)
-    if log.closing:
-        report.closing = closing_json(log, recorded)
-        wrong = closing_divergence(log)
-        if wrong is not None:
-            wrong.seq = report.closing["seq"]
-            report.divergences.append(wrong)
     report.reward_mode = opened.reward_mode
     threshold = opened.task.task.success_threshold
     report.recomputed_score = grade.score if grade.steps else 0.0
@@ -230,6 +223,13 @@ def replay(recorded: list[RecordedEvent], catalog: Catalog, *, steps: bool = Tru
                     step.step, None, "components",
                     f"step {step.step}: score components differ", recorded_components,
                     mine_components))
+    log = split_steps(domain_events)
+    if log.closing:  # after the steps: the last record, checked last
+        report.closing = closing_json(log, recorded)
+        wrong = closing_divergence(log)
+        if wrong is not None:
+            wrong.seq = report.closing["seq"]
+            report.divergences.append(wrong)
     return report
 
 
