@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import inspect
 import json
+import os
 import re
 import subprocess
 import sys
@@ -41,7 +42,7 @@ from store import open_database
 from store.eventstore import EventStore
 from store.runs import RunStore
 from tests.databases import sqlite_pass_only
-from tests.servers import LiveServer
+from tests.servers import LiveServer, free_port, wait_healthy
 
 pytestmark = sqlite_pass_only("the adapter's methods and messages"
                               "; the store is tested on both backends elsewhere")
@@ -206,6 +207,31 @@ def test_a_rollout_the_trainer_cut_off_is_ended_at_the_next_reset_and_at_teardow
     left = env.episode_id
     assert end_open_episodes(cls) == 1 and end_open_episodes(cls) == 0 and idle.episode_id is None
     assert store.load(left or "")[-1].data == {"reason": "cut_off"} and env.done
+
+
+def test_against_a_server_without_post_end_a_cut_off_rollout_stays_open_and_it_is_said_once(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    old_db, port, log_path = f"sqlite:///{tmp_path / 'old.db'}", free_port(), tmp_path / "old.log"
+    with log_path.open("wb") as log:
+        process = subprocess.Popen([sys.executable, "-m", "tests.baseline.old_server", str(port)],
+                                   cwd=REPO, env={**os.environ, "DATABASE_URL": old_db},
+                                   stdout=log, stderr=subprocess.STDOUT)
+    try:
+        wait_healthy(f"http://127.0.0.1:{port}", process, log_path)
+        env = environment_factory(base_url=f"http://127.0.0.1:{port}")()
+        cut = []
+        for seed in range(3):
+            env.reset(task_id="task_easy_password", seed=seed)
+            env.noop()
+            cut.append(env.episode_id or "")
+        env.reset(task_id="task_easy_password", seed=4)  # training goes on
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
+    notes = [line for line in capsys.readouterr().err.splitlines() if "cannot end episodes" in line]
+    assert len(notes) == 1 and "POST /end" in notes[0] and "stays open in its log" in notes[0]
+    store = EventStore(open_database(old_db))
+    assert all(store.episode(e).status == "open" for e in cut)
 
 
 def test_training_rows_carry_the_tools_prompt_and_what_reset_reads() -> None:
