@@ -11,14 +11,14 @@ from domain.decide import EpisodeFinished, EpisodeNotStarted, UnknownClosing, de
 from domain.state import EMPTY, EpisodeState, evolve, fold
 from domain.tasks import default_catalog
 from graders.grader import split_steps
-from graders.versions import GRADERS, grader_for
+from graders.versions import CURRENT, GRADERS, grader_for
 from service.environment import settle
 
 CATALOG = default_catalog()
 TASK = "task_easy_password"
 
 
-def _played(actions: list[dict[str, object]], version: str = "") -> list[ev.Event]:
+def _played(actions: list[dict[str, object]], version: str = CURRENT) -> list[ev.Event]:
     """The events an episode of ``actions`` records, graded by ``version`` (the current grader's
     way: decide, fold, settle), as the service writes them."""
     first = start("ep_closing", CATALOG.variant(TASK, 1), grader_version=version)
@@ -93,8 +93,7 @@ def test_the_closing_is_its_own_part_of_the_log_and_a_steps_end_is_not() -> None
 
 @pytest.mark.parametrize("version", sorted(GRADERS))
 def test_every_grader_grades_a_closed_episode_as_its_steps_and_pays_nothing(version: str) -> None:
-    """Grader 1.1 pays the end in the step that ends the episode (the score, not the raw score):
-    a closing folded into the last step would change that step's reward; as its own record it
+    """A closing folded into the last step would be graded as part of it; as its own record it
     changes nothing under any version."""
     grader = grader_for(version)
     try:
