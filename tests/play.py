@@ -1,15 +1,17 @@
-"""Helpers the core tests share: play a list of actions, compare logs with timestamps aside, and
-module-wide databases (the fixtures built on them are in ``tests/conftest.py``).
+"""Helpers the core tests share: play an episode through a real service (a list of actions, an
+agent or the scripted expert), compare logs with timestamps aside, and module-wide databases (the
+fixtures built on them are in ``tests/conftest.py``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Any
 
 import pytest
 
 from service import EnvironmentService, StepResult
+from service.scripted import solution
 from store import Database, open_database
 from store.eventstore import RecordedEvent
 from tests.databases import fresh_database
@@ -32,13 +34,30 @@ def module_database(backend: str, tmp_path_factory: pytest.TempPathFactory) -> I
     next(urls, None)
 
 
-def play(service: EnvironmentService, task_id: str | None, actions: Iterable[Any],
-         seed: int | None = None, episode_id: str | None = None) -> list[StepResult]:
-    """Reset, then step through ``actions`` until they run out or the episode ends.
+Agent = Callable[[dict[str, Any]], Mapping[str, Any]]
+"""An agent: the observation as JSON (what a remote agent gets) in, its next action out."""
+
+
+def play(service: EnvironmentService, task_id: str | None, actions: Iterable[Any] | Agent | None = None,
+         seed: int | None = None, episode_id: str | None = None, *,
+         run_id: str | None = None) -> list[StepResult]:
+    """Reset, then step until the episode ends or ``actions`` run out: ``actions`` is a list of
+    actions, an :data:`Agent` asked for every action until the episode ends (or its step budget),
+    or None for the scripted expert's solution of the variant drawn.
 
     Returns the reset result followed by one result per step taken.
     """
-    results = [service.reset(task_id, seed=seed, episode_id=episode_id)]
+    results = [service.reset(task_id, seed=seed, episode_id=episode_id, run_id=run_id)]
+    if callable(actions):
+        agent = actions
+        while not results[-1].done:
+            observation = results[-1].observation.model_dump(mode="json")
+            results.append(service.step(results[0].episode_id, dict(agent(observation))))
+        return results
+    if actions is None:
+        task = service.state(results[0].episode_id).task
+        assert task is not None
+        actions = solution(task)
     for action in actions:
         if results[-1].done:
             break

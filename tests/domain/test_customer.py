@@ -14,7 +14,6 @@ from domain.customer import patience, recognise
 from domain.tasks import default_catalog
 from service import EnvironmentService
 from service.environment import to_domain
-from tests.domain.families.conversation_catalog import conversation_catalog
 
 ORDER_TASK = "task_family_missing_order"
 ASK_ORDER = {"action_type": "message_customer", "message": "Could you send me your order number?"}
@@ -22,12 +21,8 @@ SMALL_TALK = {"action_type": "message_customer", "message": "How is the weather 
 
 
 @pytest.fixture(scope="module")
-def talk(module_database_url: str) -> Any:
-    from store import open_database
-
-    db = open_database(module_database_url)
-    yield EnvironmentService(db, conversation_catalog())
-    db.dispose()
+def talk(module_service: EnvironmentService) -> EnvironmentService:
+    return module_service
 
 
 def _replies(service: EnvironmentService, episode_id: str) -> list[ev.CustomerReplied]:
@@ -64,7 +59,7 @@ def test_recognised_request_reveals_the_fact_once(talk: EnvironmentService) -> N
 
 
 def test_unrecognised_questions_get_clarification_then_impatience(talk: EnvironmentService) -> None:
-    catalog = conversation_catalog()
+    catalog = default_catalog()
     seed = next(s for s in range(60) if catalog.instance(ORDER_TASK, s).variables["tone"] == "polite")
     task = catalog.instance(ORDER_TASK, seed)
     assert patience(task) == 2
@@ -83,7 +78,7 @@ def test_unrecognised_questions_get_clarification_then_impatience(talk: Environm
 
 
 def test_an_angry_customer_loses_patience_sooner() -> None:
-    catalog = conversation_catalog()
+    catalog = default_catalog()
     seed = next(s for s in range(60) if catalog.instance(ORDER_TASK, s).variables["tone"] == "angry")
     assert patience(catalog.instance(ORDER_TASK, seed)) == 1
 
@@ -130,7 +125,7 @@ def test_a_classic_task_has_nothing_hidden(service: EnvironmentService) -> None:
 
 
 def test_recognise_matches_whole_words_in_any_case() -> None:
-    facts = conversation_catalog().instance(ORDER_TASK, 0).hidden_facts
+    facts = default_catalog().instance(ORDER_TASK, 0).hidden_facts
     assert recognise(facts, "What's your ORDER number?") == ("order",)
     assert recognise(facts, "Please reply in an orderly fashion") == ()
 
@@ -145,9 +140,7 @@ def test_customer_events_round_trip() -> None:
 def test_a_spec_must_declare_the_facts_its_cases_need_and_answer_with_their_values() -> None:
     from domain.tasks.catalog import _materialise
     from domain.tasks.spec import TaskSpec
-    from tests.domain.families.conversation_catalog import family_spec
-
-    spec, _ = family_spec("missing_order")
+    spec = default_catalog().spec(ORDER_TASK)
     data = spec.model_dump(mode="json")
     data["cases"][0]["expected"]["needs_facts"] = ["receipt"]
     with pytest.raises(ValueError, match="needs the unknown hidden fact 'receipt'"):

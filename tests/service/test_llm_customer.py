@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from domain import events as ev
+from domain.tasks import default_catalog
 from service import EnvironmentService
 from service.audit_views import Auditor
 from service.customer import CUSTOMER_VERSION, LLMCustomer, prompt_digest
@@ -19,7 +20,6 @@ from service.fork import fork
 from service.regrade import regrade_episode
 from store import Database, open_database
 from tests.baseline.fake_openai import FakeOpenAI
-from tests.domain.families.conversation_catalog import conversation_catalog
 
 TASK = "task_family_missing_order"
 SEED = 5
@@ -37,7 +37,7 @@ def db(database_url: str) -> Iterator[Database]:
 def llm_service(db: Database, fake: FakeOpenAI | None, model: str = "customer") -> EnvironmentService:
     customer = None if fake is None else LLMCustomer(model, "test-key", base_url=fake.base_url,
                                                     timeout_s=5.0)
-    return EnvironmentService(db, conversation_catalog(), customer=customer)
+    return EnvironmentService(db, default_catalog(), customer=customer)
 
 
 def replies(service: EnvironmentService, episode_id: str) -> list[ev.CustomerReplied]:
@@ -46,7 +46,7 @@ def replies(service: EnvironmentService, episode_id: str) -> list[ev.CustomerRep
 
 
 def order_value() -> str:
-    return conversation_catalog().instance(TASK, SEED).hidden_facts["order"].value
+    return default_catalog().instance(TASK, SEED).hidden_facts["order"].value
 
 
 def test_an_llm_reply_is_recorded_and_reveals_what_the_rules_reveal(db: Database) -> None:
@@ -69,7 +69,7 @@ def test_an_llm_reply_is_recorded_and_reveals_what_the_rules_reveal(db: Database
     assert result.state.revealed == (("order", 1),)
     assert [m.text for m in result.observation.conversation][1] == said
     # the persona is told the fact to give now and nothing of the answer key
-    task = conversation_catalog().instance(TASK, SEED)
+    task = default_catalog().instance(TASK, SEED)
     prompt = str(prompts[0])
     assert value in prompt and task.case not in prompt.replace("in transit", "")
     assert not any(code in prompt for code in ("refund_issued", "fraud_review_opened",
@@ -103,7 +103,7 @@ def test_replay_diff_and_regrade_need_no_model(db: Database) -> None:
             result = service.step(result.episode_id, action)
         calls = fake.calls("customer")
     # the fake server is gone: nothing below can reach a model
-    auditor = Auditor(db, conversation_catalog())
+    auditor = Auditor(db)
     report = auditor.replay(result.episode_id)
     assert report["consistent"], report["first_divergence"]
     assert calls == 2
@@ -120,7 +120,7 @@ def test_replay_diff_and_regrade_need_no_model(db: Database) -> None:
 
 
 def _forked_events(db: Database, fork_id: str) -> list[ev.Event]:
-    return [to_domain(r) for r in Auditor(db, conversation_catalog()).load(fork_id)]
+    return [to_domain(r) for r in Auditor(db).load(fork_id)]
 
 
 def test_a_fork_continues_with_the_scripted_customer_and_says_so(db: Database) -> None:
@@ -128,7 +128,7 @@ def test_a_fork_continues_with_the_scripted_customer_and_says_so(db: Database) -
     with FakeOpenAI({"customer": f"say:It is {value}."}) as fake:
         service = llm_service(db, fake)
         original = service.step(service.reset(TASK, seed=SEED).episode_id, ASK)
-    made: dict[str, Any] = fork(Auditor(db, conversation_catalog()), original.episode_id, 1,
+    made: dict[str, Any] = fork(Auditor(db), original.episode_id, 1,
                                 customer="scripted")
     assert made["customer"] == {"fork": "scripted", "original": "llm"}
     plain = llm_service(db, None)  # no model configured: the scripted customer answers the fork
@@ -147,14 +147,14 @@ def test_a_fork_continues_with_a_fresh_llm_call(db: Database) -> None:
     with FakeOpenAI({"customer": [f"say:It is {value}.", "say:Why are you asking me that?"]}) as fake:
         service = llm_service(db, fake)
         original = service.step(service.reset(TASK, seed=SEED).episode_id, ASK)
-        made = fork(Auditor(db, conversation_catalog()), original.episode_id, 1)
+        made = fork(Auditor(db), original.episode_id, 1)
         assert made["customer"] == {"fork": "llm", "original": "llm"}
         service.step(made["episode_id"], SMALL_TALK)
         assert fake.calls("customer") == 2
     fresh = replies(service, made["episode_id"])[-1]
     assert (fresh.source, fresh.text) == ("llm", "Why are you asking me that?")
     # an LLM fork stepped where no model is configured records why the scripted reply stands in
-    made = fork(Auditor(db, conversation_catalog()), original.episode_id, 1, customer="llm")
+    made = fork(Auditor(db), original.episode_id, 1, customer="llm")
     llm_service(db, None).step(made["episode_id"], SMALL_TALK)
     last = replies(service, made["episode_id"])[-1]
     assert last.source == "scripted" and (last.fallback or "").startswith("unavailable")
@@ -164,7 +164,7 @@ def test_an_upstream_401_echoing_the_key_is_recorded_redacted(db: Database) -> N
     key = "zz-customer-key-77f0a9"
     with FakeOpenAI({"customer": "echo_401"}) as fake:
         customer = LLMCustomer("customer", key, base_url=fake.base_url, timeout_s=5.0)
-        service = EnvironmentService(db, conversation_catalog(), customer=customer)
+        service = EnvironmentService(db, default_catalog(), customer=customer)
         result = service.step(service.reset(TASK, seed=SEED).episode_id, ASK)
     (reply,) = replies(service, result.episode_id)
     assert (reply.fallback or "").startswith("http_401: ") and "Bearer ***" in (reply.fallback or "")
