@@ -1,8 +1,9 @@
-"""Helpers for the audit, CLI and UI tests: two policies to make real episodes, and a live server.
+"""Helpers for the audit, CLI and UI tests: a weak policy beside the expert, and a live server.
 
-``weak_policy`` is a deliberately simple agent of our own that reads only the observation (no
-answer key); ``service.scripted.solution`` is the expert. Together they give episodes of the same
-task that part ways, which is what diff, the viewer and regrade need to show.
+``weak_policy`` is a deliberately simple agent of our own that reads only what the observation
+shows (no answer key); ``service.scripted.solution`` is the expert (:func:`tests.play.play` plays
+it by default). Together they give episodes of the same task that part ways, which is what diff,
+the viewer and regrade need to show.
 """
 
 from __future__ import annotations
@@ -13,16 +14,18 @@ from pathlib import Path
 from typing import Any
 
 from service import EnvironmentService, StepResult
-from service.scripted import solution
 from tests.databases import fresh_database
+from tests.play import play
 from tests.servers import start_server
 
 
-def weak_policy(observation: Any) -> list[dict[str, Any]]:
-    """Guess a priority from the message, send a generic reply, close. Reads the observation only."""
-    message = observation.customer_message.lower()
-    urgent = any(word in message for word in ("urgent", "asap", "outage", "down", "breach", "immediately"))
-    first = observation.ticket.customer_name.split()[0]
+def weak_policy(customer_name: str, message: str) -> list[dict[str, Any]]:
+    """Guess a priority from the message, send a generic reply, close. Reads what the observation
+    shows of the ticket only (the customer's name and message), no answer key; the close comes before
+    a queue is assigned, so the environment refuses it and the episode stays open."""
+    urgent = any(word in message.lower() for word in ("urgent", "asap", "outage", "down", "breach",
+                                                      "immediately"))
+    first = customer_name.split()[0]
     return [
         {"action_type": "classify_priority", "priority": "high" if urgent else "medium"},
         {"action_type": "draft_reply",
@@ -32,29 +35,12 @@ def weak_policy(observation: Any) -> list[dict[str, Any]]:
     ]
 
 
-def play(service: EnvironmentService, task_id: str, actions: list[dict[str, Any]] | None = None, *,
-         seed: int | None = None, run_id: str | None = None) -> list[StepResult]:
-    """Reset and take ``actions`` (default: the scripted solution) until done; all results."""
-    results = [service.reset(task_id, seed=seed, run_id=run_id)]
-    episode_id = results[0].episode_id
-    if actions is None:
-        actions = solution(service.state(episode_id).task)  # type: ignore[arg-type]
-    for action in actions:
-        if results[-1].done:
-            break
-        results.append(service.step(episode_id, action))
-    return results
-
-
 def play_weak(service: EnvironmentService, task_id: str, *, seed: int | None = None,
               run_id: str | None = None) -> list[StepResult]:
-    reset = service.reset(task_id, seed=seed, run_id=run_id)
-    results = [reset]
-    for action in weak_policy(reset.observation):
-        if results[-1].done:
-            break
-        results.append(service.step(reset.episode_id, action))
-    return results
+    """The weak policy's episode of (task, seed) (:func:`tests.play.play`)."""
+    ticket = service.catalog.instance(task_id, seed).ticket
+    return play(service, task_id, weak_policy(ticket.customer_name, ticket.message), seed=seed,
+                run_id=run_id)
 
 
 @contextmanager

@@ -14,7 +14,8 @@ from cli.main import main
 from service import EnvironmentService
 from store import open_database
 from store.runs import RunStore
-from tests.audit_helpers import live_server, play, play_weak, scratch_database
+from tests.audit_helpers import live_server, play_weak, scratch_database
+from tests.play import play
 
 TOKEN = "s3cret-audit-token"
 

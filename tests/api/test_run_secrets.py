@@ -22,7 +22,8 @@ from service import EnvironmentService
 from store import open_database
 from store.runs import RunStore, secret_hash
 from store.schema import episodes, runs
-from tests.audit_helpers import live_server, play, scratch_database
+from tests.audit_helpers import live_server, scratch_database
+from tests.play import play
 
 TOKEN = "run-secrets-audit-token"
 AUDIT = {"Authorization": f"Bearer {TOKEN}"}

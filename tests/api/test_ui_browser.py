@@ -19,8 +19,9 @@ from sqlalchemy import text
 from service import EnvironmentService
 from store import open_database
 from store.runs import RunStore
-from tests.audit_helpers import live_server, play, play_weak, scratch_database
+from tests.audit_helpers import live_server, play_weak, scratch_database
 from tests.databases import sqlite_pass_only
+from tests.play import play
 
 pytestmark = sqlite_pass_only("the viewer is the same over either backend, and the queries "
                               "behind it run on PostgreSQL in test_audit_queries and test_audit_rest")

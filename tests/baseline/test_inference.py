@@ -14,6 +14,7 @@ import statistics
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -26,6 +27,7 @@ from service.replay import replay
 from store import open_database
 from store.runs import RunStore
 from tests.baseline.inference_helpers import CLEARED, REPO, Run, run_inference
+from tests.play import play
 
 CATALOG = default_catalog()
 
@@ -113,13 +115,12 @@ LADDER = [
 
 
 def _play(service: EnvironmentService, task_id: str, seed: int | None, policy: bool) -> float:
-    result = service.reset(task_id, seed=seed)
     ladder = iter(LADDER)
-    while not result.done:
-        obs = result.observation.model_dump(mode="json")
-        action = next_action(obs) if policy else next(ladder, {"action_type": "noop"})
-        result = service.step(result.episode_id, action)
-    return result.state.score
+
+    def climb(observation: dict[str, Any]) -> dict[str, Any]:
+        return next(ladder, {"action_type": "noop"})
+
+    return play(service, task_id, next_action if policy else climb, seed=seed)[-1].state.score
 
 
 def test_the_policy_beats_a_fixed_ladder_and_stays_below_the_scripted_solutions(service) -> None:  # type: ignore[no-untyped-def]

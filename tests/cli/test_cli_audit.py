@@ -15,7 +15,8 @@ from cli.main import main
 from service import EnvironmentService
 from service.audit_views import Auditor
 from store.queries import EpisodeFilter
-from tests.audit_helpers import play, play_weak
+from tests.audit_helpers import play_weak
+from tests.play import play
 from tests.servers import ROOT
 
 pytestmark = pytest.mark.fresh_database  # reads the whole log: a database per test

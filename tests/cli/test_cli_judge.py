@@ -17,16 +17,14 @@ from service.judge import LLMJudge
 from store import open_database
 from store.regrades import RegradeStore
 from tests.baseline.fake_openai import FakeOpenAI
+from tests.play import play
 from tests.service.test_llm_judge import ACTIONS, TASK, verdict
 
 pytestmark = pytest.mark.fresh_database
 
 
 def _play(service: EnvironmentService, run_id: str) -> str:
-    episode_id = service.reset(TASK, run_id=run_id).episode_id
-    for action in ACTIONS:
-        service.step(episode_id, action)
-    return episode_id
+    return play(service, TASK, ACTIONS, run_id=run_id)[0].episode_id
 
 
 def _regrade(database_url: str, capsys: pytest.CaptureFixture[str], *flags: str) -> tuple[int, Any]:

@@ -9,7 +9,7 @@ import pytest
 from cli.main import main
 from service import EnvironmentService
 from service.audit_views import Auditor
-from tests.audit_helpers import play
+from tests.play import play
 
 pytestmark = pytest.mark.fresh_database
 

@@ -29,8 +29,9 @@ from evaluation.grader_audit.honest import (
     placeholders,
 )
 from evaluation.grader_audit.honest import actions as honest_actions
-from service import EnvironmentService, StepResult
+from service import EnvironmentService
 from service.scripted import solution
+from tests.play import play
 
 __all__ = ["DATA_FILE", "FAMILY_DATA_FILE", "HONEST_THRESHOLD", "MIN_PER_CASE", "CaseTexts",
            "MalformedReplies", "fill", "load", "placeholders"]
@@ -59,23 +60,22 @@ class Played:
     done: bool
 
 
-def play(service: EnvironmentService, task_id: str, seed: int | None, index: int,
-         texts: dict[tuple[str, str], CaseTexts]) -> Played:
+def honest_episode(service: EnvironmentService, task_id: str, seed: int | None, index: int,
+                   texts: dict[tuple[str, str], CaseTexts]) -> Played:
     """One correct episode of (task, seed) with honest reply ``index`` (and note ``index``, cycling
     when a case has fewer notes than replies)."""
-    result: StepResult = service.reset(task_id, seed=seed)
-    task = service.state(result.episode_id).task
+    task = service.catalog.instance(task_id, seed)
     case = texts[(task_id, task.case)]
     reply = fill(case.replies[index], task)
     note = fill(case.notes[index % len(case.notes)], task) if case.notes else None
-    errors: list[str] = []
-    for action in actions(task, reply, note):
-        if result.done:
-            errors.append(f"episode ended before {action['action_type']}")
-            break
-        result = service.step(result.episode_id, action)
-        if result.observation.last_action_error:
-            errors.append(f"{action['action_type']}: {result.observation.last_action_error}")
+    work = actions(task, reply, note)
+    results = play(service, task_id, work, seed=seed)
+    errors = [f"{action['action_type']}: {result.observation.last_action_error}"
+              for action, result in zip(work, results[1:], strict=False)
+              if result.observation.last_action_error]
+    if len(results) - 1 < len(work):
+        errors.append(f"episode ended before {work[len(results) - 1]['action_type']}")
+    result = results[-1]
     shares: dict[str, float] = {}
     if result.grade is not None:
         for component in result.grade.components:
@@ -107,7 +107,7 @@ def score_table(service: EnvironmentService) -> list[Played]:
     for (task_id, case), entry in texts.items():
         for index in range(len(entry.replies)):
             for seed in seeds_of(task_id, case):
-                rows.append(play(service, task_id, seed, index, texts))
+                rows.append(honest_episode(service, task_id, seed, index, texts))
     return rows
 
 
@@ -119,10 +119,7 @@ def policy_scores(service: EnvironmentService) -> dict[tuple[str, str], list[flo
     out: dict[tuple[str, str], list[float]] = {}
     for task_id in default_catalog().task_ids:
         for seed in SEEDS:
-            result = service.reset(task_id, seed=seed)
-            while not result.done:
-                result = service.step(result.episode_id,
-                                      next_action(result.observation.model_dump(mode="json")))
+            result = play(service, task_id, next_action, seed=seed)[-1]
             out.setdefault((task_id, result.state.task.case), []).append(result.state.score)
     return out
 

@@ -64,7 +64,8 @@ def test_honest_family_reply_scores_at_least_threshold(service, task_id: str, ca
     texts = honest.load(honest.FAMILY_DATA_FILE, families=True)
     entry = texts[(task_id, case)]
     assert index < len(entry.replies), f"{task_id}/{case} has no reply {index}"
-    played = [honest.play(service, task_id, seed, index, texts) for seed in honest.seeds_of(task_id, case)]
+    played = [honest.honest_episode(service, task_id, seed, index, texts)
+              for seed in honest.seeds_of(task_id, case)]
     for p in played:  # the episode itself must be a correct one
         assert p.case == case and p.done and not p.errors, p
     low = min(played, key=lambda p: p.score)

@@ -18,7 +18,7 @@ from service.audit_views import Auditor
 from service.environment import to_domain
 from service.errors import GraderRetiredError
 from service.fork import fork
-from tests.audit_helpers import play
+from tests.play import play
 
 V1_1 = "ticketledger-grader/1.1"
 NOOP = {"action_type": "noop"}

@@ -8,7 +8,8 @@ import pytest
 from service import EnvironmentService
 from service.audit_views import Auditor
 from service.scripted import solution
-from tests.audit_helpers import play, play_weak
+from tests.audit_helpers import play_weak
+from tests.play import play
 
 pytestmark = pytest.mark.fresh_database  # reads the whole log: a database per test
 

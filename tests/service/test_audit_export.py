@@ -14,7 +14,8 @@ from service.errors import BadRequest
 from service.export import export_lines
 from service.fork import fork
 from store.queries import EpisodeFilter
-from tests.audit_helpers import play, play_weak
+from tests.audit_helpers import play_weak
+from tests.play import play
 
 pytestmark = pytest.mark.fresh_database  # reads the whole log: a database per test
 

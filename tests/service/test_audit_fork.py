@@ -10,16 +10,15 @@ from service.audit_views import Auditor
 from service.errors import BadRequest, EpisodeBusy
 from service.fork import fork
 from service.scripted import solution
-from tests.audit_helpers import play, weak_policy
+from tests.audit_helpers import play_weak
+from tests.play import play
 
 pytestmark = pytest.mark.fresh_database  # reads the whole log: a database per test
 
 
 def test_fork_continues_and_replays_and_the_original_is_untouched(service: EnvironmentService) -> None:
-    weak = service.reset("task_easy_password")
-    original_id = weak.episode_id
-    for action in weak_policy(weak.observation):
-        weak_result = service.step(original_id, action)
+    weak = play_weak(service, "task_easy_password")
+    original_id, weak_result = weak[0].episode_id, weak[-1]
     before = [(r.seq, r.data_text, r.hash) for r in service.store.load(original_id)]
     before_row = service.store.episode(original_id)
     auditor = Auditor(service.db)

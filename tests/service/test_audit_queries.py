@@ -10,7 +10,8 @@ from service.audit_views import Auditor
 from service.errors import BadRequest, EpisodeNotFound
 from store.queries import EpisodeFilter
 from store.runs import RunStore
-from tests.audit_helpers import play, play_weak
+from tests.audit_helpers import play_weak
+from tests.play import play
 
 pytestmark = pytest.mark.fresh_database  # reads the whole log: a database per test
 

@@ -13,7 +13,8 @@ from service.audit_views import Auditor
 from service.errors import BadRequest
 from service.regrade import regrade
 from store.queries import EpisodeFilter
-from tests.audit_helpers import play, play_weak
+from tests.audit_helpers import play_weak
+from tests.play import play
 
 pytestmark = pytest.mark.fresh_database  # reads the whole log: a database per test
 

@@ -11,7 +11,7 @@ from graders.components import Component
 from service import EnvironmentService
 from service.audit_views import Auditor
 from service.replay import replay
-from tests.audit_helpers import play
+from tests.play import play
 
 pytestmark = pytest.mark.fresh_database  # reads the whole log: a database per test
 

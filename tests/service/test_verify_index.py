@@ -22,7 +22,8 @@ from service.fork import fork
 from service.verify import INDEX_COLUMNS, verify
 from store import Database, open_database
 from store.queries import EpisodeFilter
-from tests.audit_helpers import play, play_weak
+from tests.audit_helpers import play_weak
+from tests.play import play
 
 
 @pytest.fixture

@@ -17,7 +17,7 @@ from functools import cache
 from domain.tasks.catalog import Catalog, default_catalog
 from domain.tasks.manifest import load_manifest
 from domain.tasks.spec import TaskSpec
-from service.scripted import family_texts
+from service.scripted import REPLIES, family_texts
 
 MANIFEST = load_manifest()
 FAMILIES: tuple[str, ...] = tuple(MANIFEST.families)
@@ -49,11 +49,11 @@ def seed_of(family: str, case: str) -> int:
 
 
 def has_expert(family: str) -> bool:
-    """The family gives the scripted expert its replies (an optional ``expert.json``): without them
-    ``service.scripted.solution`` writes no reply and is no correct work; the grader audit builds on
-    the family's solver instead."""
-    replies, _ = family_texts()
-    return any(tid == task_id(family) for tid, _ in replies)
+    """The scripted expert has replies for the family (``service.scripted.REPLIES``, or the family's
+    optional ``expert.json``): without them ``service.scripted.solution`` writes no reply and is no
+    correct work; the grader audit builds on the family's solver instead."""
+    family_replies, _ = family_texts()
+    return any(tid == task_id(family) for tid, _ in (*REPLIES, *family_replies))
 
 
 def asks_first(family: str) -> bool:
