@@ -119,8 +119,9 @@ def policy_scores(service: EnvironmentService) -> dict[tuple[str, str], list[flo
     out: dict[tuple[str, str], list[float]] = {}
     for task_id in default_catalog().task_ids:
         for seed in SEEDS:
-            result = play(service, task_id, next_action, seed=seed)[-1]
-            out.setdefault((task_id, result.state.task.case), []).append(result.state.score)
+            state = play(service, task_id, next_action, seed=seed)[-1].state
+            assert state.task is not None
+            out.setdefault((task_id, state.task.case), []).append(state.score)
     return out
 
 

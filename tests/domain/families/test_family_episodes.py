@@ -103,7 +103,7 @@ def test_the_solver_decides_every_case_right(module_service: EnvironmentService,
     scores 1.0 on one instance of every case (its decision matched the key), with no violation."""
     for seed in seeds_per_case(family):
         result = play(module_service, task_id(family), solver_for(family), seed=seed)[-1]
-        assert result.grade is not None and not result.grade.violations, seed
+        assert result.grade is not None and not violations(result.state), seed
         assert result.score == 1.0, (seed, result.grade.audit_reason())
 
 
@@ -181,7 +181,7 @@ FACT_GATED = [(family, case.name) for family in FAMILIES if asks_first(family)
 def test_a_decision_before_the_fact_it_needs_is_a_violation(module_service: EnvironmentService,
                                                             family: str, case: str) -> None:
     """The case's required action is right, but where the case needs a fact the customer holds, the
-    same action taken before asking is recorded as a violation of step 1 (and caps the score); a
+    same action taken before asking is recorded as a violation of step 1; a
     case its policy decides from public facts needs no asking."""
     seed = seed_of(family, case)
     expected = next(c.expected for c in spec(family).cases if c.name == case)
@@ -191,9 +191,9 @@ def test_a_decision_before_the_fact_it_needs_is_a_violation(module_service: Envi
     result = play(module_service, task_id(family),
                   [first, {"action_type": "message_customer", "message": "Could you tell me more?"}],
                   seed=seed)[-1]
-    assert result.grade is not None
+    found = violations(result.state)
     if expected.needs_facts:
-        assert [v.rule for v in result.grade.violations] == ["acted_without_fact"]
-        assert f"step 1: {first['action_type']}" in result.grade.violations[0].reason
+        assert [v.rule for v in found] == ["acted_without_fact"]
+        assert f"step 1: {first['action_type']}" in found[0].reason
     else:
-        assert not result.grade.violations
+        assert not found

@@ -12,7 +12,9 @@ import pytest
 
 from baseline.solvers import data_deletion, double_charge, email_change, shipping_loss, verify_identity
 from baseline.solvers._steps import Ticket
+from baseline.solvers.ticket_reading import Seen
 from domain.tasks.catalog import default_catalog
+from graders.safety import violations
 from service import EnvironmentService
 from tests.databases import sqlite_pass_only
 from tests.domain.families.family_facts import DECISIONS, SEEDS, Decision, seed_of, task_id
@@ -42,8 +44,8 @@ def test_double_charge_reads_the_charges_not_the_subject() -> None:
 def test_email_change_flags_are_dated_against_the_ticket() -> None:
     """Only a sign-in the owner did not recognise, reported within 14 days of the ticket, flags
     the account; the card digits count only when they are the card's."""
-    def seen(flags: str, message: str = "", email: str = "x@mailbox.example") -> email_change.Seen:
-        return email_change.Seen("Ava", email, "", message, "pro",
+    def seen(flags: str, message: str = "", email: str = "x@mailbox.example") -> Seen:
+        return Seen("Ava", email, "", message, "pro",
                                  {"ticket_date": "2026-11-24", "account_flags": flags,
                                   "email_on_file": "ava.work@example.com", "card_last4_on_file": "4242"}, {})
     assert email_change.flagged(seen("owner reported an unrecognised sign-in on 2026-11-19"))
@@ -56,8 +58,8 @@ def test_email_change_flags_are_dated_against_the_ticket() -> None:
 
 
 def test_data_deletion_is_held_by_an_open_dispute_only() -> None:
-    def seen(disputes: str) -> data_deletion.Seen:
-        return data_deletion.Seen("Ava", "ava.home@example.com", "", "", "free",
+    def seen(disputes: str) -> Seen:
+        return Seen("Ava", "ava.home@example.com", "", "", "free",
                                   {"billing_disputes": disputes, "email_on_file": "ava.home@example.com"}, {})
     assert data_deletion.open_dispute(seen("chargeback CB-1 filed 2026-10-28, awaiting the bank's decision"))
     assert not data_deletion.open_dispute(seen("dispute DSP-1 closed on 2026-05-14"))
@@ -75,8 +77,8 @@ def test_data_deletion_phrasings_are_not_foreign_to_its_task() -> None:
 
 
 def test_shipping_loss_dates_decide_not_the_customer_words() -> None:
-    def seen(today: str, eta: str, refunds: str = "1") -> shipping_loss.Seen:
-        return shipping_loss.Seen("Ava", "a@example.com", "Order lost", "I think it is lost.", "free",
+    def seen(today: str, eta: str, refunds: str = "1") -> Seen:
+        return Seen("Ava", "a@example.com", "Order lost", "I think it is lost.", "free",
                                   {"ticket_date": today, "estimated_delivery": eta,
                                    "refunds_last_90_days": refunds}, {})
     assert shipping_loss.in_transit(seen("2026-11-20", "2026-11-24"))
@@ -115,9 +117,9 @@ def test_verify_identity_decided_without_the_digits(module_service: EnvironmentS
     account goes to fraud review whatever the digits (EC-1), so acting on the flag breaks no rule."""
     result = play(module_service, task_id("verify_identity"), blind(verify_identity.act),
                   seed=seed_of("verify_identity", case))[-1]
-    assert result.grade is not None
+    found = {v.rule for v in violations(result.state)}
     if case == "flagged":
-        assert not result.grade.violations and result.score == 1.0
+        assert not found and result.score == 1.0
     else:
-        assert "acted_without_fact" in {v.rule for v in result.grade.violations}
+        assert "acted_without_fact" in found
         assert result.score <= 0.2
