@@ -35,7 +35,8 @@ from tests.domain.families.family_facts import (
 from tests.domain.families.honest_texts import HONEST, HONEST_NOTES, KNOWN_REPLY_MISSES
 from tests.play import play
 
-pytestmark = sqlite_pass_only("families and grading are pure: it plays in memory or on its own SQLite")
+pytestmark = sqlite_pass_only("families and grading are pure: the store is tested on both backends "
+                              "elsewhere")
 
 CATALOG = default_catalog()
 SOLVER_FLOOR = 0.95

@@ -20,7 +20,8 @@ from tests.databases import sqlite_pass_only
 from tests.domain.families.family_facts import DECISIONS, SEEDS, Decision, seed_of, task_id
 from tests.play import Agent, play
 
-pytestmark = sqlite_pass_only("families and grading are pure: it plays in memory or on its own SQLite")
+pytestmark = sqlite_pass_only("families and grading are pure: the store is tested on both backends "
+                              "elsewhere")
 
 CATALOG = default_catalog()
 
