@@ -2,8 +2,8 @@
 
 What the offline task verification (:mod:`evaluation.task_families`) judges each instance by, and
 what the grader audit (:mod:`evaluation.grader_audit`) takes as a task family's correct work: the
-episode is decided, folded and graded by :func:`service.environment.step_in_memory`, exactly as
-over the service, without a store.
+episode is reset and stepped by :class:`service.EnvironmentService` on a log kept in memory
+(:meth:`~service.EnvironmentService.in_memory`), exactly as any client's, with nothing written.
 """
 
 from __future__ import annotations
@@ -12,9 +12,9 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from domain.observation import observe
+from domain.actions import InvalidAction
 from domain.tasks.catalog import Catalog
-from service.environment import open_in_memory, step_in_memory
+from service.environment import EnvironmentService
 
 Agent = Callable[[Mapping[str, Any]], dict[str, Any]]
 """An agent: the observation (as JSON) in, the next action out."""
@@ -37,16 +37,21 @@ class Played:
 
 def play(catalog: Catalog, task_id: str, seed: int | None, agent: Agent) -> Played:
     """One episode of ``task_id`` at ``seed`` (None: its published variant) in memory, ``agent``
-    choosing every action from the observation."""
-    state = open_in_memory(catalog, task_id, seed)
+    choosing every action from the observation. Each episode gets a log of its own, so nothing
+    outlives it."""
+    service = EnvironmentService.in_memory(catalog)
+    result = service.reset(task_id, seed)
     actions: list[dict[str, Any]] = []
     components: dict[str, tuple[int, int]] = {}
-    while not state.done:
-        action = agent(observe(state, catalog).model_dump(mode="json"))
+    while not result.done:
+        action = agent(result.observation.model_dump(mode="json"))
         actions.append(action)
         try:
-            state, grade = step_in_memory(state, action)
-        except ValueError as exc:  # InvalidAction; EpisodeFinished cannot happen (not done)
+            result = service.step(result.episode_id, action)
+        except InvalidAction as exc:  # the episode is not done, so it cannot have ended
+            state = result.state
             return Played(state.score, state.step_count, components, tuple(actions), str(exc), False)
-        components = {c.name: (c.earned, c.weight) for c in grade.components}
+        if result.grade is not None:
+            components = {c.name: (c.earned, c.weight) for c in result.grade.components}
+    state = result.state
     return Played(state.score, state.step_count, components, tuple(actions), None, state.truncated)

@@ -1,8 +1,8 @@
-"""Verifying the task families offline (``ticketledger tasks verify``), in memory, without a store.
+"""Verifying the task families offline (``ticketledger tasks verify``), on logs kept in memory.
 
 Every instance (or a deterministic sample) is played by its family's solver
-(``baseline/solvers/<family>.py``, which reads only the observation) through the service's own
-step (:func:`evaluation.play.play`: decide, fold, grade in memory), and must:
+(``baseline/solvers/<family>.py``, which reads only the observation) through the environment
+service on an in-memory log (:func:`evaluation.play.play`), and must:
 
 * score at least :data:`SOLVER_BOUND` and finish (resolve or close) within its step budget;
 * reach its case: the components that judge the decision (outcome, resolution, tags, queue,
@@ -146,7 +146,7 @@ def _verify_family(catalog: Catalog, refs: Sequence[InstanceRef], per_family: in
         return list(actions[(task.task_id, int(task.seed or 0))])
 
     found = run_audit(seeds=[r.seed for r in audited], task_ids=[refs[0].task_id],
-                      families=families, catalog=catalog, in_memory=True, scripted=solved)
+                      families=families, catalog=catalog, scripted=solved)
     return checks, found.cells, found.episodes_played, len(audited)
 
 

@@ -42,7 +42,10 @@ from service.errors import (
     ServiceError,
 )
 from store import Conflict, Database, NotFound, open_database
-from store.eventstore import Append, Create, EventStore, Projection, RecordedEvent
+from store.eventstore import EventStore
+from store.memory import MemoryEventStore
+from store.protocol import EventLog
+from store.records import Append, Create, Projection, RecordedEvent
 
 CACHE_SIZE = 1024
 """Folded states kept per process, the least recently used dropped first (a dropped episode is
@@ -141,7 +144,7 @@ def settle(before: EpisodeState, step_events: Sequence[ev.Event], after: Episode
            ) -> tuple[EpisodeState, StepGradeView, tuple[ev.Event, ...]]:
     """Grade a decided step (``before`` -> ``step_events`` -> ``after``) and fold its grade in:
     the state after the step, its grade and every event the step records. The one place a step
-    is graded, for the service and for play in memory (:func:`step_in_memory`)."""
+    is graded (grader-eval grades its branches of a kept state here too)."""
     grade = grader_of(before).grade_step(before, list(step_events), after)
     graded = grade.to_event()
     return evolve(after, graded), grade, (*step_events, graded)
@@ -162,25 +165,6 @@ def resolve_split(catalog: Catalog, split: str | None, index: int | None,
     except ValueError as exc:
         raise BadRequest(str(exc)) from None
     return ref.task_id, ref.seed
-
-
-def open_in_memory(catalog: Catalog, task_id: str, seed: int | None,
-                   episode_id: str = "ep_in_memory", grader_version: str = CURRENT) -> EpisodeState:
-    """The opening state of an episode that is never stored (offline verification): the same
-    opening event a reset records, folded, with the deterministic judge and dense rewards.
-    ``grader_version``: the grader that grades its steps (the grader evaluation measures a version
-    that is not current yet)."""
-    first = start(episode_id, catalog.variant(task_id, seed), grader_version=grader_version)
-    return evolve(EMPTY, first)
-
-
-def step_in_memory(state: EpisodeState, action: Any) -> tuple[EpisodeState, StepGradeView]:
-    """One step of an episode that is never stored: parsed, decided, folded and graded exactly as
-    :meth:`EnvironmentService.step` does (without an LLM judge); the state after it and its grade.
-    Raises InvalidAction and EpisodeFinished as deciding does."""
-    step_events = decide(state, parse_action(action))
-    after, grade, _ = settle(state, step_events, fold(step_events, state))
-    return after, grade
 
 
 @dataclass(frozen=True)
@@ -216,10 +200,16 @@ class EnvironmentService:
     """Many episodes at once, safe to call from several threads."""
 
     def __init__(self, db: Database | None = None, catalog: Catalog | None = None,
-                 *, cache_size: int = CACHE_SIZE, judge: judging.LLMJudge | None = None,
+                 *, store: EventLog | None = None, cache_size: int = CACHE_SIZE,
+                 judge: judging.LLMJudge | None = None,
                  customer: customers.LLMCustomer | None = None):
-        self.db = db if db is not None else open_database()
-        self.store = EventStore(self.db)
+        """``db``: the SQL database the log is kept in (default: the configured one, ``DATABASE_URL``).
+        ``store``: a log of another backend instead, such as :meth:`in_memory`'s; the service steps
+        the same on any :class:`~store.protocol.EventLog`."""
+        if store is not None and db is not None:
+            raise ValueError("give the service a database or a store, not both")
+        self._db = db if db is not None or store is not None else open_database()
+        self.store: EventLog = store if store is not None else EventStore(self.db)
         self.catalog = catalog if catalog is not None else default_catalog()
         self.judge = judge
         """The LLM reply judge new episodes get (None: the deterministic judge only)."""
@@ -229,6 +219,23 @@ class EnvironmentService:
         self._cache_size = cache_size
         self._guard = threading.Lock()
         self._busy: set[str] = set()
+
+    @classmethod
+    def in_memory(cls, catalog: Catalog | None = None) -> EnvironmentService:
+        """A service whose log is kept in the process (:class:`~store.memory.MemoryEventStore`),
+        written nowhere and gone with the service: what offline play runs on (the grader audit,
+        ``tasks verify``, ``evaluation.play``), so it plays exactly the step every client gets.
+        The deterministic judge and the scripted customer, as on a server without models."""
+        return cls(catalog=catalog, store=MemoryEventStore())
+
+    @property
+    def db(self) -> Database:
+        """The SQL database the log is kept in; a service on another store has none (the audit
+        views, runs and regrades read a database)."""
+        if self._db is None:
+            raise TypeError("this service keeps its log in a store without a database "
+                            f"({type(self.store).__name__})")
+        return self._db
 
     # ------------------------------------------------------------------ reset
     def reset(self, task_id: str | None = None, seed: int | None = None,

@@ -1,10 +1,11 @@
-"""Playing the audit: every family on every task variant, in-process, on a throwaway SQLite log.
+"""Playing the audit: every family on every task variant, in-process, on a log kept in memory.
 
 The episodes run through :class:`service.EnvironmentService`, the service every client uses, so the
 audit grades exactly what an agent would get (actions parsed and refused as over HTTP, penalties,
-the step limit). They are played side by side, one step of each live episode per batch
-(:meth:`~service.EnvironmentService.step_many`, one commit per batch), which keeps a few thousand
-episodes to seconds.
+the step limit). Its log is kept in memory (:meth:`~service.EnvironmentService.in_memory`), or on
+a database when asked (the same steps on another backend). The episodes are played side by side,
+one step of each live episode per batch (:meth:`~service.EnvironmentService.step_many`), which
+keeps a few thousand episodes to seconds.
 
 The grader that judges is a choice (``grader_version``, default the current one): the episodes are
 played under the current grader, as any client plays them, and when another version is asked for,
@@ -19,19 +20,14 @@ other family.
 
 from __future__ import annotations
 
-import tempfile
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from functools import partial
-from pathlib import Path
 from typing import Any
 
 from baseline.solvers import solver_for
-from domain.actions import InvalidAction
-from domain.decide import EpisodeFinished
-from domain.observation import observe
 from domain.tasks.catalog import Catalog, default_catalog
 from domain.tasks.spec import TaskInstance
 from evaluation.grader_audit.families import (
@@ -47,13 +43,7 @@ from evaluation.grader_audit.report import AuditReport, Cell, JudgedEpisode, Sta
 from evaluation.play import play
 from graders import UNITS
 from graders.versions import CURRENT, StepGradeView, grader_for
-from service.environment import (
-    EnvironmentService,
-    StepResult,
-    open_in_memory,
-    step_in_memory,
-    to_domain,
-)
+from service.environment import EnvironmentService, StepResult, to_domain
 from service.scripted import solution
 from store import open_database
 
@@ -63,7 +53,7 @@ whose case depends on the seed (both refund windows, verified or not, fraud patt
 hold or not)."""
 
 BATCH = 400
-"""Episodes played side by side (one commit per step of the batch)."""
+"""Episodes played side by side (one write of the log per step of the batch)."""
 
 Progress = Callable[[int, int], None]
 Agent = Callable[[dict[str, Any]], Action]
@@ -216,46 +206,6 @@ Scripted = Callable[[TaskInstance], Sequence[Action]]
 Player = Callable[[Sequence[_Job], Callable[[int], None], str], list[_Played]]
 
 
-def _play_in_memory(catalog: Catalog, jobs: Sequence[_Job], progress: Callable[[int], None],
-                    grader_version: str) -> list[_Played]:
-    """:func:`_play` without a store: each job's episode decided, folded and graded in memory
-    (:func:`service.environment.step_in_memory`, the service's own step), one after another. What
-    the offline task verification uses; a refused action ends the job as over the service."""
-    out: list[_Played] = []
-    for job in jobs:
-        task = job.setting.task
-        state = open_in_memory(catalog, task.task_id, task.seed)
-        sent: list[Action] = []
-        error: str | None = None
-        blocked: str | None = None
-        grade: StepGradeView | None = None
-        step = 0
-        while not state.done:
-            if job.attempt.agent is not None:
-                if task.max_steps <= step:
-                    break
-                action = job.attempt.agent(observe(state, catalog).model_dump(mode="json"))
-            elif step < len(job.attempt.actions):
-                action = job.attempt.actions[step]
-            else:
-                break
-            try:
-                state, grade = step_in_memory(state, action)
-            except (InvalidAction, EpisodeFinished) as exc:
-                error = f"{type(exc).__name__}: {exc}"
-                break
-            sent.append(action)
-            if step == job.attempt.attack_step:
-                record = state.last_step
-                blocked = record.error if record is not None else None
-            step += 1
-        if grade is not None and grade.grader_version != grader_version:
-            raise ValueError("in-memory play grades with the current grader only")
-        out.append(_Played(tuple(sent), None, error, blocked, grade))
-    progress(len(jobs))
-    return out
-
-
 def _scripted_or_solved(catalog: Catalog, task: TaskInstance) -> list[Action]:
     """The correct work the adversaries build on: a classic task's scripted solution, a task
     family's solver (``baseline/solvers``) played in memory on the variant."""
@@ -267,17 +217,18 @@ def _scripted_or_solved(catalog: Catalog, task: TaskInstance) -> list[Action]:
 def run_audit(*, seeds: Sequence[int | None] = DEFAULT_SEEDS, task_ids: Sequence[str] | None = None,
               families: Sequence[Family] = FAMILIES, policy: Agent | None = None,
               catalog: Catalog | None = None, progress: Progress | None = None,
-              directory: str | Path | None = None, grader_version: str = CURRENT,
-              in_memory: bool = False, scripted: Scripted | None = None) -> AuditReport:
+              database_url: str | None = None, grader_version: str = CURRENT,
+              scripted: Scripted | None = None) -> AuditReport:
     """Play every family on every task variant of ``task_ids`` x ``seeds`` and judge the cells.
 
     ``policy``: the built-in policy (observation to action); without it the ``policy`` family is
-    not applicable and the repeat family repeats only the scripted work. ``directory``: where the
-    throwaway SQLite log goes (a temporary directory by default, removed afterwards).
-    ``grader_version``: the grader that judges (an unknown one raises ``UnknownGrader``).
-    ``in_memory``: play without a store (:func:`_play_in_memory`; the current grader only).
-    ``scripted``: the correct solution of a variant the adversaries build on (default
-    :func:`service.scripted.solution`, and for a task family its solver's actions).
+    not applicable and the repeat family repeats only the scripted work. ``database_url``: the
+    log the episodes are played on; None (the default) keeps it in memory
+    (:meth:`service.EnvironmentService.in_memory`), written nowhere; any backend plays the same
+    steps, so the report is the same. ``grader_version``: the grader that judges (an unknown one
+    raises ``UnknownGrader``). ``scripted``: the correct solution of a variant the adversaries
+    build on (default :func:`service.scripted.solution`, and for a task family its solver's
+    actions).
     """
     grader_for(grader_version)
     catalog = catalog or default_catalog()
@@ -286,19 +237,15 @@ def run_audit(*, seeds: Sequence[int | None] = DEFAULT_SEEDS, task_ids: Sequence
         catalog.spec(task_id)  # an unknown task fails here, with the known ones listed
     began = time.perf_counter()
     solve: Scripted = scripted or partial(_scripted_or_solved, catalog)
-    if in_memory:
-        if grader_version != CURRENT:
-            raise ValueError("in-memory audit plays under the current grader only")
-        return _run(partial(_play_in_memory, catalog), catalog, tasks, tuple(seeds), families,
-                    policy, progress, began, grader_version, solve)
-    with tempfile.TemporaryDirectory(prefix="grader-audit-", dir=directory) as tmp:
-        db = open_database(f"sqlite:///{Path(tmp) / 'audit.db'}")
-        try:
-            service = EnvironmentService(db, catalog)
-            return _run(partial(_play, service), catalog, tasks, tuple(seeds), families,
-                        policy, progress, began, grader_version, solve)
-        finally:
-            db.dispose()
+    if database_url is None:
+        return _run(partial(_play, EnvironmentService.in_memory(catalog)), catalog, tasks,
+                    tuple(seeds), families, policy, progress, began, grader_version, solve)
+    db = open_database(database_url)
+    try:
+        return _run(partial(_play, EnvironmentService(db, catalog)), catalog, tasks, tuple(seeds),
+                    families, policy, progress, began, grader_version, solve)
+    finally:
+        db.dispose()
 
 
 def _run(play: Player, catalog: Catalog, tasks: tuple[str, ...],

@@ -3,10 +3,10 @@
 Each item is judged in the state its setup describes (:func:`setup_actions`: the expert's actions
 up to the first text or ending, with or without the back-office actions), built once per task,
 seed, setup and grader version and kept, so two thousand items cost two thousand steps. The text
-is then written on its channel with one more step, played exactly as the environment plays it
-(:func:`service.environment.step_in_memory`), and the grade of that step says what the grader
-found: the violations that step's text caused are the predicted labels, and the rubric facts the
-grader credits the text with are the predicted facts.
+is then written on its channel with one more step, decided, folded and graded exactly as the
+environment's step is (:func:`service.environment.settle` grades it), and the grade of that step
+says what the grader found: the violations that step's text caused are the predicted labels, and
+the rubric facts the grader credits the text with are the predicted facts.
 """
 
 from __future__ import annotations
@@ -30,9 +30,9 @@ from domain.vocabulary import BACK_OFFICE_ACTIONS
 from graders import rubric as rb
 from graders.lexicon import foreign_groups
 from graders.text import Lexicon
-from graders.versions import CURRENT, LEXICONS, UnknownGrader, grader_for
+from graders.versions import CURRENT, LEXICONS, StepGradeView, UnknownGrader, grader_for
 from service import judge as judging
-from service.environment import open_in_memory, settle, step_in_memory
+from service.environment import settle
 from service.grader_eval.corpus import (
     Channel,
     Entry,
@@ -141,6 +141,17 @@ class Prepared:
     before: frozenset[Violation]
 
 
+def _graded(state: EpisodeState, action: dict[str, Any]) -> tuple[EpisodeState, StepGradeView]:
+    """One step from ``state``, decided, folded and graded as the service's step is (without a
+    model): the state after it and its grade. Grader-eval steps from states it keeps as values
+    (each setup once, then every item's text from it, thousands of branches of one state, under a
+    grader version that may not be the current one), which a log, where an episode only moves on,
+    does not offer; playing episodes is the service's (``evaluation.play``)."""
+    step_events = decide(state, parse_action(action))
+    after, grade, _ = settle(state, step_events, fold(step_events, state))
+    return after, grade
+
+
 class Evaluator:
     """Judges corpus items with one grader version (and, with ``llm``, the LLM reply judge),
     keeping each setup's state once built."""
@@ -179,17 +190,14 @@ class Evaluator:
         return found
 
     def _prepare(self, task_id: str, seed: int | None, setup: Setup) -> Prepared:
-        """Play the setup's actions from the opening. With an LLM judge the opening records
-        ``judge: llm`` (as a reset on a server with a judge does), which ``open_in_memory`` does not
-        offer: only then does the grade read the verdict recorded on the draft."""
-        if self.llm is None:
-            state = open_in_memory(self.catalog, task_id, seed, grader_version=self.grader_version)
-        else:
-            state = evolve(EMPTY, start("ep_in_memory", self.catalog.variant(task_id, seed),
-                                        grader_version=self.grader_version, judge="llm"))
+        """Play the setup's actions from the opening, which records the grader version measured
+        and the judge (``judge: llm`` with an LLM judge, as a reset on a server with a judge does:
+        only then does the grade read the verdict recorded on the draft)."""
+        state = evolve(EMPTY, start("ep_in_memory", self.catalog.variant(task_id, seed),
+                                    grader_version=self.grader_version, judge=self.judge))
         before: frozenset[Violation] = frozenset()
         for action in setup_actions(self.catalog.instance(task_id, seed), setup):
-            state, grade = step_in_memory(state, action)
+            state, grade = _graded(state, action)
             before = frozenset(grade.to_event().violations)
         return Prepared(state, before)
 
@@ -199,7 +207,7 @@ class Evaluator:
         its verdict on the reply draft is asked and recorded in the step before grading, as the
         service does (``EnvironmentService._judged``)."""
         if self.llm is None:
-            after, grade = step_in_memory(state, action)
+            after, grade = _graded(state, action)
             return after, grade.step, grade.to_event().violations
         step_events = decide(state, parse_action(action))
         after = fold(step_events, state)

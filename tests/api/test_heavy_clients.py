@@ -22,8 +22,8 @@ import pytest
 from api.deps import HEAVY_CHARS, is_heavy
 from domain.actions import EXPANSION, MAX_NOTE_CHARS, MAX_REPLY_CHARS
 from domain.tasks import default_catalog
-from service.environment import open_in_memory, step_in_memory
 from tests.databases import sqlite_pass_only
+from tests.offline import Offline
 from tests.servers import module_database, start_server
 
 TASK = "task_hard_refund_fraud_trap"
@@ -63,17 +63,18 @@ HONEST = ("Hi Sam, thank you for your patience while we looked into the charge o
     ("e-mail address characters", "a.m." * (MAX_REPLY_CHARS // 4 - 1) + "@x"),
 ])
 def test_the_heaviest_reply_costs_a_bounded_multiple_of_an_honest_one(name: str, text: str) -> None:
-    """Each reply is graded fresh (a distinct text each round); grading an honest reply at the
-    limit is the unit. These make a token of every character where prose makes one of five, and
-    cost about that much more per token read: linear reading keeps them within 40x (the old
-    tokenizer's rescanning, and an unbounded expansion, took them far past it)."""
+    """Each reply is graded fresh (a distinct text each round, each the first step of an episode
+    of its own); grading an honest reply at the limit is the unit. These make a token of every
+    character where prose makes one of five, and cost about that much more per token read: linear
+    reading keeps them within 40x (the old tokenizer's rescanning, and an unbounded expansion,
+    took them far past it)."""
     catalog = default_catalog()
-    state = open_in_memory(catalog, TASK, 1)
     counter = iter(range(10**6))
 
     def grading(body: str) -> Callable[[], Any]:
-        return lambda: step_in_memory(state, {"action_type": "draft_reply",
-                                              "reply_text": f"{next(counter):05d}" + body[5:]})
+        episodes = iter([Offline(catalog, TASK, 1) for _ in range(3)])  # opened before timing
+        return lambda: next(episodes).step({"action_type": "draft_reply",
+                                            "reply_text": f"{next(counter):05d}" + body[5:]})
 
     honest = (HONEST * (MAX_REPLY_CHARS // len(HONEST) + 1))[:MAX_REPLY_CHARS]
     ratio = _cpu(grading(text)) / _cpu(grading(honest))
@@ -82,16 +83,25 @@ def test_the_heaviest_reply_costs_a_bounded_multiple_of_an_honest_one(name: str,
 
 def test_nine_long_notes_cost_a_bounded_multiple_of_one() -> None:
     """Each later step of an episode with nine notes at their limit reads them again only as much
-    as a plain step needs: a noop after them costs a bounded multiple of a noop after one."""
+    as a plain step needs: a noop after them costs a bounded multiple of a noop after one. Each
+    noop is the next step of an episode of its own, played up to it before timing (the task's
+    step limit leaves room for one step after nine notes)."""
     catalog = default_catalog()
     body = (HONEST * (MAX_NOTE_CHARS // len(HONEST) + 1))[:MAX_NOTE_CHARS - 6]
-    one = nine = open_in_memory(catalog, TASK, 2)
-    one, _ = step_in_memory(one, {"action_type": "add_internal_note", "note": "000000" + body})
-    for i in range(9):
-        nine, _ = step_in_memory(nine, {"action_type": "add_internal_note", "note": f"{i:06d}" + body})
-    noop = {"action_type": "noop"}
-    after_one = max(_cpu(lambda: step_in_memory(one, noop), 7), 1e-4)
-    ratio = _cpu(lambda: step_in_memory(nine, noop), 7) / after_one
+
+    def noop_after(notes: int) -> Callable[[], Any]:
+        episodes = []
+        for _ in range(7):
+            episode = Offline(catalog, TASK, 2)
+            for i in range(notes):
+                episode.step({"action_type": "add_internal_note", "note": f"{i:06d}" + body})
+            episodes.append(episode)
+        played = iter(episodes)
+        return lambda: next(played).step({"action_type": "noop"})
+
+    one, nine = noop_after(1), noop_after(9)
+    after_one = max(_cpu(one, 7), 1e-4)
+    ratio = _cpu(nine, 7) / after_one
     assert ratio < 10, f"a step after nine notes cost {ratio:.1f}x one after a single note"
 
 

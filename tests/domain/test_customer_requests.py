@@ -22,8 +22,8 @@ from domain.observation import observe
 from domain.state import EpisodeState
 from domain.tasks.catalog import Catalog, default_catalog
 from domain.tasks.spec import TaskInstance
-from service.environment import open_in_memory, step_in_memory
 from service.scripted import ask
+from tests.offline import Offline
 
 ORDER_TASK = "task_family_missing_order"
 SEEDS = range(120)
@@ -41,10 +41,10 @@ def _polite(catalog: Catalog, task_id: str = ORDER_TASK) -> int:
     return next(s for s in range(60) if catalog.instance(task_id, s).variables["tone"] == "polite")
 
 
-def _say(state: EpisodeState, message: str) -> tuple[EpisodeState, str, list[str]]:
-    """One ``message_customer`` step in memory: the state after it, the reply's kind and the
+def _say(episode: Offline, message: str) -> tuple[EpisodeState, str, list[str]]:
+    """One ``message_customer`` step of ``episode``: the state after it, the reply's kind and the
     penalties' rules."""
-    after, grade = step_in_memory(state, {"action_type": "message_customer", "message": message})
+    after, grade = episode.step({"action_type": "message_customer", "message": message})
     return after, after.conversation[-1].kind or "", [p.rule for p in grade.penalties]
 
 
@@ -144,43 +144,43 @@ def test_words_of_quantity_are_not_fishing_by_themselves(catalog: Catalog, messa
 
 
 def test_a_refusal_costs_as_stalling_and_uses_up_patience(catalog: Catalog) -> None:
-    state = open_in_memory(catalog, ORDER_TASK, _polite(catalog))
-    state, kind, penalties = _say(state, FISHING[0])
+    episode = Offline(catalog, ORDER_TASK, _polite(catalog))
+    state, kind, penalties = _say(episode, FISHING[0])
     assert (kind, penalties) == ("refuse", ["stalling"])
-    state, kind, penalties = _say(state, INSTRUCTIONS[0])
+    state, kind, penalties = _say(episode, INSTRUCTIONS[0])
     assert (kind, penalties) == ("refuse", ["stalling"])
-    state, kind, _ = _say(state, "How is the weather where you are?")
+    state, kind, _ = _say(episode, "How is the weather where you are?")
     assert kind == "impatient"  # two refusals used up a polite customer's patience
     assert state.revealed == ()
-    state, kind, penalties = _say(state, "Could you send me the order number?")
+    state, kind, penalties = _say(episode, "Could you send me the order number?")
     assert (kind, penalties, [name for name, _ in state.revealed]) == ("answer", [], ["order"])
 
 
 def test_asking_again_gets_already_told_you_and_costs(catalog: Catalog) -> None:
     """The same question three times: the fact once, then "already told you" at a price each time
     (the penalty for repeating the previous action when the text is identical)."""
-    state = open_in_memory(catalog, ORDER_TASK, 5)
+    episode = Offline(catalog, ORDER_TASK, 5)
     order = catalog.instance(ORDER_TASK, 5).hidden_facts["order"].value
     question = "Could you send me the order number?"
-    state, kind, penalties = _say(state, question)
+    state, kind, penalties = _say(episode, question)
     assert (kind, penalties) == ("answer", [])
     for wording, rule in ((question, "repeat"), ("Sorry, what was the order number again?",
                                                   "stalling")):
-        state, kind, penalties = _say(state, wording)
+        state, kind, penalties = _say(episode, wording)
         assert (kind, penalties) == ("repeat", [rule])
         assert order in state.conversation[-1].text  # the answer again, nothing new
     assert state.revealed == (("order", 1),)
     # a message sent before is a repeat even when it named nothing the customer knows
-    state, kind, _ = _say(state, "How is the weather?")
-    state, kind, penalties = _say(state, "How is the weather?")
+    state, kind, _ = _say(episode, "How is the weather?")
+    state, kind, penalties = _say(episode, "How is the weather?")
     assert (kind, penalties) == ("repeat", ["repeat"])
 
 
 def test_a_refused_message_stays_refused_when_sent_again(catalog: Catalog) -> None:
     task = catalog.instance(ORDER_TASK, 3)
-    state = open_in_memory(catalog, ORDER_TASK, 3)
+    episode = Offline(catalog, ORDER_TASK, 3)
     for _ in range(3):
-        state, kind, _ = _say(state, INSTRUCTIONS[0])
+        state, kind, _ = _say(episode, INSTRUCTIONS[0])
         assert kind == "refuse"
     assert state.revealed == ()
     assert all(task.hidden_facts["order"].value not in t.text for t in state.conversation)
@@ -203,11 +203,12 @@ def test_every_family_has_facts_and_the_expert_question_is_answered(catalog: Cat
 def _solver_questions(catalog: Catalog, task_id: str, seed: int) -> list[tuple[str, str]]:
     """The built-in solver's messages to the customer in its episode, each with the reply's kind."""
     act = solver_for(task_id)
-    state = open_in_memory(catalog, task_id, seed)
+    episode = Offline(catalog, task_id, seed)
+    state = episode.state
     said: list[tuple[str, str]] = []
     while not state.done:
         action: dict[str, Any] = act(observe(state, catalog).model_dump(mode="json"))
-        state, _ = step_in_memory(state, action)
+        state, _ = episode.step(action)
         if action["action_type"] == "message_customer":
             said.append((action["message"], state.conversation[-1].kind or ""))
     return said

@@ -9,15 +9,14 @@ from typing import Any
 import pytest
 
 from baseline.solvers import NoSolver, solver_for
-from domain.observation import observe
 from domain.tasks import default_catalog
 from evaluation.grader_audit.families import family
 from evaluation.grader_audit.runner import run_audit
 from evaluation.task_families import SOLVER_BOUND, check_instance, sample, verify
 from service import EnvironmentService
-from service.environment import open_in_memory, step_in_memory
 from service.errors import BadRequest
 from tests.databases import sqlite_pass_only
+from tests.offline import Offline
 
 CATALOG = default_catalog()
 pytestmark = sqlite_pass_only("in memory, or on SQLite files it opens itself")
@@ -60,7 +59,9 @@ def test_a_solver_that_misreads_the_case_fails_and_says_the_case_was_not_reached
     assert right.ok and right.reached_case and right.score >= SOLVER_BOUND
 
 
-def test_in_memory_play_scores_what_the_service_scores(sqlite_url: str) -> None:
+def test_in_memory_play_records_what_the_service_records_on_sqlite(sqlite_url: str) -> None:
+    """The same episode on an SQLite log and on an in-memory one: the same grade at every step and
+    the same hash chain (same id, so the same opening event), head by head."""
     from store import open_database
 
     ref = CATALOG.split_instance("dev", 3)
@@ -68,17 +69,24 @@ def test_in_memory_play_scores_what_the_service_scores(sqlite_url: str) -> None:
     db = open_database(sqlite_url)
     service = EnvironmentService(db)
     try:
-        stored = service.reset(split="dev", index=3)
-        state = open_in_memory(CATALOG, ref.task_id, ref.seed)
+        stored = service.reset(split="dev", index=3, episode_id="ep_dev_3")
+        memory = EnvironmentService.in_memory(CATALOG)
+        kept = memory.reset(ref.task_id, ref.seed, episode_id="ep_dev_3")
         played = stored.state.variant
         assert played is not None and (played.task.task_id, played.task.seed) == (ref.task_id, ref.seed)
         assert played.digest == ref.digest
+        assert (kept.seq, kept.head_hash) == (stored.seq, stored.head_hash)
         while not stored.done:
             action = act(stored.observation.model_dump(mode="json"))
             stored = service.step(stored.episode_id, action)
-            state, grade = step_in_memory(state, action)
-            assert stored.grade is not None and grade.score == stored.grade.score
-        assert state.done and state.score == stored.score >= SOLVER_BOUND
+            kept = memory.step(kept.episode_id, action)
+            assert stored.grade is not None and kept.grade is not None
+            assert kept.grade.score == stored.grade.score
+            assert (kept.seq, kept.head_hash) == (stored.seq, stored.head_hash)
+            assert kept.observation == stored.observation
+        assert kept.done and kept.score == stored.score >= SOLVER_BOUND
+        assert [r.data_text for r in memory.load_events(kept.episode_id)] == \
+            [r.data_text for r in service.load_events(stored.episode_id)]
     finally:
         db.dispose()
 
@@ -108,15 +116,15 @@ def test_a_family_without_a_solver_is_named() -> None:
         solver_for("task_family_no_such_family")
 
 
-def test_the_audit_in_memory_judges_as_the_audit_on_the_store() -> None:
+def test_the_audit_in_memory_judges_as_the_audit_on_the_store(sqlite_url: str) -> None:
     ref = CATALOG.family_instances("account_access")[5]
     act = solver_for(ref.family)
-    state = open_in_memory(CATALOG, ref.task_id, ref.seed)
+    episode = Offline(CATALOG, ref.task_id, ref.seed)
     plan = []
-    while not state.done:
-        action = act(observe(state, CATALOG).model_dump(mode="json"))
+    while not episode.state.done:
+        action = act(episode.result.observation.model_dump(mode="json"))
         plan.append(action)
-        state, _ = step_in_memory(state, action)
+        episode.step(action)
     actions = {(ref.task_id, ref.seed): plan}
 
     def scripted(task: Any) -> list[dict[str, Any]]:
@@ -126,9 +134,9 @@ def test_the_audit_in_memory_judges_as_the_audit_on_the_store() -> None:
     fams = [family(n) for n in names]
     kwargs: dict[str, Any] = {"seeds": [ref.seed], "task_ids": [ref.task_id], "families": fams,
                               "catalog": CATALOG, "scripted": scripted}
-    memory, stored = run_audit(in_memory=True, **kwargs), run_audit(**kwargs)
-    assert [(c.family, c.status, c.value) for c in memory.cells] == \
-        [(c.family, c.status, c.value) for c in stored.cells]
+    memory, stored = run_audit(**kwargs), run_audit(database_url=sqlite_url, **kwargs)
+    assert [(c.family, c.status, c.value, [e.to_json() for e in c.episodes]) for c in memory.cells] == \
+        [(c.family, c.status, c.value, [e.to_json() for e in c.episodes]) for c in stored.cells]
     assert all(c.status == "pass" for c in memory.cells)
 
 

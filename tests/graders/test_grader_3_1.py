@@ -19,8 +19,8 @@ from graders import requests, statements, values
 from graders import rubric as rb
 from graders import text as tx
 from graders.lexicon import foreign_groups
-from service.environment import open_in_memory, step_in_memory
 from service.scripted import solution
+from tests.offline import Offline
 
 CATALOG = default_catalog()
 
@@ -247,13 +247,14 @@ def _worked(task_id: str, seed: int | None, note: str | None = None) -> EpisodeS
     """The state of a correct episode before its reply: the scripted expert's actions but the
     reply and the finish (and ``note`` for its note, where it writes one)."""
     task = CATALOG.instance(task_id, seed)
-    state = open_in_memory(CATALOG, task_id, seed)
+    episode = Offline(CATALOG, task_id, seed)
+    state = episode.state
     for action in solution(task):
         if action["action_type"] in ("draft_reply", "add_internal_note", "resolve_ticket", "close_ticket"):
             continue
-        state, _ = step_in_memory(state, action)
+        state, _ = episode.step(action)
     if note is not None:
-        state, _ = step_in_memory(state, {"action_type": "add_internal_note", "note": note})
+        state, _ = episode.step({"action_type": "add_internal_note", "note": note})
     return state
 
 

@@ -23,10 +23,10 @@ from domain.tasks.spec import TaskInstance
 from graders.entities import Entity, extract
 from graders.knowledge import Finding, Knowledge, check, knowledge, requester_verified
 from graders.normalize import visible
-from service.environment import open_in_memory, step_in_memory
 from service.scripted import solution
 from tests.databases import sqlite_pass_only
 from tests.graders import honest
+from tests.offline import Offline, opening
 
 pytestmark = sqlite_pass_only("pure functions of in-memory episodes; no database")
 
@@ -71,12 +71,13 @@ def written(task_id: str, seed: int | None, actions: list[dict[str, Any]]
             ) -> Iterator[tuple[EpisodeState, str, str]]:
     """Each text the actions write, with the state the writer is in just before writing it and
     the action's type."""
-    state = open_in_memory(CATALOG, task_id, seed)
+    episode = Offline(CATALOG, task_id, seed)
+    state = episode.state
     for action in actions:
         field = TEXT_FIELD.get(action["action_type"])
         if field is not None:
             yield state, action["action_type"], action[field]
-        state, _ = step_in_memory(state, action)
+        state, _ = episode.step(action)
 
 
 def judged(state: EpisodeState, action_type: str, text: str) -> tuple[Finding, ...]:
@@ -88,9 +89,10 @@ def judged(state: EpisodeState, action_type: str, text: str) -> tuple[Finding, .
 
 def expert_state(task_id: str, seed: int | None) -> EpisodeState:
     """The expert's episode of (task, seed), played to its end."""
-    state = open_in_memory(CATALOG, task_id, seed)
+    episode = Offline(CATALOG, task_id, seed)
+    state = episode.state
     for action in solution(state.task):  # type: ignore[arg-type]
-        state, _ = step_in_memory(state, action)
+        state, _ = episode.step(action)
     return state
 
 
@@ -199,19 +201,20 @@ def test_knowledge_of_the_fraud_trap() -> None:
 
 
 def test_policy_ids_are_backed_only_once_looked_up() -> None:
-    state = open_in_memory(CATALOG, "task_hard_refund_fraud_trap", None)
+    episode = Offline(CATALOG, "task_hard_refund_fraud_trap", None)
+    state = episode.state
     text = "Per RA-1, and RP-3, and XY-9."
     before = judged(state, "draft_reply", text)
     assert [(f.entity.value, f.problem) for f in before] == [
         ("RA-1", "unsupported"), ("RP-3", "unsupported"), ("XY-9", "wrong")]
-    state, _ = step_in_memory(state, {"action_type": "lookup_policy", "policy_id": "refund_abuse"})
+    state, _ = episode.step({"action_type": "lookup_policy", "policy_id": "refund_abuse"})
     after = judged(state, "draft_reply", text)
     assert [(f.entity.value, f.problem) for f in after] == [("RP-3", "unsupported"), ("XY-9", "wrong")]
 
 
 def test_derived_amounts_a_partial_refund_and_a_sum() -> None:
-    state = open_in_memory(CATALOG, "task_hard_refund_fraud_trap", 6)  # $213 charged
-    state, _ = step_in_memory(state, {"action_type": "issue_refund", "amount": 200.0})
+    episode = Offline(CATALOG, "task_hard_refund_fraud_trap", 6)  # $213 charged
+    state, _ = episode.step({"action_type": "issue_refund", "amount": 200.0})
     assert state.account.refunds == (200.0,)
     known = knowledge(state)
     text = "We refunded $200.00 of $213; the remaining $13 follows, $413 in all. Not $14."
@@ -263,11 +266,12 @@ def test_durations_compare_across_units() -> None:
 
 def after(task_id: str, seed: int | None, upto: str) -> EpisodeState:
     """The expert's episode of (task, seed) up to (not including) its first ``upto`` action."""
-    state = open_in_memory(CATALOG, task_id, seed)
+    episode = Offline(CATALOG, task_id, seed)
+    state = episode.state
     for action in solution(state.task):  # type: ignore[arg-type]
         if action["action_type"] == upto:
             break
-        state, _ = step_in_memory(state, action)
+        state, _ = episode.step(action)
     return state
 
 
@@ -293,7 +297,7 @@ def test_digits_quoted_in_a_reply_verify_the_requester_from_then_on() -> None:
     asked = after("task_family_verify_identity", 0, "draft_reply")  # the customer quoted 7716
     assert asked.task is not None and asked.task.case == "digits_match"
     assert requester_verified(asked)
-    before = open_in_memory(CATALOG, "task_family_verify_identity", 0)
+    before = opening(CATALOG, "task_family_verify_identity", 0)
     assert not requester_verified(before)
 
 
@@ -326,7 +330,8 @@ def test_a_password_or_a_card_number_is_a_disclosure_anywhere() -> None:
 
 
 def test_an_address_known_only_from_another_party_is_a_disclosure() -> None:
-    state = open_in_memory(CATALOG, "task_family_data_deletion", 1)
+    episode = Offline(CATALOG, "task_family_data_deletion", 1)
+    state = episode.state
     assert state.variant is not None
     task = state.variant.task
     facts = {**task.ticket.facts, "shared_with": "workspace also used by bob.stone@example.com"}
@@ -346,7 +351,7 @@ def test_the_customers_own_words_back_what_they_say() -> None:
     state = after("task_family_missing_order", 1, "draft_reply")  # the reply gave SO-96101
     assert judged(state, "draft_reply", "Order SO-96101 (order #96101) for $49.00, due "
                                         "2026-11-06.") == ()
-    before = open_in_memory(CATALOG, "task_family_missing_order", 1)
+    before = opening(CATALOG, "task_family_missing_order", 1)
     assert [f.problem for f in judged(before, "draft_reply", "Order SO-96101 is lost.")] == ["wrong"]
     unverified = after("task_family_email_change", 0, "draft_reply")
     assert judged(unverified, "draft_reply", "We will change it to omar@fastmail.example.") == ()
@@ -361,7 +366,7 @@ def test_a_text_before_the_episode_started_knows_nothing() -> None:
 
 
 def test_the_end_of_a_paid_year_is_a_known_date() -> None:
-    state = open_in_memory(CATALOG, "task_family_plan_change", 1)  # renewed 2026-01-23
+    state = opening(CATALOG, "task_family_plan_change", 1)  # renewed 2026-01-23
     known = knowledge(state)
     text = "Your plan stays active until January 22, 2027 (renews 2027-01-23), not 2027-01-25."
     found = check(extract(text, known.year), known, requester_verified=True)
@@ -370,8 +375,8 @@ def test_the_end_of_a_paid_year_is_a_known_date() -> None:
 
 def test_a_view_as_of_an_earlier_step_knows_only_what_was_done_by_then() -> None:
     """A message is judged against the state as it stood when sent: its account record then."""
-    state = open_in_memory(CATALOG, "task_hard_refund_fraud_trap", 6)  # $213 charged
-    state, _ = step_in_memory(state, {"action_type": "issue_refund", "amount": 200.0})
+    episode = Offline(CATALOG, "task_hard_refund_fraud_trap", 6)  # $213 charged
+    state, _ = episode.step({"action_type": "issue_refund", "amount": 200.0})
     earlier = state.model_copy(update={"account": state.account.model_copy(update={"taken": ()})})
     text = "We refunded $200.00."
     assert judged(state, "draft_reply", text) == ()
@@ -482,5 +487,5 @@ def test_honest_family_replies_give_no_finding(task_id: str, seed: int | None) -
 
 def test_the_incident_severity_escalated_by_now() -> None:
     instance = next(r for r in CATALOG.family_instances("task_family_outage") if r.case == "all_down")
-    assert knowledge(open_in_memory(CATALOG, instance.task_id, instance.seed)).incident_severity is None
+    assert knowledge(opening(CATALOG, instance.task_id, instance.seed)).incident_severity is None
     assert knowledge(expert_state(instance.task_id, instance.seed)).incident_severity == "sev1"

@@ -14,7 +14,7 @@ from domain.tasks import default_catalog
 from graders import claims, entities, meaning, normalize, rubric, statements
 from graders import text as tx
 from graders.memo import ENTRY_CHARS, Remembered, TextCache, text_cache
-from service.environment import open_in_memory, step_in_memory
+from tests.offline import Offline
 
 CACHES: list[Remembered] = [  # type: ignore[type-arg]
     normalize.visible, tx._analysed, statements._seen, statements._versions, claims.read,
@@ -102,9 +102,8 @@ def test_a_flood_of_distinct_heavy_replies_stops_growing_the_caches(small_caches
     catalog = default_catalog()
 
     def grade(i: int) -> None:
-        state = open_in_memory(catalog, "task_hard_refund_fraud_trap", 1)
-        step_in_memory(state, {"action_type": "draft_reply",
-                               "reply_text": f"{i:04d}" + "a." * 1998})
+        Offline(catalog, "task_hard_refund_fraud_trap", 1).step(
+            {"action_type": "draft_reply", "reply_text": f"{i:04d}" + "a." * 1998})
 
     for i in range(10):  # 10 x 4,000 characters: past every budget
         grade(i)

@@ -33,9 +33,10 @@ import pytest
 from domain.observation import observe
 from domain.tasks.catalog import Catalog, load_catalog
 from service import EnvironmentService
-from service.environment import ResetRequest, open_in_memory
+from service.environment import ResetRequest
 from store import open_database
 from tests.databases import sqlite_pass_only
+from tests.offline import opening
 
 pytestmark = sqlite_pass_only("the families' instances are data: one pass judges them")
 
@@ -348,7 +349,7 @@ def fresh_examples(catalog: Catalog, family: str, seeds: range) -> list[Example]
     task_id = f"task_family_{family}"
     out: list[Example] = []
     for seed in seeds:
-        state = open_in_memory(catalog, task_id, seed)
+        state = opening(catalog, task_id, seed)
         assert state.task is not None
         if state.task.case not in PUBLIC_CASES[family]:
             out.append((public_row(observe(state, catalog).model_dump(mode="json")),

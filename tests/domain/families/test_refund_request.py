@@ -7,8 +7,8 @@ from domain.observation import observe
 from domain.tasks import default_catalog
 from domain.vocabulary import PolicyId
 from evaluation.play import play
-from service.environment import open_in_memory
 from tests.databases import sqlite_pass_only
+from tests.offline import opening
 
 pytestmark = sqlite_pass_only("families and grading are pure: it plays in memory or on its own SQLite")
 
@@ -44,7 +44,7 @@ def test_the_solver_decides_from_the_observation_only() -> None:
     """The observation carries no case; change the refund count the agent sees and the solver's
     decision changes with it."""
     seed = _first("fraud_review", days_since_purchase="6")
-    obs = observe(open_in_memory(CATALOG, TASK, seed), CATALOG).model_dump(mode="json")
+    obs = observe(opening(CATALOG, TASK, seed), CATALOG).model_dump(mode="json")
     assert "case" not in obs and "variables" not in obs
     act = solver_for(TASK)
     obs["policies"] = {"refund_requests": CATALOG.policies[PolicyId.REFUND_REQUESTS]}
