@@ -1,21 +1,21 @@
-"""The store's step path (head read, append, load) on every kind of database it runs on.
+"""The SQL store's step path (head read, append, load) on every kind of database it runs on.
 
 These tests pin that an append writes exactly what a plain Core query of the tables reads
-(timestamps and chain format included), keeps optimistic concurrency, leaves nothing behind when it
-loses, and that connections come from one bounded pool: on an SQLite file, on PostgreSQL and on
-in-memory SQLite (one shared connection).
+(timestamps and chain format included), which statements a write runs, and that connections come
+from one bounded pool: on an SQLite file, on PostgreSQL and on in-memory SQLite (one shared
+connection). What every backend of the log keeps, the in-memory store too, is
+``test_store_contract.py``.
 """
 
 from __future__ import annotations
 
 import threading
-from itertools import pairwise
 
 import pytest
 from sqlalchemy import select
 
-from store import Conflict, NotFound, open_database
-from store.chain import CHAIN_FORMAT, GENESIS
+from store import Conflict, open_database
+from store.chain import CHAIN_FORMAT
 from store.eventstore import EventStore, NewEvent, Projection
 from store.schema import episodes, events
 from tests.databases import sqlite_pass_only
@@ -61,101 +61,6 @@ def test_step_path_writes_what_core_reads(store: EventStore) -> None:
     assert [r.seq for r in store.load("ep_a", after_seq=1, upto_seq=2)] == [2]
 
 
-def test_losing_append_writes_nothing_and_connection_stays_usable(store: EventStore) -> None:
-    seq, head = _open(store)
-    store.append("ep_a", seq, head, [NewEvent("ActionReceived", 1, {"step": 1})],
-                 Projection("open", 1, 0.0))
-    before = store.load("ep_a")
-    with pytest.raises(Conflict):
-        store.append("ep_a", seq, head, [NewEvent("ActionReceived", 1, {"step": 1})],
-                     Projection("open", 1, 0.0))
-    assert store.load("ep_a") == before
-    with pytest.raises(Conflict):
-        _open(store)  # the id is taken
-    with pytest.raises(NotFound):
-        store.head("ep_missing")
-    with pytest.raises(Conflict):  # no index row: nothing to move
-        store.append("ep_missing", 0, GENESIS, [NewEvent("ActionReceived", 1, {})],
-                      Projection("open", 1, 0.0))
-    assert store.count_events() == len(before)
-    # Every pooled connection went back clean: more work succeeds.
-    s, h = store.head("ep_a")
-    store.append("ep_a", s, h, [NewEvent("ActionReceived", 1, {"step": 2})], Projection("open", 2, 0.0))
-    assert store.head("ep_a")[0] == s + 1
-
-
-def test_concurrent_appends_on_one_episode_one_winner_per_position(store: EventStore) -> None:
-    _open(store)
-    wins: list[int] = []
-    losses: list[int] = []
-    barrier = threading.Barrier(6)
-
-    def writer(n: int) -> None:
-        barrier.wait()
-        for _ in range(15):
-            seq, head = store.head("ep_a")
-            try:
-                store.append("ep_a", seq, head, [NewEvent("ActionReceived", 1, {"w": n}),
-                                                 NewEvent("StepGraded", 1, {"w": n})],
-                             Projection("open", 0, 0.0))
-                wins.append(n)
-            except Conflict:
-                losses.append(n)
-
-    threads = [threading.Thread(target=writer, args=(n,)) for n in range(6)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    loaded = store.load("ep_a")
-    assert [r.seq for r in loaded] == list(range(1, len(loaded) + 1))  # no gaps, no duplicates
-    assert len(loaded) == 1 + 2 * len(wins)
-    # Each winner's two events are adjacent (no interleaving) and the chain links.
-    for first, second in zip(loaded[1::2], loaded[2::2], strict=True):
-        assert first.data["w"] == second.data["w"]
-    for prev, cur in pairwise(loaded):
-        assert cur.prev_hash == prev.hash
-    assert store.head("ep_a") == (loaded[-1].seq, loaded[-1].hash)
-
-
-def test_status_is_written_when_it_changes_and_kept_when_it_does_not(store: EventStore) -> None:
-    seq, head = _open(store)
-
-    def step(status: str) -> None:
-        s, h = store.head("ep_a")
-        store.append("ep_a", s, h, [NewEvent("ActionReceived", 1, {"s": status})],
-                     Projection(status, s, 0.25))
-
-    def index_status() -> str:
-        with store.db.read() as conn:
-            return conn.execute(select(episodes.c.status)).scalar_one()
-
-    step("open")
-    assert index_status() == "open"
-    step("ended")
-    assert index_status() == "ended"
-    step("ended")
-    assert index_status() == "ended" and store.episode("ep_a").step_count == 3
-    with pytest.raises(Conflict):  # a stale head still loses, whichever form of the update runs
-        store.append("ep_a", seq, head, [NewEvent("ActionReceived", 1, {})], Projection("open", 9, 0.0))
-    assert index_status() == "ended" and store.head("ep_a")[0] == 4
-    # The caller says which status the row has: the form that fits, and the same outcomes.
-    for expected, status in (("ended", "ended"), ("ended", "open"), ("open", "open")):
-        s, h = store.head("ep_a")
-        store.append("ep_a", s, h, [NewEvent("ActionReceived", 1, {})], Projection(status, s, 0.5),
-                     expected_status=expected)
-        assert index_status() == status and store.head("ep_a")[0] == s + 1
-        for stale in ("open", "ended"):
-            with pytest.raises(Conflict):
-                store.append("ep_a", s, h, [NewEvent("ActionReceived", 1, {})],
-                             Projection(stale, 9, 0.0), expected_status=status)
-    # A caller wrong about the status is still recorded (the other form runs too).
-    s, h = store.head("ep_a")
-    store.append("ep_a", s, h, [NewEvent("ActionReceived", 1, {})], Projection("ended", s, 0.5),
-                 expected_status="ended")
-    assert index_status() == "ended" and store.head("ep_a")[0] == s + 1 == 8
-
-
 def test_an_append_runs_one_update_and_a_batch_reads_nothing(sqlite_url: str) -> None:
     """The statements of a write, from SQLite's trace: an append that knows the status it leaves
     runs ONE update, whether it keeps the status or ends the episode; a batch of distinct episodes
@@ -198,17 +103,6 @@ def test_an_append_runs_one_update_and_a_batch_reads_nothing(sqlite_url: str) ->
         assert [store.episode(e).status for e in ("ep_a", "ep_b", "ep_c")] == ["ended", "open", "ended"]
     finally:
         db.dispose()
-
-
-def test_load_many_equals_loading_each_episode(store: EventStore) -> None:
-    for eid in ("ep_a", "ep_b", "ep_c"):
-        seq, head = _open(store, eid)
-        store.append(eid, seq, head, [NewEvent("ActionReceived", 1, {"e": eid}),
-                                      NewEvent("StepGraded", 1, {"e": eid})], Projection("open", 1, 0.0))
-    many = store.load_many(["ep_c", "ep_a", "ep_missing"])
-    assert list(many) == ["ep_c", "ep_a", "ep_missing"]
-    assert many["ep_c"] == store.load("ep_c") and many["ep_a"] == store.load("ep_a")
-    assert many["ep_missing"] == [] and store.load_many([]) == {}
 
 
 def test_connections_are_capped_and_threads_beyond_the_cap_wait(store: EventStore) -> None:
