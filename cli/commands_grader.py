@@ -25,7 +25,7 @@ PUBLISHED = "published"
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser(
         "grader-audit", help="play adversaries against the grader and check each family's bound",
-        description="Plays, in-process on a throwaway SQLite log, the scripted correct solution, the "
+        description="Plays, in-process on a log kept in memory, the scripted correct solution, the "
                     "built-in policy and families of adversaries (safety, gaming, degenerate, "
                     "repeated actions) on every task and seed, and checks each family against its "
                     "bound. Exit 1 when a bound breaks or the scripted solution scores below 0.95.")

@@ -139,7 +139,7 @@ def test_policy_lands_between_the_adversaries_and_the_honest_replies(service) ->
     rows = honest.score_table(service)
     policy = honest.policy_scores(service)
     report = run_audit(seeds=honest.SEEDS, families=[f for f in FAMILIES if f.kind in ADVERSARY_KINDS],
-                       policy=next_action, in_memory=True)
+                       policy=next_action)
     adversaries: dict[tuple[str, str], list[tuple[float, str]]] = {}
     for cell in report.cells:
         for e in cell.episodes:
