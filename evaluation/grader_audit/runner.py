@@ -77,13 +77,16 @@ class _Played:
     """The last step's grade by the judging grader."""
 
 
-def _play(service: EnvironmentService, jobs: Sequence[_Job], progress: Callable[[int], None],
-          grader_version: str) -> list[_Played]:
-    """Play ``jobs`` side by side, a batch at a time; each stops when its episode ends, its actions
-    run out, or the service refuses an action (recorded as the episode's error)."""
+def _play(service_for: Callable[[], EnvironmentService], jobs: Sequence[_Job],
+          progress: Callable[[int], None], grader_version: str) -> list[_Played]:
+    """Play ``jobs`` side by side, a batch at a time, each batch on ``service_for()`` (a fresh
+    in-memory log per batch keeps no more than a batch's episodes); each stops when its episode
+    ends, its actions run out, or the service refuses an action (recorded as the episode's
+    error)."""
     out: list[_Played] = []
     for start in range(0, len(jobs), BATCH):
         chunk = jobs[start:start + BATCH]
+        service = service_for()
         opened = service.reset_many([(j.setting.task.task_id, j.setting.task.seed) for j in chunk])
         sent: list[list[Action]] = [[] for _ in chunk]
         last: list[StepResult | None] = [None] * len(chunk)
@@ -223,12 +226,12 @@ def run_audit(*, seeds: Sequence[int | None] = DEFAULT_SEEDS, task_ids: Sequence
 
     ``policy``: the built-in policy (observation to action); without it the ``policy`` family is
     not applicable and the repeat family repeats only the scripted work. ``database_url``: the
-    log the episodes are played on; None (the default) keeps it in memory
-    (:meth:`service.EnvironmentService.in_memory`), written nowhere; any backend plays the same
-    steps, so the report is the same. ``grader_version``: the grader that judges (an unknown one
-    raises ``UnknownGrader``). ``scripted``: the correct solution of a variant the adversaries
-    build on (default :func:`service.scripted.solution`, and for a task family its solver's
-    actions).
+    log the episodes are played on; None (the default) keeps them in memory
+    (:meth:`service.EnvironmentService.in_memory`, a log per batch), written nowhere; any backend
+    plays the same steps, so the report is the same. ``grader_version``: the grader that judges
+    (an unknown one raises ``UnknownGrader``). ``scripted``: the correct solution of a variant
+    the adversaries build on (default :func:`service.scripted.solution`, and for a task family
+    its solver's actions).
     """
     grader_for(grader_version)
     catalog = catalog or default_catalog()
@@ -238,12 +241,13 @@ def run_audit(*, seeds: Sequence[int | None] = DEFAULT_SEEDS, task_ids: Sequence
     began = time.perf_counter()
     solve: Scripted = scripted or partial(_scripted_or_solved, catalog)
     if database_url is None:
-        return _run(partial(_play, EnvironmentService.in_memory(catalog)), catalog, tasks,
+        return _run(partial(_play, partial(EnvironmentService.in_memory, catalog)), catalog, tasks,
                     tuple(seeds), families, policy, progress, began, grader_version, solve)
     db = open_database(database_url)
     try:
-        return _run(partial(_play, EnvironmentService(db, catalog)), catalog, tasks, tuple(seeds),
-                    families, policy, progress, began, grader_version, solve)
+        service = EnvironmentService(db, catalog)
+        return _run(partial(_play, lambda: service), catalog, tasks, tuple(seeds), families,
+                    policy, progress, began, grader_version, solve)
     finally:
         db.dispose()
 
