@@ -1,4 +1,5 @@
-"""The only package that talks SQL: engine set-up, migrations, the event store and admin tables."""
+"""The event log and the only package that talks SQL: the log's protocol (``store.protocol``) with
+its SQL store and its in-memory one, engine set-up, migrations and admin tables."""
 
 from store.database import DEFAULT_DATABASE_URL, Database, open_database
 from store.errors import Conflict, DatabaseUnavailable, NoDatabase, NotFound, StoreError

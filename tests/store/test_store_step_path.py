@@ -23,11 +23,11 @@ from tests.databases import sqlite_pass_only
 pytestmark = sqlite_pass_only("the store fixture runs every test on every backend")
 
 
-@pytest.fixture(params=["sqlite", "postgres", "memory"])
+@pytest.fixture(params=["sqlite", "postgres", "sqlite_in_memory"])
 def store(request: pytest.FixtureRequest):  # type: ignore[no-untyped-def]
     url = {"sqlite": lambda: request.getfixturevalue("sqlite_url"),
            "postgres": lambda: request.getfixturevalue("pg_url"),
-           "memory": lambda: "sqlite://"}[request.param]()
+           "sqlite_in_memory": lambda: "sqlite://"}[request.param]()
     db = open_database(url)
     yield EventStore(db)
     db.dispose()
