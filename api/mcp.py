@@ -32,8 +32,9 @@ from api.errors import describe
 from api.models import ResetBody, inline_refs
 from api.protocol import openenv_answer, read_json, reset_answer, reset_body
 from api.sessions import Registry, SessionsRefused, Shared
-from domain.actions import action_json_schema
 from service.errors import BadRequest
+from service.tools import TOOLS as TOOLS_DECLARED
+from service.tools import TOOLS_BY_NAME
 
 PROTOCOL_VERSIONS = ("2025-06-18", "2025-03-26", "2024-11-05")
 PARSE_ERROR, INVALID_REQUEST, METHOD_NOT_FOUND, INVALID_PARAMS, INTERNAL_ERROR = (
@@ -63,26 +64,25 @@ class RpcError(Exception):
 
 
 ADDED_LAST = ("message_customer",)
-"""Action types added after the tool list was first published, listed after the others
-in the order they were added, so the earlier tools keep their positions."""
+"""Action types added after the tool list was first published, listed after the others (which
+are in alphabetical order) in the order they were added, so the earlier tools keep their
+positions."""
 
 
 def action_tools() -> list[dict[str, Any]]:
-    """One tool per action type, its input schema the action's own minus ``action_type``."""
-    union = action_json_schema()
-    defs = union.get("$defs", {})
+    """One tool per action type (``service.tools``), its input schema the action model's own
+    minus ``action_type``, plus ``episode_id``; its description the model's docstring."""
+    names = sorted(t.name for t in TOOLS_DECLARED if t.name not in ADDED_LAST)
+    names += [name for name in ADDED_LAST if name in TOOLS_BY_NAME]
     tools = []
-    mapping = union["discriminator"]["mapping"]
-    kinds = [k for k in mapping if k not in ADDED_LAST] + [k for k in ADDED_LAST if k in mapping]
-    for kind, ref in ((k, mapping[k]) for k in kinds):
-        schema = inline_refs({**defs[ref.removeprefix("#/$defs/")], "$defs": defs})
-        props = {k: v for k, v in schema.get("properties", {}).items() if k != "action_type"}
+    for tool in (TOOLS_BY_NAME[name] for name in names):
+        props = {k: v for k, v in tool.schema.get("properties", {}).items() if k != "action_type"}
         props["episode_id"] = EPISODE_ARG
         tools.append({
-            "name": kind,
-            "description": schema.get("description") or f"Apply the {kind} action to the ticket.",
+            "name": tool.name,
+            "description": tool.schema.get("description") or f"Apply the {tool.name} action to the ticket.",
             "inputSchema": {"type": "object", "properties": props,
-                            "required": [r for r in schema.get("required", []) if r != "action_type"],
+                            "required": [r for r in tool.schema.get("required", []) if r != "action_type"],
                             "additionalProperties": False},
         })
     return tools

@@ -7,8 +7,9 @@ tool definition or a parsing rule changed here changes for every caller.
 Two ways for a model to answer, chosen by the caller per model:
 
 * **tools**: :func:`tool_definitions` gives one OpenAI function per action type (its name is the
-  ``action_type``, its parameters the action's fields); :func:`action_from_tool_call` turns the
-  call back into an action.
+  ``action_type``, its parameters the action's fields; declared once in ``service.tools``, which
+  MCP and the TRL adapter render too); :func:`action_from_tool_call` turns the call back into an
+  action.
 * **json**: the prompt carries the action union's JSON schema and the model answers with one JSON
   object; :func:`action_from_reply` finds it (bare, in a Markdown fence, or the first balanced
   object in prose) and validates it.
@@ -28,13 +29,13 @@ from functools import cache
 from typing import TYPE_CHECKING, Any, Literal
 
 from domain.actions import (
-    ACTION_ADAPTER,
     ACTION_FIELDS,
     Action,
     InvalidAction,
     action_json_schema,
     parse_action,
 )
+from service.tools import TOOLS
 
 if TYPE_CHECKING:
     from openai.types.chat import ChatCompletionMessageParam, ChatCompletionToolParam
@@ -122,52 +123,20 @@ def render_messages(observation: Mapping[str, Any],
 
 
 # ----------------------------------------------------------------------------------- tools
-def _inline(node: Any, defs: Mapping[str, Any]) -> Any:
-    """The schema with every ``$ref`` replaced by its definition: one function's parameters must
-    stand alone (OpenAI-compatible servers differ on whether ``$defs`` are honoured)."""
-    if isinstance(node, dict):
-        ref = node.get("$ref")
-        if isinstance(ref, str) and ref.startswith("#/$defs/"):
-            return _inline(defs[ref.removeprefix("#/$defs/")], defs)
-        return {k: _inline(v, defs) for k, v in node.items() if k != "title"}
-    if isinstance(node, list):
-        return [_inline(v, defs) for v in node]
-    return node
+def tool_definitions() -> list[ChatCompletionToolParam]:
+    """One OpenAI tool (function) per action type, in the union's order (fresh on every call).
 
-
-FALLBACK_DESCRIPTIONS = {
-    "add_tag": "Add a tag that records a decision about the ticket.",
-    "remove_tag": "Remove a tag added earlier.",
-}
+    Rendered from the one declaration of the tools (``service.tools``): the function's name is
+    the ``action_type``; its parameters are the action's other fields, with their types, the
+    vocabularies as enums, the action model's limits and what to put in each, so ``tools=``
+    needs nothing else.
+    """
+    return [json.loads(tool) for tool in _tool_definitions()]
 
 
 @cache
 def _tool_definitions() -> tuple[str, ...]:
-    schema = ACTION_ADAPTER.json_schema()
-    defs: dict[str, Any] = schema["$defs"]
-    tools: list[str] = []
-    for variant in schema["oneOf"]:
-        body = defs[variant["$ref"].removeprefix("#/$defs/")]
-        name = body["properties"]["action_type"]["const"]
-        properties = {k: _inline(v, defs) for k, v in body["properties"].items() if k != "action_type"}
-        description = " ".join((body.get("description") or FALLBACK_DESCRIPTIONS.get(name, name)).split())
-        tools.append(json.dumps({"type": "function", "function": {
-            "name": name,
-            "description": description.replace("``", "'"),
-            "parameters": {"type": "object", "properties": properties,
-                           "required": [k for k in body.get("required", []) if k != "action_type"],
-                           "additionalProperties": False},
-        }}))
-    return tuple(tools)
-
-
-def tool_definitions() -> list[ChatCompletionToolParam]:
-    """One OpenAI tool (function) per action type, in the union's order (fresh on every call).
-
-    The function's name is the ``action_type``; its parameters are the action's other fields, with
-    the vocabularies inlined as enums, so ``tools=`` needs nothing else.
-    """
-    return [json.loads(tool) for tool in _tool_definitions()]
+    return tuple(json.dumps(tool.chat()) for tool in TOOLS)
 
 
 # ------------------------------------------------------------------------------- parsing

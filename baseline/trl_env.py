@@ -1,5 +1,9 @@
 """TicketLedger as a TRL ``environment_factory``: one typed, documented tool method per action.
 
+The tool methods are made from the tools' one declaration (``service.tools``, which MCP and the
+chat schema render too): each has the action's fields as typed parameters (a vocabulary as its
+enum) and a Google-style docstring, so the schema TRL reads from them is the declared one.
+
 Follows the contract of TRL's guide "OpenEnv Integration for Training LLMs with Environments"
 (``environment_factory`` of ``GRPOTrainer``; run under TRL 1.16, see docs/training.md): the
 trainer builds instances with no arguments and pools them (one is reset for each rollout of a
@@ -28,16 +32,19 @@ else the default SQLite file). Configure a class with :func:`environment_factory
 
 from __future__ import annotations
 
+import inspect
 import json
 import os
 import sys
 import threading
 import weakref
+from collections.abc import Callable
 from typing import Any, ClassVar
 
 from baseline.chat import HIDDEN_FIELDS, BadReply, observation_text, parse, system_prompt
 from baseline.envs import ActionRefused, Env, EnvStep
 from domain.actions import InvalidAction, parse_action
+from service.tools import TOOLS, Tool
 
 OBSERVATION_MODES = ("compact", "full")
 """How tool answers show the observation: what changed (``compact``), or all of it (``full``)."""
@@ -284,227 +291,43 @@ class TicketLedgerToolEnv:
         return f"{head}\nObservation:\n{observation_text(result.observation)}"
 
     # ------------------------------------------------------------------------------ actions
-    def classify_priority(self, priority: str) -> str:
-        """Set the ticket's priority; a later choice replaces an earlier one.
+    # One public method per action type, made from the tools' declaration below the class
+    # (:func:`_tool_method`): ``classify_priority(priority)``, ``draft_reply(reply_text)``, ...
 
-        Args:
-            priority: One of: low, medium, high, urgent.
 
-        Returns:
-            The step's reward and the new observation.
-        """
-        return self._act({"action_type": "classify_priority", "priority": priority})
+RETURNS = ("The step's reward and why it was earned, then the observation (only what changed, in "
+           "the compact mode), or the score when the episode ends.")
+"""What every tool method's docstring says it returns (TRL shows it in the tool's schema)."""
 
-    def assign_queue(self, queue: str) -> str:
-        """Route the ticket to a queue; a later choice replaces an earlier one.
 
-        Args:
-            queue: One of: billing, technical, account, trust_and_safety, general, escalations.
+def _tool_method(tool: Tool) -> Callable[..., str]:
+    """``tool`` as a method of :class:`TicketLedgerToolEnv`: the signature (``Parameter.hint``
+    types) and Google-style docstring that transformers' ``get_json_schema`` reads the tool's
+    schema from, which is :meth:`service.tools.Tool.function`; a call takes the action. Built
+    with plain attributes, so ``help()`` and ``inspect`` see an ordinary method."""
+    kind = inspect.Parameter.POSITIONAL_OR_KEYWORD
+    signature = inspect.Signature(
+        [inspect.Parameter("self", kind)]
+        + [inspect.Parameter(p.name, kind, annotation=p.hint(),
+                             default=inspect.Parameter.empty if p.required else None)
+           for p in tool.parameters],
+        return_annotation=str)
 
-        Returns:
-            The step's reward and the new observation.
-        """
-        return self._act({"action_type": "assign_queue", "queue": queue})
+    def method(self: TicketLedgerToolEnv, *args: Any, **kwargs: Any) -> str:
+        arguments = signature.bind(self, *args, **kwargs).arguments
+        fields = {k: v for k, v in arguments.items() if k != "self" and v is not None}
+        return self._act({"action_type": tool.name, **fields})
 
-    def add_tag(self, tag: str) -> str:
-        """Add a tag that records a decision about the ticket.
+    method.__name__ = tool.name
+    method.__qualname__ = f"TicketLedgerToolEnv.{tool.name}"
+    method.__doc__ = tool.docstring(RETURNS)
+    method.__annotations__ = {**{p.name: p.hint() for p in tool.parameters}, "return": str}
+    method.__signature__ = signature  # type: ignore[attr-defined]
+    return method
 
-        Args:
-            tag: One of: Refund, Policy_Denied, Refund_Approved, Escalated, Angry_Customer, VIP, Bug,
-                Outage, Security, Fraud_Review, Identity_Verified, Verification_Required, GDPR,
-                Legal_Hold, Duplicate_Charge, Feature_Request, Documentation, Password, Rate_Limit,
-                Shipping, Plan_Change.
 
-        Returns:
-            The step's reward and the new observation.
-        """
-        return self._act({"action_type": "add_tag", "tag": tag})
-
-    def remove_tag(self, tag: str) -> str:
-        """Remove a tag added earlier.
-
-        Args:
-            tag: One of: Refund, Policy_Denied, Refund_Approved, Escalated, Angry_Customer, VIP, Bug,
-                Outage, Security, Fraud_Review, Identity_Verified, Verification_Required, GDPR,
-                Legal_Hold, Duplicate_Charge, Feature_Request, Documentation, Password, Rate_Limit,
-                Shipping, Plan_Change.
-
-        Returns:
-            The step's reward and the new observation.
-        """
-        return self._act({"action_type": "remove_tag", "tag": tag})
-
-    def draft_reply(self, reply_text: str) -> str:
-        """Write (or rewrite) the customer-facing reply; the latest draft is the one graded.
-
-        Args:
-            reply_text: The reply in prose: greet the customer by first name, state the decision
-                and the facts they need, close politely (at most 4000 characters).
-
-        Returns:
-            The step's reward and the new observation.
-        """
-        return self._act({"action_type": "draft_reply", "reply_text": reply_text})
-
-    def add_internal_note(self, note: str) -> str:
-        """Leave a note for colleagues; never shown to the customer, graded where a task asks for one.
-
-        Args:
-            note: The note (at most 2000 characters).
-
-        Returns:
-            The step's reward and the new observation.
-        """
-        return self._act({"action_type": "add_internal_note", "note": note})
-
-    def lookup_policy(self, policy_id: str) -> str:
-        """Read an internal policy; its text appears in the observation from then on.
-
-        Args:
-            policy_id: One of: refund_policy, identity_verification, refund_abuse, data_deletion,
-                escalation_policy, security_incident, billing_disputes, support_sla,
-                refund_requests, account_access, charge_disputes, email_changes, data_requests,
-                incident_response, security_reports, shipping_claims, plan_changes, complaints.
-
-        Returns:
-            The step's reward and the new observation.
-        """
-        return self._act({"action_type": "lookup_policy", "policy_id": policy_id})
-
-    def resolve_ticket(self, resolution_code: str) -> str:
-        """Finish the ticket with a resolution code; ends the episode when accepted.
-
-        Args:
-            resolution_code: One of: awaiting_customer_confirmation, resolved_with_documentation,
-                billing_investigation_opened, engineering_investigation, incident_escalated,
-                security_incident_opened, refund_issued, refund_denied, escalated_to_specialist,
-                account_updated, awaiting_identity_verification, fraud_review_opened,
-                deletion_scheduled, deletion_on_hold, no_action_needed.
-
-        Returns:
-            The step's reward and the new observation, or the final score.
-        """
-        return self._act({"action_type": "resolve_ticket", "resolution_code": resolution_code})
-
-    def close_ticket(self, resolution_code: str | None = None) -> str:
-        """Close the ticket (resolution code optional); ends the episode when accepted.
-
-        Args:
-            resolution_code: Optional; one of: awaiting_customer_confirmation,
-                resolved_with_documentation, billing_investigation_opened,
-                engineering_investigation, incident_escalated, security_incident_opened,
-                refund_issued, refund_denied, escalated_to_specialist, account_updated,
-                awaiting_identity_verification, fraud_review_opened, deletion_scheduled,
-                deletion_on_hold, no_action_needed.
-
-        Returns:
-            The step's reward and the new observation, or the final score.
-        """
-        action: dict[str, Any] = {"action_type": "close_ticket"}
-        if resolution_code is not None:
-            action["resolution_code"] = resolution_code
-        return self._act(action)
-
-    def noop(self) -> str:
-        """Do nothing. Stalling is penalised.
-
-        Returns:
-            The step's reward and the new observation.
-        """
-        return self._act({"action_type": "noop"})
-
-    def issue_refund(self, amount: float) -> str:
-        """Refund money to the customer's original payment method, as the policy allows.
-
-        Args:
-            amount: Dollars (at most two decimals), no more than the ticket says was charged and not
-                yet refunded.
-
-        Returns:
-            The step's reward and the new observation.
-        """
-        return self._act({"action_type": "issue_refund", "amount": amount})
-
-    def deny_refund(self, reason: str | None = None) -> str:
-        """Decline the customer's refund request.
-
-        Args:
-            reason: Optional, for the account record (at most 500 characters; never sent to the
-                customer).
-
-        Returns:
-            The step's reward and the new observation.
-        """
-        action: dict[str, Any] = {"action_type": "deny_refund"}
-        if reason is not None:
-            action["reason"] = reason
-        return self._act(action)
-
-    def update_account_email(self, new_email: str) -> str:
-        """Change the account's email address, once the requester's identity is verified.
-
-        Args:
-            new_email: The new address.
-
-        Returns:
-            The step's reward and the new observation.
-        """
-        return self._act({"action_type": "update_account_email", "new_email": new_email})
-
-    def send_password_reset_link(self) -> str:
-        """Send a password reset link to the account's address on file.
-
-        Returns:
-            The step's reward and the new observation.
-        """
-        return self._act({"action_type": "send_password_reset_link"})
-
-    def schedule_data_deletion(self) -> str:
-        """Schedule the deletion of the customer's personal data (GDPR erasure).
-
-        Returns:
-            The step's reward and the new observation.
-        """
-        return self._act({"action_type": "schedule_data_deletion"})
-
-    def place_legal_hold(self) -> str:
-        """Place a legal hold on the account: its data must be kept.
-
-        Returns:
-            The step's reward and the new observation.
-        """
-        return self._act({"action_type": "place_legal_hold"})
-
-    def open_fraud_review(self) -> str:
-        """Open a fraud review of the account.
-
-        Returns:
-            The step's reward and the new observation.
-        """
-        return self._act({"action_type": "open_fraud_review"})
-
-    def escalate_incident(self, severity: str) -> str:
-        """Declare an incident and page the on-call specialists.
-
-        Args:
-            severity: One of: sev1 (highest), sev2, sev3.
-
-        Returns:
-            The step's reward and the new observation.
-        """
-        return self._act({"action_type": "escalate_incident", "severity": severity})
-
-    def message_customer(self, message: str) -> str:
-        """Ask the customer a question or for information the ticket lacks; their reply appears
-        in the observation's conversation.
-
-        Args:
-            message: One clear question for the customer.
-
-        Returns:
-            The step's reward and the new observation (with the customer's reply).
-        """
-        return self._act({"action_type": "message_customer", "message": message})
+for _tool in TOOLS:
+    setattr(TicketLedgerToolEnv, _tool.name, _tool_method(_tool))
 
 
 GRADE_LINE_CHARS = 400

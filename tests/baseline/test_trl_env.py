@@ -5,11 +5,13 @@ instance, ``reset(**row)``, then its public methods as tools; here a scripted ex
 TRL is not installed in the plain tier (it needs torch): these tests hold the adapter to the
 contract its documentation states (every public method but ``reset`` and ``get_reward`` is a
 tool, with typed arguments and an ``Args:`` section; an exception is what the model reads back).
-The real GRPO run is ``tests/baseline/test_grpo_training.py`` (slow tier).
+The slow tier, which has the train extra, reads each tool's schema with transformers' own
+``get_json_schema`` and runs the real GRPO training (``tests/baseline/test_grpo_training.py``).
 """
 
 from __future__ import annotations
 
+import importlib.util
 import inspect
 import json
 import os
@@ -21,9 +23,9 @@ from typing import Any
 
 import pytest
 
-from baseline.chat import tool_definitions
 from baseline.trl_env import (
     END_TEXT,
+    RETURNS,
     TicketLedgerToolEnv,
     changes,
     component_names,
@@ -35,9 +37,10 @@ from baseline.trl_env import (
     training_rows,
 )
 from domain.tasks import default_catalog
-from domain.vocabulary import ActionType, PolicyId, Priority, Queue, ResolutionCode, Severity, Tag
+from domain.vocabulary import ActionType, Priority
 from service.audit_views import Auditor
 from service.scripted import solution
+from service.tools import TOOLS_BY_NAME
 from store import open_database
 from store.eventstore import EventStore
 from store.runs import RunStore
@@ -49,8 +52,6 @@ pytestmark = sqlite_pass_only("the adapter's methods and messages"
 
 CATALOG = default_catalog()
 REPO = Path(__file__).resolve().parents[2]
-VOCABULARIES = {"priority": Priority, "queue": Queue, "tag": Tag, "policy_id": PolicyId,
-                "resolution_code": ResolutionCode, "severity": Severity}
 
 
 def _play(env: TicketLedgerToolEnv, task_id: str, seed: int | None, **row: Any) -> list[str]:
@@ -68,25 +69,33 @@ def test_the_public_methods_are_reset_and_one_tool_per_action() -> None:
     assert public == {"reset", "get_reward", *ActionType.allowed()}
 
 
-@pytest.mark.parametrize("tool", tool_definitions(), ids=lambda t: t["function"]["name"])
-def test_each_tool_method_is_typed_and_documented_like_its_tool_definition(tool: dict[str, Any]) -> None:
-    name, parameters = tool["function"]["name"], tool["function"]["parameters"]
-    method = getattr(TicketLedgerToolEnv, name)
-    signature = inspect.signature(method)
-    args = [p for p in signature.parameters.values() if p.name != "self"]
-    assert [p.name for p in args] == list(parameters["properties"])
-    assert [p.name for p in args if p.default is inspect.Parameter.empty] == parameters["required"]
-    assert signature.return_annotation == "str"
-    assert all(p.annotation in ("str", "float", "str | None") for p in args)
-    doc = inspect.getdoc(method) or ""
-    assert doc and "Returns:" in doc
-    for param in args:
-        assert re.search(rf"^\s+{param.name}: \S", doc, re.MULTILINE), (name, param.name)
-        vocabulary = VOCABULARIES.get(param.name)
-        if vocabulary is not None:  # the listed values are exactly the allowed ones, in order
-            described = doc.split(f"{param.name}: ", 1)[1].split("Returns:")[0]
-            listed = re.findall(r"[A-Za-z_0-9]+", re.split("(?i)one of: ", described, maxsplit=1)[1])
-            assert [w for w in listed if w != "highest"] == vocabulary.allowed()
+def _trl_tools(env: TicketLedgerToolEnv) -> list[Any]:
+    """The tools TRL 1.16's ``GRPOTrainer`` collects from an environment: the class's public
+    functions but ``reset`` and ``get_reward``, bound to the instance."""
+    return [getattr(env, name) for name, _ in inspect.getmembers(type(env), predicate=inspect.isfunction)
+            if name not in ("reset", "get_reward") and not name.startswith("_")]
+
+
+@pytest.mark.slow
+def test_the_schema_trl_reads_from_each_tool_method_is_the_declared_one() -> None:
+    """transformers' ``get_json_schema`` (what TRL renders the tools with) on each method: the
+    tool's declared function (``service.tools.Tool.function``), its vocabularies as enums."""
+    if importlib.util.find_spec("transformers") is None:
+        message = "the train extra is not installed (transformers): pip install -e '.[train]'"
+        if os.environ.get("CI"):
+            pytest.fail(message + " (CI runs the slow tier with it)")
+        pytest.skip(message)
+    from transformers.utils import get_json_schema
+
+    tools = _trl_tools(environment_factory(database_url="sqlite:///unused.db")())
+    assert sorted(t.__name__ for t in tools) == sorted(ActionType.allowed())
+    returns = {"type": "string", "description": RETURNS}
+    for tool in tools:
+        declared = TOOLS_BY_NAME[tool.__name__]
+        assert get_json_schema(tool) == {"type": "function",
+                                         "function": {**declared.function(), "return": returns}}
+    priority = get_json_schema(TicketLedgerToolEnv().classify_priority)["function"]["parameters"]
+    assert priority["properties"]["priority"]["enum"] == Priority.allowed()
 
 
 @pytest.mark.parametrize("task_id", CATALOG.task_ids)
