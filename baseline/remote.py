@@ -1,129 +1,63 @@
-"""Stateful HTTP against a running TicketLedger server (``ENV_BASE_URL``), with the stdlib only.
+"""The environment as the runner sees it (``baseline.envs.Env``), on a running TicketLedger server
+(``ENV_BASE_URL``): a thin use of the one client, :class:`baseline.client.TicketLedgerClient`.
 
-``POST {base}/runs`` with ``{agent, config}`` records the run on the server and answers its
-``run_id`` and ``run_secret`` (:meth:`RemoteEnv.open_run`); ``POST {base}/reset`` with ``{task_id,
-seed, run_id}`` and the secret in the ``X-Run-Secret`` header answers ``{observation, reward, done,
-episode_id}``; ``POST {base}/step`` with ``{"action": {...}, "episode_id": ...}`` answers
-``{observation, reward, done, ...}``. The episode id travels in every body, so one connection per
-thread (kept alive) serves any number of episodes. At the end of an episode ``GET
+The client speaks stateful HTTP: ``POST {base}/runs`` with ``{agent, config}`` records the run and
+answers its ``run_id`` and ``run_secret`` (:meth:`RemoteEnv.open_run`); ``POST {base}/reset`` with
+``{task_id, seed, run_id}`` and the secret in the ``X-Run-Secret`` header answers ``{observation,
+reward, done, episode_id}``; ``POST {base}/step`` with ``{"action": {...}, "episode_id": ...}``
+answers ``{observation, reward, done, ...}``. The episode id travels in every body, so one
+connection per thread (kept alive) serves any number of episodes. At the end of an episode ``GET
 {base}/state?episode_id=...`` (an agent route: no audit token) supplies the exact score and the
 hash-chain head; ``POST {base}/runs/{id}/finish`` stores the run's summary; ``POST {base}/end``
-with ``{episode_id, reason: "cut_off"}`` ends an episode its driver stopped.
+with ``{episode_id, reason: "cut_off"}`` ends an episode its driver stopped. What this module adds
+is the runner's shape of it: :class:`~baseline.envs.EnvStep` answers, a refused action as
+:class:`~baseline.envs.ActionRefused`, and a server too old to take ``run_id`` at reset.
 """
 
 from __future__ import annotations
 
-import http.client
-import json
 import sys
-import threading
 from typing import Any
-from urllib.parse import quote, urlsplit
 
+from baseline.client import DEFAULT_TIMEOUT, RemoteError, TicketLedgerClient
 from baseline.envs import ActionRefused, EnvStep
 
-DEFAULT_TIMEOUT = 30.0
-RUN_SECRET_HEADER = "X-Run-Secret"  # api/run_access.py reads it (not imported: this is stdlib-only)
-
-
-class RemoteError(RuntimeError):
-    """The server answered with an error status or something that is not the expected JSON."""
-
-    def __init__(self, message: str, status: int | None = None):
-        super().__init__(message)
-        self.status = status
+__all__ = ["DEFAULT_TIMEOUT", "RemoteEnv", "RemoteError"]
 
 
 class RemoteEnv:
     def __init__(self, base_url: str, timeout: float = DEFAULT_TIMEOUT, *, reward_mode: str = "dense"):
         self.reward_mode = reward_mode
-        parts = urlsplit(base_url)
-        if parts.scheme not in ("http", "https") or not parts.hostname:
-            raise ValueError(f"ENV_BASE_URL must be an http(s) URL, not {base_url!r}")
-        self._https = parts.scheme == "https"
-        self._host = parts.hostname
-        self._port = parts.port or (443 if self._https else 80)
-        self._prefix = parts.path.rstrip("/")
-        self._timeout = timeout
-        self._local = threading.local()
+        try:
+            self.client = TicketLedgerClient(base_url, timeout=timeout)
+        except ValueError:
+            raise ValueError(f"ENV_BASE_URL must be an http(s) URL, not {base_url!r}") from None
+        self.where = self.client.where
         self._send_run_id = True
-        self._run: tuple[str, str] | None = None  # (run_id, run_secret) of the run opened here
-        self.where = f"{parts.scheme}://{parts.netloc}{self._prefix}"
-
-    # -------------------------------------------------------------------------------- http
-    def _connection(self, fresh: bool = False) -> http.client.HTTPConnection:
-        conn = getattr(self._local, "conn", None)
-        if conn is None or fresh:
-            if conn is not None:
-                conn.close()
-            cls = http.client.HTTPSConnection if self._https else http.client.HTTPConnection
-            conn = cls(self._host, self._port, timeout=self._timeout)
-            self._local.conn = conn
-        return conn
 
     def request(self, method: str, path: str, body: Any = None,
                 extra_headers: dict[str, str] | None = None) -> Any:
-        """One JSON request on this thread's kept-alive connection (reconnecting once if it died)."""
-        payload = json.dumps(body).encode() if body is not None else None
-        headers = {"Accept": "application/json", **(extra_headers or {})}
-        if payload is not None:
-            headers["Content-Type"] = "application/json"
-        for attempt in (0, 1):
-            conn = self._connection(fresh=attempt == 1)
-            try:
-                conn.request(method, self._prefix + path, body=payload, headers=headers)
-                response = conn.getresponse()
-                raw = response.read()
-                break
-            except (http.client.RemoteDisconnected, ConnectionResetError, BrokenPipeError,
-                    http.client.CannotSendRequest, http.client.ResponseNotReady):
-                if attempt:
-                    raise
-        try:
-            data = json.loads(raw) if raw else None
-        except ValueError:
-            raise RemoteError(f"{method} {path}: HTTP {response.status}, not JSON: {raw[:120]!r}",
-                              response.status) from None
-        if response.status >= 400:
-            raise RemoteError(f"{method} {path}: HTTP {response.status}: {_message(data)}",
-                              response.status)
-        return data
+        """One JSON request to the server (:meth:`TicketLedgerClient.request`)."""
+        return self.client.request(method, path, body, extra_headers)
 
     # -------------------------------------------------------------------------------- runs
     def open_run(self, agent: str, config: dict[str, Any]) -> str | None:
-        """Record a run on the server and keep its secret for this run's resets; its run id, or
-        None when the server has no ``POST /runs`` (an older one: the caller records the run)."""
-        try:
-            data = self.request("POST", "/runs", {"agent": agent, "config": config})
-        except RemoteError as exc:
-            if exc.status in (404, 405):
-                return None
-            raise
-        if not isinstance(data, dict) or not isinstance(data.get("run_id"), str) \
-                or not isinstance(data.get("run_secret"), str):
-            raise RemoteError(f"POST /runs: expected {{run_id, run_secret}}, got {str(data)[:160]}")
-        run_id: str = data["run_id"]
-        self._run = (run_id, data["run_secret"])
-        return run_id
+        """Record a run on the server (:meth:`TicketLedgerClient.open_run`); None when the server
+        has no ``POST /runs`` (an older one: the caller records the run)."""
+        return self.client.open_run(agent, config)
 
     @property
     def run_secret(self) -> str | None:
         """The secret of the run opened (or joined) here, to share with other connections."""
-        return None if self._run is None else self._run[1]
+        return self.client.run_secret
 
     def join_run(self, run_id: str, secret: str) -> None:
         """File this connection's resets under a run opened elsewhere (its id and secret)."""
-        self._run = (run_id, secret)
+        self.client.join_run(run_id, secret)
 
     def finish_run(self, run_id: str, summary: dict[str, Any], status: str) -> None:
         """Store the run's summary on the server and end the run (it takes no more episodes)."""
-        self.request("POST", f"/runs/{quote(run_id, safe='')}/finish",
-                     {"status": status, "summary": summary}, self._secret_for(run_id))
-
-    def _secret_for(self, run_id: str | None) -> dict[str, str]:
-        if self._run is not None and run_id == self._run[0]:
-            return {RUN_SECRET_HEADER: self._run[1]}
-        return {}
+        self.client.finish_run(run_id, summary, status)
 
     # ------------------------------------------------------------------------ environment
     def reset(self, task_id: str, seed: int | None, run_id: str | None) -> EnvStep:
@@ -133,7 +67,7 @@ class RemoteEnv:
         if run_id and self._send_run_id:
             body["run_id"] = run_id
         try:
-            data = self.request("POST", "/reset", body, self._secret_for(body.get("run_id")))
+            data = self.client.reset(**body)
         except RemoteError as exc:
             # A server that does not take run_id: link episodes through the run record instead.
             if exc.status != 422 or "run_id" not in str(exc) or "run_id" not in body:
@@ -142,12 +76,12 @@ class RemoteEnv:
             body.pop("run_id")
             print("[baseline] the server does not take run_id at /reset; the run record lists its "
                   "episodes instead", file=sys.stderr, flush=True)
-            data = self.request("POST", "/reset", body)
+            data = self.client.reset(**body)
         return self._out(data, None)
 
     def step(self, episode_id: str, action: dict[str, Any]) -> EnvStep:
         try:
-            data = self.request("POST", "/step", {"action": action, "episode_id": episode_id})
+            data = self.client.step(action, episode_id)
         except RemoteError as exc:
             if exc.status == 422:
                 raise ActionRefused(str(exc)) from None
@@ -169,20 +103,16 @@ class RemoteEnv:
         """The episode's exact score, chain head, step count and ``done`` from its public state
         (``GET /state``, an agent route: no audit token needed). A failure raises (RemoteError,
         OSError): it is not an empty answer."""
-        data = self.request("GET", f"/state?episode_id={quote(episode_id, safe='')}")
-        if not isinstance(data, dict) or data.get("episode_id") != episode_id:
+        data = self.client.state(episode_id)
+        if data.get("episode_id") != episode_id:
             raise RemoteError(f"GET /state did not describe episode {episode_id}: {str(data)[:160]}")
         return {k: data[k] for k in ("score", "head_hash", "step_count", "done") if k in data}
 
     def close(self) -> None:
-        conn = getattr(self._local, "conn", None)
-        if conn is not None:
-            conn.close()
+        self.client.close()
 
     @staticmethod
-    def _out(data: Any, episode_id: str | None) -> EnvStep:
-        if not isinstance(data, dict) or not isinstance(data.get("observation"), dict):
-            raise RemoteError(f"expected {{observation, reward, done}}, got {str(data)[:160]}")
+    def _out(data: dict[str, Any], episode_id: str | None) -> EnvStep:
         observation = data["observation"]
         eid = data.get("episode_id") or observation.get("episode_id") or episode_id
         if not eid:
@@ -193,14 +123,3 @@ class RemoteEnv:
                        data.get("score") if isinstance(data.get("score"), (int, float)) else None,
                        data.get("head_hash") if isinstance(data.get("head_hash"), str) else None,
                        data.get("grade") if isinstance(data.get("grade"), dict) else None)
-
-
-def _message(data: Any) -> str:
-    if isinstance(data, dict):
-        for key in ("message", "detail", "error"):
-            value = data.get(key)
-            if isinstance(value, str):
-                return value
-            if isinstance(value, (dict, list)):
-                return json.dumps(value)[:300]
-    return str(data)[:300]

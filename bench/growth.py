@@ -21,11 +21,10 @@ import statistics
 import time
 from pathlib import Path
 
-import httpx
-
+from baseline.client import TicketLedgerClient
 from bench import servers
 from bench.common import Figure, log, ratio, summary
-from bench.http import REQUEST_TIMEOUT_S, post
+from bench.http import REQUEST_TIMEOUT_S
 from bench.replay import build_log
 from bench.workload import plans
 
@@ -59,7 +58,7 @@ def _inprocess_step_ms(url: str, episodes: int) -> float:
         db.dispose()
 
 
-def _step_ms(client: httpx.Client, steps: int) -> float:
+def _step_ms(client: TicketLedgerClient, steps: int) -> float:
     """Median latency of a step over stateful HTTP (OpenEnv's wrapped body, naming the episode),
     scripted episodes played whole until ``steps`` steps are taken."""
     work = plans()
@@ -68,24 +67,23 @@ def _step_ms(client: httpx.Client, steps: int) -> float:
     while len(latencies) < steps:
         plan = work[n % len(work)]
         n += 1
-        episode_id = post(client, "/reset", {"task_id": plan.task_id, "seed": plan.seed})["episode_id"]
+        episode_id = client.reset(task_id=plan.task_id, seed=plan.seed)["episode_id"]
         for action in plan.actions:
             started = time.perf_counter()
-            post(client, "/step", {"action": action, "episode_id": episode_id})
+            client.step(action, episode_id)
             latencies.append(time.perf_counter() - started)
     return statistics.median(latencies) * 1000
 
 
-def _route_ms(client: httpx.Client, paths: list[str]) -> float:
-    """Median latency of ``GET`` on each path (the first one is also fetched once before, to warm)."""
-    client.get(paths[0])
+def _route_ms(client: TicketLedgerClient, paths: list[str]) -> float:
+    """Median latency of ``GET`` on each path (the first one is also fetched once before, to warm);
+    an answer other than success raises ``RemoteError``."""
+    client.request("GET", paths[0])
     latencies = []
     for path in paths:
         started = time.perf_counter()
-        response = client.get(path)
+        client.request("GET", path)
         latencies.append(time.perf_counter() - started)
-        if response.status_code != 200:
-            raise RuntimeError(f"GET {path} answered {response.status_code}: {response.text[:200]}")
     return statistics.median(latencies) * 1000
 
 
@@ -95,8 +93,8 @@ def _server_ms(url: str, ids: list[str], rng: random.Random, quick: bool) -> dic
     tasks = default_catalog().task_ids
     n = 20 if quick else 100
     picks = [rng.choice(ids) for _ in range(n)]
-    with servers.ticketledger(url) as server, httpx.Client(base_url=server.url,
-                                                           timeout=REQUEST_TIMEOUT_S) as client:
+    with servers.ticketledger(url) as server, TicketLedgerClient(server.url,
+                                                                 timeout=REQUEST_TIMEOUT_S) as client:
         return {
             "step": _step_ms(client, 60 if quick else 400),
             "events": _route_ms(client, [f"/episodes/{e}/events" for e in picks]),

@@ -43,7 +43,7 @@ MAY_IMPORT: dict[str, set[str]] = {
     # the entry points at the top
     "cli": BELOW_SERVICE | {"service", "baseline", "evaluation", "api", "server"},
     "inference": {"baseline"},
-    "bench": BELOW_SERVICE | {"service", "evaluation"},
+    "bench": BELOW_SERVICE | {"service", "baseline", "evaluation"},
 }
 """Package -> the product packages it may import (``inference`` is the module ``inference.py``)."""
 

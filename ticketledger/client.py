@@ -1,4 +1,5 @@
-"""A typed OpenEnv client for trainers: ``TicketLedgerEnv`` (WebSocket sessions, async or sync).
+"""The typed clients for trainers: ``TicketLedgerEnv`` (OpenEnv, ``/ws`` sessions, async or sync)
+and ``TicketLedgerClient`` (stateful HTTP or ``/ws``, sync, standard library and ``websockets``).
 
 This is the only module of the project that imports ``openenv`` (which pulls in gradio, seconds of
 start-up); the server and ``inference.py`` never import it. OpenEnv's ``AutoEnv.from_env("ticketledger",
@@ -15,6 +16,13 @@ base_url=...)`` returns the same client: discovery looks the class up here as ``
 Actions are the domain's models (``ClassifyPriority``, ``AssignQueue``, ``DraftReply``, ...), the
 CustomerSupportEnv ``CombinedAction``, or plain dicts. Observations come back as
 ``domain.observation.Observation`` and the state as ``api.models.PublicState``.
+
+``TicketLedgerClient`` (``baseline.client``) is the client the project's own code plays a server
+with (the runner behind ``inference.py``, the TRL adapter, the benchmarks): the same actions in,
+the answers as JSON, over HTTP (many episodes on one client, each named) or ``/ws``, and the runs
+(``open_run``, ``finish_run``). ``TicketLedgerEnv`` is OpenEnv's ``EnvClient`` (what ``AutoEnv``
+and OpenEnv's tooling expect), with the wire format read as that client reads it
+(``baseline.client.action_body``, ``episode_of``).
 """
 
 from __future__ import annotations
@@ -26,6 +34,7 @@ from openenv.core.env_client import EnvClient
 from pydantic import BaseModel
 
 from api.models import PublicState
+from baseline.client import RemoteError, TicketLedgerClient, action_body, episode_of
 from domain.actions import (
     AddInternalNote,
     AddTag,
@@ -54,8 +63,8 @@ __all__ = [
     "AddInternalNote", "AddTag", "AssignQueue", "ClassifyPriority", "CloseTicket", "CombinedAction",
     "DenyRefund", "DraftReply", "EscalateIncident", "IssueRefund", "LookupPolicy", "MessageCustomer",
     "Noop", "Observation", "OpenFraudReview", "PlaceLegalHold", "PublicGrade", "PublicState",
-    "RemoveTag", "ResolveTicket", "ScheduleDataDeletion", "SendPasswordResetLink", "TicketLedgerEnv",
-    "TicketledgerEnv", "UpdateAccountEmail",
+    "RemoteError", "RemoveTag", "ResolveTicket", "ScheduleDataDeletion", "SendPasswordResetLink",
+    "TicketLedgerClient", "TicketLedgerEnv", "TicketledgerEnv", "UpdateAccountEmail",
 ]
 
 TicketAction = BaseModel | dict[str, Any]
@@ -75,14 +84,10 @@ class TicketLedgerEnv(EnvClient[TicketAction, Observation, PublicState]):
     grade: PublicGrade | None = None
 
     def _step_payload(self, action: TicketAction) -> dict[str, Any]:
-        if isinstance(action, BaseModel):
-            return action.model_dump(mode="json", exclude_none=True)
-        if isinstance(action, dict):
-            return action
-        raise TypeError(f"an action is a pydantic model or a dict, not {type(action).__name__}")
+        return action_body(action)
 
     def _parse_result(self, payload: dict[str, Any]) -> StepResult[Observation]:
-        self.episode_id = payload.get("episode_id", self.episode_id)
+        self.episode_id = episode_of(payload) or self.episode_id
         self.head_hash = payload.get("head_hash", self.head_hash)
         grade = payload.get("grade")
         self.grade = PublicGrade.model_validate(grade) if grade is not None else None
