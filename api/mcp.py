@@ -29,12 +29,13 @@ from api.deps import Env, Environment
 from api.episode_routing import NoEpisodeNamed, Opening, Target, client_key
 from api.episode_routing import target as target_of
 from api.errors import describe
-from api.models import ResetBody, inline_refs
+from api.models import ResetBody
 from api.protocol import openenv_answer, read_json, reset_answer, reset_body
 from api.sessions import Registry, SessionsRefused, Shared
 from service.errors import BadRequest
 from service.tools import TOOLS as TOOLS_DECLARED
 from service.tools import TOOLS_BY_NAME
+from support.schemas import inline_refs
 
 PROTOCOL_VERSIONS = ("2025-06-18", "2025-03-26", "2024-11-05")
 PARSE_ERROR, INVALID_REQUEST, METHOD_NOT_FOUND, INVALID_PARAMS, INTERNAL_ERROR = (

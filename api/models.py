@@ -1,11 +1,12 @@
 """Wire models of the agent-facing API that are not domain models: request bodies and answers.
 
-Only pydantic and the domain are imported here, so the typed client (``ticketledger/client.py``) can use these
-models without pulling in the server. The request models are what ``/reset``, ``/step``, ``/ws``
-and ``/mcp`` parse bodies with (``api.protocol``) and what ``/docs``, ``/schema`` and MCP's
-``tools/list`` show. An action is carried as the JSON object it arrived as: the domain checks it
-(``domain.actions.parse_action``), because a known action that lacks its required field is a
-penalised, logged step there rather than a rejected request.
+Only pydantic, the domain and ``support`` (standard library) are imported here, so the typed
+client (``ticketledger/client.py``) can use these models without pulling in the server. The
+request models are what ``/reset``, ``/step``, ``/ws`` and ``/mcp`` parse bodies with
+(``api.protocol``) and what ``/docs``, ``/schema`` and MCP's ``tools/list`` show. An action is
+carried as the JSON object it arrived as: the domain checks it (``domain.actions.parse_action``),
+because a known action that lacks its required field is a penalised, logged step there rather
+than a rejected request.
 """
 
 from __future__ import annotations
@@ -27,30 +28,7 @@ from pydantic import (
 from domain.actions import MAX_REPLY_CHARS, Action, CombinedAction
 from domain.observation import Observation, PublicAccount, PublicGrade
 from domain.rewards import RewardMode
-
-
-def inline_refs(schema: dict[str, Any]) -> dict[str, Any]:
-    """A JSON schema with its ``$defs`` substituted in place, for embedding in OpenAPI and MCP.
-
-    Our schemas are not recursive, so plain substitution terminates.
-    """
-    defs = schema.get("$defs", {})
-
-    def walk(node: Any) -> Any:
-        if isinstance(node, dict):
-            ref = node.get("$ref")
-            if isinstance(ref, str) and ref.startswith("#/$defs/"):
-                merged = {**defs[ref.removeprefix("#/$defs/")], **{k: v for k, v in node.items()
-                                                                   if k != "$ref"}}
-                return walk(merged)
-            return {k: walk(v) for k, v in node.items() if k != "$defs"}
-        if isinstance(node, list):
-            return [walk(v) for v in node]
-        return node
-
-    result: dict[str, Any] = walk(schema)
-    return result
-
+from support.schemas import inline_refs
 
 ACTION_SCHEMA = inline_refs(TypeAdapter(Action | CombinedAction).json_schema())
 ActionObject = Annotated[dict[str, Any], WithJsonSchema(ACTION_SCHEMA)]

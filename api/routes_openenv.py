@@ -35,11 +35,11 @@ from api.models import (
     SeedStepResponse,
     StepResponse,
     WrappedStep,
-    inline_refs,
 )
 from api.protocol import answer, openenv_answer, parse_end, parse_reset, parse_step, reset_answer
 from domain.actions import MAX_NOTE_CHARS, MAX_REPLY_CHARS, action_json_schema
 from domain.observation import Observation
+from support.schemas import inline_refs
 
 NAME = "ticketledger"
 DESCRIPTION = ("Event-sourced customer-support environment: triage a ticket (priority, queue, "

@@ -30,6 +30,7 @@ from pydantic import BaseModel
 
 from domain.actions import Action
 from domain.vocabulary import Vocabulary
+from support.schemas import inline_refs
 
 JsonSchema = dict[str, Any]
 
@@ -93,9 +94,7 @@ class Parameter:
 
     def limits(self) -> JsonSchema:
         """The field's limits in the action model (a length, a pattern, a range)."""
-        branch = next((b for b in self.schema.get("anyOf", []) if b.get("type") != "null"),
-                      self.schema)
-        return {k: branch[k] for k in LIMITS if k in branch}
+        return _limits(self.schema)
 
     def function(self) -> JsonSchema:
         """The parameter as a signature and a Google-style docstring say it (see :meth:`Tool.function`)."""
@@ -162,19 +161,10 @@ class Tool:
         return "\n".join([*lines, "", "Returns:", "    " + returns])
 
 
-def _inline(node: Any, defs: dict[str, Any]) -> Any:
-    """``node`` with every ``$ref`` into ``defs`` replaced by the definition (the schemas are not
-    recursive), keeping the referring node's own members beside it."""
-    if isinstance(node, dict):
-        ref = node.get("$ref")
-        if isinstance(ref, str) and ref.startswith("#/$defs/"):
-            merged = {**defs[ref.removeprefix("#/$defs/")],
-                      **{k: v for k, v in node.items() if k != "$ref"}}
-            return _inline(merged, defs)
-        return {k: _inline(v, defs) for k, v in node.items() if k != "$defs"}
-    if isinstance(node, list):
-        return [_inline(v, defs) for v in node]
-    return node
+def _limits(schema: JsonSchema) -> JsonSchema:
+    """The :data:`LIMITS` of a field's schema (of its value, when the field may also be null)."""
+    branch = next((b for b in schema.get("anyOf", []) if b.get("type") != "null"), schema)
+    return {k: branch[k] for k in LIMITS if k in branch}
 
 
 def _paragraph(text: str) -> str:
@@ -192,15 +182,14 @@ def _parameter(model: type[BaseModel], name: str, schema: JsonSchema) -> Paramet
     if kind not in JSON_TYPES:
         raise TypeError(f"{model.__name__}.{name}: no tool parameter type for {annotation!r}")
     description = PARAMETER_TEXT[name]
-    limit = Parameter(name, kind, vocabulary, True, "", schema).limits().get("maxLength")
+    limit = _limits(schema).get("maxLength")
     if limit is not None and kind is str:
         description = f"{description.removesuffix('.')} (at most {limit} characters)."
     return Parameter(name, kind, vocabulary, field.is_required(), description, schema)
 
 
 def _tool(model: type[BaseModel]) -> Tool:
-    own = model.model_json_schema()
-    schema: JsonSchema = _inline(own, own.get("$defs", {}))
+    schema = inline_refs(model.model_json_schema())
     name = model.model_fields["action_type"].default
     text = schema.get("description") or TOOL_TEXT[name]
     parameters = tuple(_parameter(model, field, schema["properties"][field])
