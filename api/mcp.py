@@ -1,9 +1,9 @@
 """``POST /mcp``: JSON-RPC 2.0 with the MCP methods an agent needs to play over tool calls.
 
 ``initialize``, ``ping``, ``tools/list`` and ``tools/call``. The tools are ``reset``, ``state`` and
-one tool per action type (``classify_priority``, ``assign_queue``, ...), whose arguments are the
-action's fields plus an optional ``episode_id``; episodes are routed like stateful HTTP
-(``api.episode_routing``). OpenEnv's production-mode sessions: ``openenv/session/create`` answers a
+one tool per action type (``classify_priority``, ``assign_queue``, ...; declared once in
+``service.tools``), whose arguments are the action's fields plus an optional ``episode_id``;
+episodes are routed like stateful HTTP (``api.episode_routing``). OpenEnv's production-mode sessions: ``openenv/session/create`` answers a
 ``session_id``, which ``tools/call`` params and ``/ws?session_id=`` name to share one episode stream
 (``api.sessions``); ``openenv/session/close`` ends it. Every answer is HTTP 200 with a JSON-RPC body
 (``POST /mcp {}`` gets an ``Invalid Request`` error object), except notifications, which get 202 and
@@ -71,19 +71,20 @@ positions."""
 
 
 def action_tools() -> list[dict[str, Any]]:
-    """One tool per action type (``service.tools``), its input schema the action model's own
-    minus ``action_type``, plus ``episode_id``; its description the model's docstring."""
+    """One tool per action type, from the tools' declaration (``service.tools``): its arguments
+    the action's parameters, each with the schema its model gives it, plus ``episode_id``. The
+    description is the model's docstring as ``/schema`` shows it (the recorded wire exchanges
+    hold this list), where the chat schema and the TRL adapter show it as one paragraph."""
     names = sorted(t.name for t in TOOLS_DECLARED if t.name not in ADDED_LAST)
     names += [name for name in ADDED_LAST if name in TOOLS_BY_NAME]
     tools = []
     for tool in (TOOLS_BY_NAME[name] for name in names):
-        props = {k: v for k, v in tool.schema.get("properties", {}).items() if k != "action_type"}
+        props = {p.name: p.schema for p in tool.parameters}
         props["episode_id"] = EPISODE_ARG
         tools.append({
             "name": tool.name,
             "description": tool.schema.get("description") or f"Apply the {tool.name} action to the ticket.",
-            "inputSchema": {"type": "object", "properties": props,
-                            "required": [r for r in tool.schema.get("required", []) if r != "action_type"],
+            "inputSchema": {"type": "object", "properties": props, "required": tool.required,
                             "additionalProperties": False},
         })
     return tools
