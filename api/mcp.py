@@ -3,9 +3,10 @@
 ``initialize``, ``ping``, ``tools/list`` and ``tools/call``. The tools are ``reset``, ``state`` and
 one tool per action type (``classify_priority``, ``assign_queue``, ...; declared once in
 ``service.tools``), whose arguments are the action's fields plus an optional ``episode_id``;
-episodes are routed like stateful HTTP (``api.episode_routing``). OpenEnv's production-mode sessions: ``openenv/session/create`` answers a
-``session_id``, which ``tools/call`` params and ``/ws?session_id=`` name to share one episode stream
-(``api.sessions``); ``openenv/session/close`` ends it. Every answer is HTTP 200 with a JSON-RPC body
+episodes are routed like stateful HTTP (``api.episode_routing``). OpenEnv's production-mode
+sessions: ``openenv/session/create`` answers a ``session_id``, which ``tools/call`` params and
+``/ws?session_id=`` name to share one episode stream (``api.sessions``);
+``openenv/session/close`` ends it. Every answer is HTTP 200 with a JSON-RPC body
 (``POST /mcp {}`` gets an ``Invalid Request`` error object), except notifications, which get 202 and
 no body, and a request whose session creates pass a bound of ``api.sessions``, which gets 429 (whole,
 before any of it runs). A tool that fails on its input (an invalid action, an ended episode)
