@@ -144,6 +144,19 @@ class TicketLedgerClient:
             raise RemoteError(f"expected the public state, got {str(data)[:160]}")
         return data
 
+    def end(self, episode_id: str | None = None, reason: str = "cut_off") -> dict[str, Any]:
+        """End ``episode_id`` (else the episode the server routes to, as a step) from outside a
+        step (``POST /end``): for a driver that stops an episode before it ends (a trainer's
+        budget). Over ``/ws`` the server ends the session's episode when the session closes, so
+        this is an HTTP call on either transport. A 409 :class:`RemoteError` if it had ended."""
+        body: dict[str, Any] = {"reason": reason}
+        if episode_id is not None:
+            body["episode_id"] = episode_id
+        data = self.request("POST", "/end", body)
+        if not isinstance(data, dict):
+            raise RemoteError(f"POST /end: expected the ended episode, got {str(data)[:160]}")
+        return data
+
     def _answer(self, data: Any) -> dict[str, Any]:
         """Take in a reset or step answer: remember its episode, chain head and grade."""
         if not isinstance(data, dict) or not isinstance(data.get("observation"), dict):

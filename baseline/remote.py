@@ -92,7 +92,7 @@ class RemoteEnv:
         """End the episode from outside a step as ``cut_off`` (``POST /end``); False when it had
         already ended (409). A server without the route raises (RemoteError 404 or 405)."""
         try:
-            self.request("POST", "/end", {"episode_id": episode_id, "reason": "cut_off"})
+            self.client.end(episode_id)
         except RemoteError as exc:
             if exc.status == 409:
                 return False

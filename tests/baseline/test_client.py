@@ -105,3 +105,20 @@ def test_the_public_client_module_exports_it() -> None:
     import ticketledger.client as public
 
     assert public.TicketLedgerClient is TicketLedgerClient and public.RemoteError is RemoteError
+
+
+def test_end_closes_an_open_episode_once(live_server: LiveServer) -> None:
+    """A driver that stops an episode ends it with a reason; a second end is a 409 and writes
+    nothing more."""
+    with TicketLedgerClient(live_server.url) as client:
+        episode_id = client.reset(task_id="task_easy_password", seed=0)["episode_id"]
+        client.step({"action_type": "noop"}, episode_id)
+        ended = client.end(episode_id)
+        assert ended["done"] is True
+        assert client.state(episode_id)["done"] is True
+        events = episode_events(live_server.database_url, episode_id)
+        assert events[-1].type == "EpisodeEnded" and events[-1].data == {"reason": "cut_off"}
+        with pytest.raises(RemoteError) as again:
+            client.end(episode_id)
+        assert again.value.status == 409
+        assert len(episode_events(live_server.database_url, episode_id)) == len(events)
