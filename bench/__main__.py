@@ -19,13 +19,14 @@ from bench.common import (
     write_results,
 )
 
-SECTIONS = ("host", "parts", "inprocess", "replay", "http", "ws", "growth", "postgres", "inference")
+SECTIONS = ("host", "parts", "inprocess", "replay", "http", "ws", "growth", "postgres", "inference",
+            "startup")
 EXTRA_SECTIONS = ("load", "instructions", "sessions")
 """Run only when named with --only: bench/load.py (issue 5's integrity load run) overlaps the
 HTTP figures and takes minutes; bench/instructions.py needs valgrind and takes minutes;
 bench/sessions.py (64 and 256 /ws sessions on 1 SQLite and 2 and 4 PostgreSQL workers, about 5
 minutes) overlaps the ws and postgres sections (``python -m bench.sessions`` prints its own table)."""
-BASELINE_SECTIONS = ("http", "ws")
+BASELINE_SECTIONS = ("http", "ws", "startup")
 """Sections that can measure another checkout's code side by side with this one (--baseline)."""
 
 
@@ -43,6 +44,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--baseline", type=Path, metavar="DIR",
                         help="the root of a checkout of other TicketLedger code (e.g. made with git "
                              "worktree add DIR main): the http and ws sections run its server too, "
+                             "the startup section its processes, "
                              "interleaved with this code's, and report after / before ratios")
     args = parser.parse_args(argv)
     baseline = args.baseline.resolve() if args.baseline else None

@@ -14,6 +14,10 @@ from __future__ import annotations
 import dataclasses
 import json
 import multiprocessing
+import shutil
+import subprocess
+import sys
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -28,7 +32,14 @@ from service.scripted import solution
 from store import open_database
 from store.chain import GENESIS, canonical_json, link
 from store.eventstore import EventStore
-from store.migrate import current_revision, head_revision, upgrade
+from store.migrate import (
+    MIGRATIONS_DIR,
+    alembic_head,
+    current_revision,
+    head_revision,
+    scripts_head,
+    upgrade,
+)
 from store.schema import episodes, events, metadata
 from tests.databases import sqlite_pass_only
 
@@ -389,3 +400,90 @@ def test_0007_refuses_an_insert_over_a_stored_event_and_downgrades(both_backends
     db = open_database(url)  # back to head
     db.dispose()
     assert all("immutable" in message for message in _refusals(url).values())
+
+
+# --------------------------------------------------------------------------- revisions without Alembic
+
+
+def test_the_head_read_from_the_scripts_is_alembics() -> None:
+    assert scripts_head() == alembic_head() == head_revision()
+
+
+def _copy_migrations(tmp_path: Path) -> Path:
+    copy = tmp_path / "migrations"
+    shutil.copytree(MIGRATIONS_DIR, copy, ignore=shutil.ignore_patterns("__pycache__"))
+    return copy
+
+
+def test_a_new_migration_moves_the_head_read_from_the_scripts(tmp_path: Path) -> None:
+    """A script added on top is the new head, as Alembic finds it; scripts that do not settle the
+    head alone (two heads, a computed revision) leave the answer to Alembic."""
+    copy = _copy_migrations(tmp_path)
+    head = alembic_head(copy)
+    (copy / "versions" / "0099_next.py").write_text(
+        f'"""Next."""\n\nrevision: str = "0099"\ndown_revision: str | None = {head!r}\n'
+        "branch_labels = None\ndepends_on = None\n\n\ndef upgrade() -> None:\n    pass\n\n\n"
+        "def downgrade() -> None:\n    pass\n", encoding="utf-8")
+    assert scripts_head(copy) == alembic_head(copy) == "0099"
+    branch = copy / "versions" / "0098_branch.py"
+    branch.write_text((copy / "versions" / "0099_next.py").read_text().replace('"0099"', '"0098"'))
+    assert scripts_head(copy) is None  # two heads: Alembic's own error says so
+    branch.unlink()
+    merge = copy / "versions" / "0100_merge.py"
+    merge.write_text('revision = "0100"\ndown_revision = ("0099", "0099")\n')
+    assert scripts_head(copy) == alembic_head(copy) == "0100"
+    merge.write_text('revision = "0100"\ndown_revision = PARENT\nPARENT = "0099"\n')
+    assert scripts_head(copy) is None
+
+
+def test_the_revision_read_from_the_version_table_is_alembics(both_backends_url: str) -> None:
+    from alembic.runtime.migration import MigrationContext
+
+    db = open_database(both_backends_url, migrate_schema=False)
+    try:
+        def alembics() -> str | None:
+            with db.engine.connect() as conn:
+                return MigrationContext.configure(conn).get_current_revision()
+
+        assert current_revision(db.engine) is None is alembics()
+        for n in range(1, int(head_revision()) + 1):
+            upgrade(db.engine, f"{n:04d}")
+            assert current_revision(db.engine) == alembics() == f"{n:04d}"
+    finally:
+        db.dispose()
+
+
+OPEN_IN_A_NEW_PROCESS = """
+import json, sys
+from store import open_database
+from store.migrate import current_revision
+db = open_database(sys.argv[1])
+print(json.dumps({"revision": current_revision(db.engine), "alembic": "alembic" in sys.modules}))
+db.dispose()
+"""
+
+
+def _open_in_a_new_process(url: str) -> dict[str, Any]:
+    done = subprocess.run([sys.executable, "-c", OPEN_IN_A_NEW_PROCESS, url], capture_output=True,
+                          text=True, check=True, cwd=Path(__file__).resolve().parents[2])
+    return dict(json.loads(done.stdout))
+
+
+def test_only_a_database_behind_the_scripts_imports_alembic(both_backends_url: str) -> None:
+    """A program opening a current database never loads Alembic; one opening a new or older
+    database migrates it to head on first use."""
+    assert _open_in_a_new_process(both_backends_url) == {"revision": head_revision(), "alembic": True}
+    assert _open_in_a_new_process(both_backends_url) == {"revision": head_revision(), "alembic": False}
+    from alembic import command
+
+    from store.migrate import _config
+
+    db = open_database(both_backends_url, migrate_schema=False)
+    try:
+        with db.write() as conn:
+            command.downgrade(_config(conn), "0005")
+        assert current_revision(db.engine) == "0005"
+    finally:
+        db.dispose()
+    assert _open_in_a_new_process(both_backends_url) == {"revision": head_revision(), "alembic": True}
+    assert _open_in_a_new_process(both_backends_url) == {"revision": head_revision(), "alembic": False}
