@@ -26,11 +26,17 @@ import re
 import unicodedata
 from functools import cache
 from html.parser import HTMLParser
-
-from confusable_homoglyphs import confusables
-from markdown_it import MarkdownIt
+from typing import TYPE_CHECKING
 
 from graders.memo import TEXT_CHARS, text_cache
+
+if TYPE_CHECKING:
+    from markdown_it import MarkdownIt
+
+# The two libraries are imported by the first text cleaned, not with the graders: loading the
+# confusables table and the markdown parser takes longer than the rest of the graders package,
+# and a process that grades no text (a command that only reads, the start of inference.py)
+# should not pay for them.
 
 _KEEP_CONTROLS = frozenset("\n\t")
 _BLOCK_TAGS = frozenset((
@@ -50,6 +56,8 @@ _HIDING_STYLE = re.compile(
 def _fold_table() -> dict[int, str]:
     """Every non-ASCII character Unicode lists as confusable with one printable ASCII character,
     mapped to that character (Cyrillic U+0430 to "a", Greek U+03BF to "o", ...)."""
+    from confusable_homoglyphs import confusables  # deferred: see the imports above
+
     table: dict[int, str] = {}
     for char, entries in confusables.confusables_data.items():
         if len(char) != 1 or char.isascii():
@@ -132,6 +140,8 @@ class _VisibleText(HTMLParser):
 
 @cache
 def _markdown() -> MarkdownIt:
+    from markdown_it import MarkdownIt  # deferred: see the imports above
+
     return MarkdownIt("commonmark")
 
 

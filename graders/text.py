@@ -26,8 +26,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from itertools import pairwise
-
-import snowballstemmer
+from typing import Protocol
 
 from graders.memo import READING_CHARS, text_cache
 
@@ -228,14 +227,28 @@ def _refund_follows(words: Sequence[str], i: int) -> bool:
 _STEMMERS = threading.local()
 
 
-def _stemmer() -> snowballstemmer.stemmer:
-    """This thread's Snowball stemmer. A stemmer keeps the word it is working on in its own
-    attributes, so one instance shared by threads (the API's thread pool, ``inference.py``'s
+class _Stemmer(Protocol):
+    def stemWord(self, word: str) -> str: ...  # noqa: N802 (the library's name)
+
+
+def _stemmer() -> _Stemmer:
+    """This thread's Snowball English stemmer. A stemmer keeps the word it is working on in its
+    own attributes, so one instance shared by threads (the API's thread pool, ``inference.py``'s
     concurrent episodes) mixes up words: it returned another word's stem, or raised IndexError,
-    under concurrent steps. Each thread gets its own."""
-    stemmer: snowballstemmer.stemmer | None = getattr(_STEMMERS, "english", None)
+    under concurrent steps. Each thread gets its own.
+
+    The English algorithm is taken from its own module rather than by name through
+    ``snowballstemmer.stemmer``, which would hand over PyStemmer's C build instead where that
+    happens to be installed: the stems, and so the grades, do not depend on what else is
+    installed."""
+    stemmer: _Stemmer | None = getattr(_STEMMERS, "english", None)
     if stemmer is None:
-        stemmer = _STEMMERS.english = snowballstemmer.stemmer("english")
+        # Deferred to the first word stemmed: the package's __init__ imports the stemmers of all
+        # its ~40 languages, a cost a process that grades no text (a command that only reads,
+        # the start of inference.py) should not pay.
+        from snowballstemmer.english_stemmer import EnglishStemmer
+
+        stemmer = _STEMMERS.english = EnglishStemmer()
     return stemmer
 
 
