@@ -228,7 +228,7 @@ _STEMMERS = threading.local()
 
 
 class _Stemmer(Protocol):
-    def stemWord(self, word: str) -> str: ...  # noqa: N802 (the library's name)
+    def stemWord(self, word: str) -> str: ...
 
 
 def _stemmer() -> _Stemmer:
