@@ -7,8 +7,12 @@ a JSON dict in both cases, so a policy behaves identically in-process and over t
 
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
+
+if TYPE_CHECKING:
+    from service import EnvironmentService
 
 
 @dataclass(frozen=True)
@@ -49,14 +53,28 @@ class Env(Protocol):
 
 
 class LocalEnv:
-    """The environment service in this process, on the run's database."""
+    """The environment service in this process, on the run's database.
+
+    The service is made by the first call that needs it: importing it loads the domain model and
+    every grader, which the run does not need before its first episode starts (``inference.py``
+    prints the episode's ``[START]`` line first)."""
 
     def __init__(self, db: Any, *, reward_mode: str = "dense"):
-        from service import EnvironmentService
-
-        self.service = EnvironmentService(db)
+        self.db = db
         self.reward_mode = reward_mode
         self.where = f"in-process ({db.url})"
+        self._service: EnvironmentService | None = None
+        self._making = threading.Lock()  # concurrent episodes' first resets make one service
+
+    @property
+    def service(self) -> EnvironmentService:
+        if self._service is None:
+            with self._making:
+                if self._service is None:
+                    from service import EnvironmentService  # deferred: see the class docstring
+
+                    self._service = EnvironmentService(self.db)
+        return self._service
 
     @staticmethod
     def _out(result: Any) -> EnvStep:

@@ -26,7 +26,10 @@ from bench.common import Figure, log, ratio, summary
 
 ROOT = Path(__file__).resolve().parent.parent
 SCRUBBED = ("API_KEY", "HF_TOKEN", "OPENAI_API_KEY", "ENV_BASE_URL", "DATABASE_URL", "AGENT",
-            "PYTHONPATH")
+            "PYTHONPATH", "PYTHONDONTWRITEBYTECODE")
+"""Left out of the measured processes' environment: no LLM, no server, the default database, and
+bytecode cached as after ``pip install`` (with ``PYTHONDONTWRITEBYTECODE`` set, as in some dev
+containers, every process would compile the project's sources again, which pip does once)."""
 BAR = 1.5
 """The issue's bar: first ``[START]``, ``--help`` and the read-only commands within 1.5x of the
 bare import of SQLAlchemy and pydantic."""

@@ -33,7 +33,7 @@ from graders.memo import TEXT_CHARS, text_cache
 if TYPE_CHECKING:
     from markdown_it import MarkdownIt
 
-# The two libraries are imported by the first text cleaned, not with the graders: loading the
+# The two libraries are imported by the first text that needs them, not with the graders: loading the
 # confusables table and the markdown parser takes longer than the rest of the graders package,
 # and a process that grades no text (a command that only reads, the start of inference.py)
 # should not pay for them.

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import argparse
 import gc
-import logging.config
 import os
 import sys
 from typing import TYPE_CHECKING, Any
@@ -130,6 +129,8 @@ def _say_audit_off(host: str, log_level: str, off: bool) -> None:
     logging set up as uvicorn will set it up."""
     if not off:
         return
+    import logging.config  # deferred: `ticketledger` imports this module for every command's help
+
     from api.deps import announce_audit_off
     from api.logs import log_config
 

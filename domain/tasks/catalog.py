@@ -1,8 +1,9 @@
 """Loading the catalog and drawing a task's variant from a seed.
 
-Reading the packaged JSON files is the only I/O near the domain; it happens once at import of the
-catalog, never while deciding or folding. Variant drawing is a pure function of (task, seed):
-``random.Random`` seeded with a string is stable across processes and platforms.
+Reading the packaged JSON files is the only I/O near the domain; it happens once, when the catalog
+loads (the task families' manifest when first asked for), never while deciding or folding.
+Variant drawing is a pure function of (task, seed): ``random.Random`` seeded with a string is
+stable across processes and platforms.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ import operator
 import random
 import threading
 from collections.abc import Callable
-from functools import cache
+from functools import cache, partial
 from pathlib import Path
 
 from domain.tasks.judging import JUDGING_FILE, Judging, JudgingRubric, judging_from, load_judging
@@ -50,22 +51,34 @@ class Catalog:
     :attr:`family_ids`): :meth:`spec`, :meth:`variant` and the judging rubrics know them too, but
     a client gets them only by asking for one (its task id, an instance, a split). ``manifest``:
     the committed list of their instances and splits (:mod:`domain.tasks.manifest`), read, never
-    regenerated, at runtime.
+    regenerated, at runtime; ``manifest`` may be a function reading it, called the first time the
+    manifest is asked for (the file lists every instance, and most programs ask for none).
     """
 
     def __init__(self, specs: list[TaskSpec], policies: dict[PolicyId, str],
                  judging: Judging | None = None, *, families: list[TaskSpec] | None = None,
-                 manifest: Manifest | None = None):
+                 manifest: Manifest | Callable[[], Manifest] | None = None):
         self._classic = [s.task_id for s in specs]
         self._family_ids = [s.task_id for s in families or []]
         self._specs = {s.task_id: s for s in [*specs, *(families or [])]}
         self.judging: Judging = judging or {}
-        self.manifest = manifest
+        self._manifest_value = manifest
         if len(self._specs) != len(specs) + len(families or []):
             raise ValueError("duplicate task ids in the catalog")
         self.policies = policies
         self._variants: dict[tuple[str, int | None], TaskVariant] = {}
         self._lock = threading.Lock()  # services call from several threads
+
+    @property
+    def manifest(self) -> Manifest | None:
+        """The task families' manifest (None: there is none)."""
+        found = self._manifest_value
+        if callable(found):
+            with self._lock:
+                if callable(self._manifest_value):
+                    self._manifest_value = self._manifest_value()
+                found = self._manifest_value
+        return found
 
     @property
     def task_ids(self) -> list[str]:
@@ -93,10 +106,11 @@ class Catalog:
         return self._manifest().family_instances(family)
 
     def _manifest(self) -> Manifest:
-        if self.manifest is None:
+        manifest = self.manifest
+        if manifest is None:
             raise ValueError("this catalog has no task-family manifest (no splits or instances); "
                              "build it with `ticketledger tasks build-manifest`")
-        return self.manifest
+        return manifest
 
     def spec(self, task_id: str) -> TaskSpec:
         try:
@@ -345,8 +359,8 @@ def load_catalog(data_dir: Path = DATA_DIR, policies_file: Path = POLICIES_FILE,
                  families_dir: Path | None = FAMILIES_DIR,
                  manifest_file: Path | None = MANIFEST_FILE) -> Catalog:
     """Read and validate every task file (in file-name order); an invalid one fails with its name.
-    Then the task families under ``families_dir`` and their committed manifest (absent: the
-    families play by task id and seed, but there are no splits)."""
+    Then the task families under ``families_dir`` and their committed manifest, read when first
+    asked for (absent: the families play by task id and seed, but there are no splits)."""
     specs = [_load_spec(path, path.name) for path in sorted(data_dir.glob("*.json"))]
     raw = json.loads(policies_file.read_text(encoding="utf-8"))
     policies = {PolicyId(k): v for k, v in raw.items()}
@@ -361,7 +375,7 @@ def load_catalog(data_dir: Path = DATA_DIR, policies_file: Path = POLICIES_FILE,
         families, family_judging = load_families(families_dir, with_judging=judging is not None)
         if judging is not None:
             judging = {**judging, **family_judging}
-    manifest = (load_manifest(manifest_file)
+    manifest = (partial(load_manifest, manifest_file)
                 if families and manifest_file is not None and manifest_file.exists() else None)
     return Catalog(specs, policies, judging, families=families, manifest=manifest)
 

@@ -261,6 +261,44 @@ def test_policy_mode_imports_no_llm_client_web_framework_or_openenv(database_url
     assert "HEAVY []" in proc.stderr
 
 
+FIRST_LINE = """
+import io, os, sys
+STOP = sys.argv[1]
+LOADED = ("alembic", "service.environment", "graders", "domain.events", "confusable_homoglyphs",
+          "markdown_it", "snowballstemmer")
+class Stdout(io.TextIOBase):
+    def write(self, text):
+        if text.startswith(STOP):
+            print(STOP, sorted(m for m in LOADED if m in sys.modules), file=sys.stderr, flush=True)
+            os._exit(0)
+        return len(text)
+sys.stdout = Stdout()
+sys.argv = ["inference.py", "--tasks", "task_easy_password"]
+from baseline.runner import main
+main()
+"""
+
+
+@pytest.mark.parametrize(("line", "loaded"), [
+    ("[START]", []),
+    ("[STEP]", ["domain.events", "graders", "service.environment"]),
+    ("[END]", ["domain.events", "graders", "markdown_it", "service.environment", "snowballstemmer"]),
+])
+def test_the_first_line_comes_before_the_environment_is_loaded(database_url: str, tmp_path: Path,
+                                                               line: str, loaded: list[str]) -> None:
+    """Start-up does only what the first ``[START]`` line needs: the database (current, so no
+    Alembic), the catalog and the run record. The environment and the graders come with the first
+    reset (before the first ``[STEP]``), the markdown parser and the stemmer with the first reply
+    graded (the confusables table with the first text that is not ASCII: the policy writes none)."""
+    open_database(database_url).dispose()  # migrated: a program finding it current needs no Alembic
+    env = {k: v for k, v in os.environ.items() if k not in CLEARED}
+    proc = subprocess.run([sys.executable, "-c", FIRST_LINE, line], cwd=tmp_path,
+                          env={**env, "DATABASE_URL": database_url, "PYTHONPATH": str(REPO)},
+                          capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    assert f"{line} {loaded}" in proc.stderr.splitlines(), proc.stderr
+
+
 def test_runs_commands_list_and_show_the_run(policy_run: Run, default_database_env: str,
                                              capsys: pytest.CaptureFixture[str]) -> None:
     import json

@@ -166,3 +166,15 @@ def test_a_new_family_leaves_every_existing_instance_in_its_split(tmp_path: Path
     assert {r.id: r.split for r in alone.instances} == \
         {r.id: r.split for r in both.instances if r.family != "account_access"}
     assert alone.split_digests != both.split_digests
+
+
+def test_the_manifest_is_read_when_first_asked_for(tmp_path: Path) -> None:
+    """Loading the catalog does not read the manifest (most programs ask for no split); the first
+    question does, and a broken file then fails as it did at load."""
+    broken = tmp_path / "manifest.json"
+    broken.write_text("{}", encoding="utf-8")
+    catalog = load_catalog(manifest_file=broken)
+    assert catalog.spec(catalog.family_ids[0]).task_id == catalog.family_ids[0]
+    with pytest.raises(ValueError, match="invalid task-family manifest manifest.json"):
+        catalog.split("train")
+    assert load_catalog().manifest == load_manifest()
