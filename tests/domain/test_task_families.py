@@ -175,6 +175,6 @@ def test_the_manifest_is_read_when_first_asked_for(tmp_path: Path) -> None:
     broken.write_text("{}", encoding="utf-8")
     catalog = load_catalog(manifest_file=broken)
     assert catalog.spec(catalog.family_ids[0]).task_id == catalog.family_ids[0]
-    with pytest.raises(ValueError, match="invalid task-family manifest manifest.json"):
+    with pytest.raises(ValueError, match=r"invalid task-family manifest manifest\.json"):
         catalog.split("train")
     assert load_catalog().manifest == load_manifest()
