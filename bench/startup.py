@@ -11,11 +11,17 @@ stopped at its first ``[STEP]`` line: what comes after is the ``inference`` sect
 
 With ``--baseline DIR`` the same processes run the other checkout's code too (its modules first
 on ``PYTHONPATH``, the same interpreter), interleaved, with after / before ratios.
+
+``python -m bench.startup [--baseline DIR]`` counts the instructions of the same processes with
+callgrind instead (valgrind needed; a few minutes): figures that stay put on a busy machine, where
+the timed ratios swing by half their size from round to round.
 """
 
 from __future__ import annotations
 
+import argparse
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -161,3 +167,72 @@ def _figures(name: str, root: Path, runs: dict[str, list[float]], base: Figure) 
         share.detail = summary(timed)
         out.extend([timed, share])
     return out
+
+
+FIRST_LINE = """
+import io, os, sys, runpy
+class Stdout(io.TextIOBase):
+    def write(self, text):
+        if text.startswith("[START]"):
+            os._exit(0)
+        return len(text)
+sys.stdout = Stdout()
+sys.argv = [sys.argv[1]]
+runpy.run_path(sys.argv[0], run_name="__main__")
+"""
+"""``inference.py`` run until it writes its first ``[START]`` line, then ended on the spot."""
+
+
+def instructions(root: Path, work: Path) -> dict[str, int]:
+    """Instructions each process executes, counted by callgrind (user space; the same for the same
+    code, interpreter and inputs whatever the machine is doing): the bare import, ``inference.py``
+    up to its first ``[START]`` on an existing database, and the ``ticketledger`` commands."""
+    valgrind = shutil.which("valgrind")
+    if valgrind is None:
+        raise SystemExit("valgrind is not installed (Debian: apt-get install valgrind)")
+    work.mkdir(parents=True, exist_ok=True)
+    processes = {"bare": (BARE, None), "start": (("-c", FIRST_LINE, str(root / "inference.py")), root),
+                 **{key: ((*CLI, *args), root) for key, args in COMMANDS.items()}}
+    out: dict[str, int] = {}
+    for key, (args, code) in processes.items():
+        subprocess.run([sys.executable, *args], cwd=work, env=_env(code), capture_output=True)
+        done = subprocess.run([valgrind, "--tool=callgrind", "--callgrind-out-file=/dev/null",
+                               sys.executable, *args], cwd=work, env=_env(code), capture_output=True,
+                              text=True)
+        found = re.search(r"Collected : (\d+)", done.stderr)
+        if found is None:
+            raise RuntimeError(f"callgrind counted nothing for {key}: {done.stderr[-500:]}")
+        out[key] = int(found.group(1))
+        log(f"{root.name} {key}: {out[key]:,} instructions")
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m bench.startup [--baseline DIR]``: the instruction counts as a Markdown table
+    (a few minutes; the timed figures are ``python -m bench --only startup``)."""
+    parser = argparse.ArgumentParser(prog="python -m bench.startup", description=main.__doc__)
+    parser.add_argument("--baseline", type=Path, metavar="DIR",
+                        help="the root of another checkout, counted the same way")
+    parser.add_argument("--workdir", type=Path, default=Path(__file__).resolve().parent / "results"
+                        / "work", help="where the databases go (deleted afterwards)")
+    args = parser.parse_args(argv)
+    codes = {"this code": ROOT} | ({args.baseline.name: args.baseline.resolve()} if args.baseline else {})
+    counts: dict[str, dict[str, int]] = {}
+    for name, root in codes.items():
+        work = args.workdir / f"startup-instructions-{len(counts)}"
+        shutil.rmtree(work, ignore_errors=True)
+        counts[name] = instructions(root, work)
+        shutil.rmtree(work, ignore_errors=True)
+    print("| process | " + " | ".join(f"{name}: instructions (x bare import)" for name in codes) + " |")
+    print("|---|" + "---:|" * len(codes))
+    for key in ("bare", "start", *COMMANDS):
+        label = {"bare": 'python -c "import sqlalchemy, pydantic"',
+                 "start": "python inference.py to its first [START], existing database"}.get(
+                     key, LABELS.get(key, key))
+        cells = [f"{c[key]:,} ({c[key] / c['bare']:.2f}x)" for c in counts.values()]
+        print(f"| {label} | " + " | ".join(cells) + " |")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
