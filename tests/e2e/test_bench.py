@@ -39,7 +39,8 @@ def test_quick_bench_runs_every_section(tmp_path: Path) -> None:
         if section != "postgres":  # its figures are http.postgres-*; skipped if PG is unreachable
             assert any(k.startswith(section + ".") for k in own), section
     assert "host.speed" in keys
-    assert {"http.sqlite.vs_baseline", "ws.sqlite.vs_baseline"} <= keys  # this code against itself
+    assert {"http.sqlite.vs_baseline", "ws.sqlite.vs_baseline",
+            "startup.start.vs_baseline"} <= keys  # this code against itself
     for figure in latest["figures"]:
         assert figure["runs"] and all(math.isfinite(v) and v >= 0 for v in figure["runs"]), figure
     assert not list((tmp_path / "work").glob("**/*.db")), "the bench left databases behind"
