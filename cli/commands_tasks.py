@@ -2,7 +2,7 @@
 
 ``tasks --split S`` / ``--family F`` list instances; ``tasks build-manifest`` regenerates the
 committed manifest (offline; the runtime only reads it); ``tasks verify`` plays instances in
-memory with their family's solver and the grader audit's adversaries (docs/tasks.md).
+memory with their gold, their family's solver and the grader audit's adversaries (docs/tasks.md).
 """
 
 from __future__ import annotations
@@ -26,9 +26,9 @@ def register_tasks(p: argparse.ArgumentParser) -> None:
                    help="where to write (default: the packaged domain/tasks/families/manifest.json)")
     b.add_argument("--json", action="store_true")
     b.set_defaults(func=cmd_build_manifest)
-    v = sub.add_parser("verify", help="play the task families' instances in memory: the family "
-                                      "solver (>= 0.95, case reached) and the grader audit's "
-                                      "adversaries (within their bounds)")
+    v = sub.add_parser("verify", help="play the task families' instances in memory: the gold and "
+                                      "the family solver (each >= 0.95, case reached) and the "
+                                      "grader audit's adversaries (within their bounds)")
     v.add_argument("--sample", type=int, default=None, metavar="N",
                    help="verify N instances per family (a deterministic sample covering every "
                         "case) instead of all")
@@ -125,26 +125,35 @@ def cmd_verify(args: argparse.Namespace) -> int:
     except ValueError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
-    failures = [{"instance": c.ref.id, "case": c.ref.case, "score": round(c.score, 4),
-                 "problem": c.problem} for c in report.failures]
+    failures = [{"instance": c.ref.id, "case": c.ref.case, "player": c.player,
+                 "score": round(c.score, 4), "problem": c.problem} for c in report.failures]
+    families = report.by_family()
+    verified = sum(row["instances"] for row in families.values())
     if args.json:
-        print(json.dumps({"ok": report.ok, "instances": len(report.instances),
-                          "families": report.by_family(), "failures": failures,
+        print(json.dumps({"ok": report.ok, "instances": verified,
+                          "families": families, "gold_by_split": report.gold_by_split(),
+                          "failures": failures,
                           "audited_instances": report.audited_instances,
                           "audit_episodes": report.audit.episodes_played if report.audit else 0,
                           "audit_failures": report.audit_failures,
                           "seconds": round(report.seconds, 2)}, indent=2))
     else:
-        rows = [{"family": f, **row} for f, row in report.by_family().items()]
-        print_table(rows, ["family", "instances", "passed", "min_score", "mean_score"])
+        rows = [{"family": f, **row} for f, row in families.items()]
+        print_table(rows, ["family", "instances", "gold_passed", "gold_min_score", "gold_mean_score",
+                           "solver_passed", "solver_min_score", "solver_mean_score"])
+        splits = [{"family": f, "split": split, **row}
+                  for f, by_split in report.gold_by_split().items()
+                  for split, row in sorted(by_split.items())]
+        print("gold by split:")
+        print_table(splits, ["family", "split", "instances", "passed", "min_score", "mean_score"])
         for f in failures:
-            print(f"FAIL {f['instance']} ({f['case']}): {f['problem']}")
+            print(f"FAIL {f['instance']} ({f['case']}, {f['player']}): {f['problem']}")
         if report.audit is not None:
             print(f"grader audit: {report.audit.episodes_played} adversary episodes on "
                   f"{report.audited_instances} instances, "
                   f"{len(report.audit_failures)} families out of bounds")
             for line in report.audit_failures:
                 print(f"FAIL audit {line}")
-        print(f"{'ok' if report.ok else 'FAILED'}: {len(report.instances)} instances verified in "
+        print(f"{'ok' if report.ok else 'FAILED'}: {verified} instances verified in "
               f"{report.seconds:.1f} s")
     return 0 if report.ok else 1

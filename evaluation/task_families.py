@@ -1,18 +1,22 @@
 """Verifying the task families offline (``ticketledger tasks verify``), on logs kept in memory.
 
-Every instance (or a deterministic sample) is played by its family's solver
-(``baseline/solvers/<family>.py``, which reads only the observation) through the environment
-service on an in-memory log (:func:`evaluation.play.play`), and must:
+Every instance (or a deterministic sample) is played twice through the environment service on an
+in-memory log (:func:`evaluation.play.play`): by its gold (:func:`service.gold.gold`, the answer
+key's actions and the family's ``gold.json`` texts), as a verifier runs a task's gold answer through
+its own check, and by its family's solver (``baseline/solvers/<family>.py``, an agent that reads only
+the observation). Each play must:
 
 * score at least :data:`SOLVER_BOUND` and finish (resolve or close) within its step budget;
 * reach its case: the components that judge the decision (outcome, resolution, tags, queue,
-  priority, whichever the family weighs) earn their full weight, so the case is recoverable from
-  what an agent sees (the solver sees nothing else);
+  priority, whichever the family weighs) earn their full weight. For the gold this proves the
+  task can be solved as its key says; for the solver, that the case is recoverable from what an
+  agent sees (the solver sees nothing else);
 * match the committed manifest (its task digest): the manifest is not stale.
 
 Then the grader audit's adversary families (:mod:`evaluation.grader_audit`) are played in memory on a
-sample of the instances (:data:`AUDIT_PER_CASE` per case of each family), with the solver's
-actions as the correct work they build on, and every bounded family must keep its bound.
+sample of the instances (:data:`AUDIT_PER_CASE` per case of each family), with the gold as the
+correct work they build on (as in ``ticketledger grader-audit``), and every bounded family must
+keep its bound.
 """
 
 from __future__ import annotations
@@ -26,16 +30,18 @@ from typing import Any
 from baseline.solvers import solver_for
 from domain.tasks.catalog import Catalog
 from domain.tasks.manifest import InstanceRef
-from domain.tasks.spec import TaskInstance
 from evaluation.grader_audit.families import FAMILIES, Family
 from evaluation.grader_audit.report import AuditReport, Cell
 from evaluation.grader_audit.runner import run_audit
 from evaluation.play import Agent, play
 from graders.versions import CURRENT
+from service.gold import gold
 
 SOLVER_BOUND = 0.95
 DECISION_COMPONENTS = ("outcome", "resolution", "tags", "queue", "priority")
-"""The components that judge what was decided (the case); the solver must earn each in full."""
+"""The components that judge what was decided (the case); the gold and the solver must earn each
+in full."""
+PLAYERS = ("gold", "solver")
 AUDIT_PER_CASE = 1
 """Instances per case of each family the adversaries play on (each instance costs ~35 episodes)."""
 
@@ -48,6 +54,8 @@ class InstanceCheck:
     digest_ok: bool
     problem: str | None
     actions: tuple[dict[str, Any], ...]
+    player: str = "solver"
+    """Who played: ``gold`` (the answer key's actions) or ``solver`` (the family's agent)."""
 
     @property
     def ok(self) -> bool:
@@ -78,17 +86,42 @@ class VerifyReport:
         return not self.failures and not self.audit_failures
 
     def by_family(self) -> dict[str, dict[str, Any]]:
+        """Per family: the instances, and per player how many passed and its min and mean score."""
         out: dict[str, dict[str, Any]] = {}
         for c in self.instances:
-            row = out.setdefault(c.ref.family, {"instances": 0, "passed": 0, "min_score": 1.0,
-                                                "mean_score": 0.0})
-            row["instances"] += 1
-            row["passed"] += int(c.ok)
-            row["min_score"] = min(row["min_score"], c.score)
-            row["mean_score"] += c.score
+            row = out.setdefault(c.ref.family, {"instances": 0})
+            if c.player == "solver":
+                row["instances"] += 1
+            _add(row, c, f"{c.player}_")
         for row in out.values():
-            row["mean_score"] = round(row["mean_score"] / row["instances"], 4)
+            _means(row)
         return out
+
+    def gold_by_split(self) -> dict[str, dict[str, dict[str, Any]]]:
+        """Per family and split: the gold's instances, passes and min and mean score."""
+        out: dict[str, dict[str, dict[str, Any]]] = {}
+        for c in self.instances:
+            if c.player == "gold":
+                row = out.setdefault(c.ref.family, {}).setdefault(c.ref.split, {"instances": 0})
+                row["instances"] += 1
+                _add(row, c, "")
+        for rows in out.values():
+            for row in rows.values():
+                _means(row)
+        return out
+
+
+def _add(row: dict[str, Any], c: InstanceCheck, prefix: str) -> None:
+    row[prefix + "passed"] = row.get(prefix + "passed", 0) + int(c.ok)
+    row[prefix + "min_score"] = min(row.get(prefix + "min_score", 1.0), round(c.score, 4))
+    row[prefix + "_sum"] = row.get(prefix + "_sum", 0.0) + c.score
+    row[prefix + "_n"] = row.get(prefix + "_n", 0) + 1
+
+
+def _means(row: dict[str, Any]) -> None:
+    for key in [k for k in row if k.endswith("_sum")]:
+        prefix = key.removesuffix("_sum")
+        row[prefix + "mean_score"] = round(row.pop(key) / row.pop(prefix + "_n"), 4)
 
 
 def sample(refs: Sequence[InstanceRef], per_family: int | None) -> list[InstanceRef]:
@@ -112,41 +145,52 @@ def sample(refs: Sequence[InstanceRef], per_family: int | None) -> list[Instance
     return chosen
 
 
-def check_instance(catalog: Catalog, ref: InstanceRef, agent: Agent) -> InstanceCheck:
+def gold_agent(catalog: Catalog, ref: InstanceRef) -> Agent:
+    """The gold of ``ref`` as an agent: its actions in order, whatever it observes (the gold reads
+    the answer key, not the observation); past its last action it repeats that ending."""
+    actions = gold(catalog.instance(ref.task_id, ref.seed))
+    step = iter(actions)
+
+    def act(_: Any) -> dict[str, Any]:
+        return next(step, actions[-1])
+    return act
+
+
+def check_instance(catalog: Catalog, ref: InstanceRef, agent: Agent,
+                   player: str = "solver") -> InstanceCheck:
+    """``ref`` played by ``agent`` (``player``: what it is, ``gold`` or ``solver``), judged."""
     digest_ok = catalog.variant(ref.task_id, ref.seed).digest == ref.digest
     p = play(catalog, ref.task_id, ref.seed, agent)
     missed = [n for n in DECISION_COMPONENTS if n in p.components
               and p.components[n][0] != p.components[n][1]]
     problem = None
     if p.error is not None:
-        problem = f"the solver's action was refused: {p.error}"
+        problem = f"the {player}'s action was refused: {p.error}"
     elif not digest_ok:
         problem = "the task differs from the manifest's digest; rebuild the manifest"
     elif p.truncated:
-        problem = f"the solver did not finish within the step budget ({p.steps} steps)"
+        problem = f"the {player} did not finish within the step budget ({p.steps} steps)"
     elif missed:
-        problem = f"the solver did not reach the case {ref.case!r}: {', '.join(missed)} not earned"
+        problem = f"the {player} did not reach the case {ref.case!r}: {', '.join(missed)} not earned"
     elif p.score < SOLVER_BOUND:
-        problem = f"the solver scored {p.score:.4f} < {SOLVER_BOUND}"
-    return InstanceCheck(ref, p.score, p.steps, not missed, digest_ok, problem, p.actions)
+        problem = f"the {player} scored {p.score:.4f} < {SOLVER_BOUND}"
+    return InstanceCheck(ref, p.score, p.steps, not missed, digest_ok, problem, p.actions, player)
 
 
 def _verify_family(catalog: Catalog, refs: Sequence[InstanceRef], per_family: int | None,
                    audit: bool, families: Sequence[Family], agent: Agent,
                    audit_size: int) -> tuple[list[InstanceCheck], tuple[Cell, ...], int, int]:
-    """One family's share of :func:`verify`: its instance checks, and its audit's cells, episodes
-    and audited instances."""
-    checks = [check_instance(catalog, ref, agent) for ref in sample(refs, per_family)]
+    """One family's share of :func:`verify`: its instance checks (the gold's, then the solver's),
+    and its audit's cells, episodes and audited instances."""
+    chosen = sample(refs, per_family)
+    checks = [check_instance(catalog, ref, gold_agent(catalog, ref), "gold") for ref in chosen]
+    checks += [check_instance(catalog, ref, agent) for ref in chosen]
     if not audit or not checks:
         return checks, (), 0, 0
-    actions = {(c.ref.task_id, c.ref.seed): c.actions for c in checks}
-    audited = [r for r in sample(refs, audit_size) if (r.task_id, r.seed) in actions]
-
-    def solved(task: TaskInstance) -> list[dict[str, Any]]:
-        return list(actions[(task.task_id, int(task.seed or 0))])
-
+    played = {r.id for r in chosen}
+    audited = [r for r in sample(refs, audit_size) if r.id in played]
     found = run_audit(seeds=[r.seed for r in audited], task_ids=[refs[0].task_id],
-                      families=families, catalog=catalog, scripted=solved)
+                      families=families, catalog=catalog)
     return checks, found.cells, found.episodes_played, len(audited)
 
 

@@ -2,7 +2,7 @@
 
 Each of N threads holds one ``TicketLedgerToolEnv`` (as TRL holds one per generation) and plays
 episodes back to back for ``--seconds``: ``reset(task_id, seed)``, then one tool call per action of
-``service/scripted.py``'s solution (no model: this measures the environment side of a rollout).
+the gold player's actions (``service/gold.py``; no model: this measures the environment side of a rollout).
 Prints episodes/s, steps/s and the p50/p99 latency of a tool call.
 
     ticketledger serve --port 8001 &
@@ -29,9 +29,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seconds", type=float, default=20.0)
     args = parser.parse_args(argv)
 
+
     from baseline.trl_env import environment_factory
     from domain.tasks import default_catalog
-    from service.scripted import solution
+    from service.gold import gold
 
     catalog = default_catalog()
     cls = environment_factory(base_url=args.env_base_url, database_url=args.database_url)
@@ -46,7 +47,7 @@ def main(argv: list[str] | None = None) -> int:
             task_id = catalog.task_ids[(index + n) % len(catalog.task_ids)]
             seed = index * 1000 + n
             env.reset(task_id=task_id, seed=seed)
-            for action in solution(catalog.instance(task_id, seed)):
+            for action in gold(catalog.instance(task_id, seed)):
                 began = time.perf_counter()
                 getattr(env, action["action_type"])(**{k: v for k, v in action.items() if k != "action_type"})
                 mine.append(time.perf_counter() - began)

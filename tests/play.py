@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from service import EnvironmentService, StepResult
-from service.scripted import solution
+from service.gold import gold
 from store import Database, open_database
 from store.eventstore import RecordedEvent
 from tests.databases import fresh_database
@@ -57,7 +57,7 @@ def play(service: EnvironmentService, task_id: str | None, actions: Iterable[Any
     if actions is None:
         task = service.state(results[0].episode_id).task
         assert task is not None
-        actions = solution(task)
+        actions = gold(task)
     for action in actions:
         if results[-1].done:
             break

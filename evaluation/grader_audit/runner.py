@@ -13,7 +13,7 @@ each one's log is graded again by that version (``graders.versions``), which is 
 grader would have said at every step: deciding and folding do not depend on the grader. So the same
 command gives the table before and after a grader change.
 
-Two rounds: the reference episodes first (the scripted solution and the built-in policy), because
+Two rounds: the reference episodes first (the gold solution and the built-in policy), because
 the repeat family repeats the policy's own actions and compares against its score; then every
 other family.
 """
@@ -27,7 +27,6 @@ from fractions import Fraction
 from functools import partial
 from typing import Any
 
-from baseline.solvers import solver_for
 from domain.tasks.catalog import Catalog, default_catalog
 from domain.tasks.spec import TaskInstance
 from evaluation.grader_audit.families import (
@@ -40,11 +39,10 @@ from evaluation.grader_audit.families import (
     text_of,
 )
 from evaluation.grader_audit.report import AuditReport, Cell, JudgedEpisode, Status, worst_of
-from evaluation.play import play
 from graders import UNITS
 from graders.versions import CURRENT, StepGradeView, grader_for
 from service.environment import EnvironmentService, StepResult, to_domain
-from service.scripted import solution
+from service.gold import gold
 from store import open_database
 
 DEFAULT_SEEDS: tuple[int | None, ...] = (None, 0, 1, 2, 7)
@@ -182,12 +180,12 @@ def _judge(job: _Job, played: _Played, bases: dict[tuple[str, int | None, str], 
 
 
 def _other_replies(catalog: Catalog, task_ids: Sequence[str]) -> dict[str, str | None]:
-    """For each task, the next task's (in catalog order) scripted reply on its published variant,
+    """For each task, the next task's (in catalog order) gold reply on its published variant,
     with that customer's first name: what an agent copying another ticket's reply sends."""
     with_reply = []
     for task_id in catalog.task_ids:
         task = catalog.instance(task_id)
-        reply = text_of(solution(task), "reply")
+        reply = text_of(gold(task), "reply")
         if reply is not None:
             with_reply.append((task_id, task.first_name, reply))
     out: dict[str, str | None] = {}
@@ -209,14 +207,6 @@ Scripted = Callable[[TaskInstance], Sequence[Action]]
 Player = Callable[[Sequence[_Job], Callable[[int], None], str], list[_Played]]
 
 
-def _scripted_or_solved(catalog: Catalog, task: TaskInstance) -> list[Action]:
-    """The correct work the adversaries build on: a classic task's scripted solution, a task
-    family's solver (``baseline/solvers``) played in memory on the variant."""
-    if not task.task_id.startswith("task_family_"):
-        return solution(task)
-    return list(play(catalog, task.task_id, task.seed, solver_for(task.task_id)).actions)
-
-
 def run_audit(*, seeds: Sequence[int | None] = DEFAULT_SEEDS, task_ids: Sequence[str] | None = None,
               families: Sequence[Family] = FAMILIES, policy: Agent | None = None,
               catalog: Catalog | None = None, progress: Progress | None = None,
@@ -230,8 +220,7 @@ def run_audit(*, seeds: Sequence[int | None] = DEFAULT_SEEDS, task_ids: Sequence
     (:meth:`service.EnvironmentService.in_memory`, a log per batch), written nowhere; any backend
     plays the same steps, so the report is the same. ``grader_version``: the grader that judges
     (an unknown one raises ``UnknownGrader``). ``scripted``: the correct solution of a variant
-    the adversaries build on (default :func:`service.scripted.solution`, and for a task family
-    its solver's actions).
+    the adversaries build on (default the gold, :func:`service.gold.gold`, for every task).
     """
     grader_for(grader_version)
     catalog = catalog or default_catalog()
@@ -239,7 +228,7 @@ def run_audit(*, seeds: Sequence[int | None] = DEFAULT_SEEDS, task_ids: Sequence
     for task_id in tasks:
         catalog.spec(task_id)  # an unknown task fails here, with the known ones listed
     began = time.perf_counter()
-    solve: Scripted = scripted or partial(_scripted_or_solved, catalog)
+    solve: Scripted = scripted or gold
     if database_url is None:
         return _run(partial(_play, partial(EnvironmentService.in_memory, catalog)), catalog, tasks,
                     tuple(seeds), families, policy, progress, began, grader_version, solve)
@@ -255,14 +244,14 @@ def run_audit(*, seeds: Sequence[int | None] = DEFAULT_SEEDS, task_ids: Sequence
 def _run(play: Player, catalog: Catalog, tasks: tuple[str, ...],
          seeds: tuple[int | None, ...], families: Sequence[Family], policy: Agent | None,
          progress: Progress | None, began: float, grader_version: str,
-         solve: Scripted = solution) -> AuditReport:
+         solve: Scripted = gold) -> AuditReport:
     others = _other_replies(catalog, tasks)
     settings: list[Setting] = []
     for task_id in tasks:
         spec = catalog.spec(task_id)
         other = others[task_id]
         other_first = next((catalog.instance(t).first_name for t in catalog.task_ids
-                            if other and text_of(solution(catalog.instance(t)), "reply") == other), "")
+                            if other and text_of(gold(catalog.instance(t)), "reply") == other), "")
         for seed in seeds:
             task = catalog.instance(task_id, seed)
             settings.append(Setting(task, spec, tuple(solve(task)),

@@ -33,6 +33,7 @@ from graders.text import Lexicon
 from graders.versions import CURRENT, LEXICONS, StepGradeView, UnknownGrader, grader_for
 from service import judge as judging
 from service.environment import settle
+from service.gold import gold
 from service.grader_eval.corpus import (
     Channel,
     Entry,
@@ -51,7 +52,6 @@ from service.grader_eval.metrics import (
     llm_agreement,
     measure,
 )
-from service.scripted import solution
 
 RULE_LABELS: dict[str, str] = {
     "contradicts_state": "false_claim",
@@ -92,7 +92,7 @@ def setup_actions(task: TaskInstance, setup: Setup) -> list[dict[str, Any]]:
     """The expert's actions (``service.scripted.solution``) before its first note, reply or
     ending; ``triaged`` leaves out the back-office actions, so nothing is decided on the account."""
     out: list[dict[str, Any]] = []
-    for action in solution(task):
+    for action in gold(task):
         if action["action_type"] in WRITES_OR_ENDS:
             break
         if setup == "triaged" and action["action_type"] in BACK_OFFICE_ACTIONS:

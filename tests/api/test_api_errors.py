@@ -11,7 +11,7 @@ import pytest
 
 from domain.actions import MAX_REPLY_CHARS
 from domain.tasks import default_catalog
-from service.scripted import solution
+from service.gold import gold
 from tests.servers import LiveServer, log_size
 
 CATALOG = default_catalog()
@@ -115,7 +115,7 @@ def test_bad_input_gets_its_status_and_message_and_appends_nothing(
 
 
 def test_a_step_on_a_finished_episode_is_409(live_server: LiveServer, http: httpx.Client) -> None:
-    for action in solution(CATALOG.instance("task_easy_password", None)):
+    for action in gold(CATALOG.instance("task_easy_password", None)):
         http.post("/step", json=action).raise_for_status()
     before = log_size(live_server.database_url)
     response = http.post("/step", json={"action_type": "noop"})

@@ -12,7 +12,7 @@ from api.models import PublicState
 from domain.actions import action_json_schema
 from domain.observation import ALLOWED, Observation
 from domain.tasks import default_catalog
-from service.scripted import solution
+from service.gold import gold
 from tests.servers import LiveServer, episode_events, log_size
 
 CATALOG = default_catalog()
@@ -87,7 +87,7 @@ def test_openenv_dialect_plays_a_whole_episode(live_server: LiveServer) -> None:
         reset = http.post("/reset", json={"task_id": task.task_id, "seed": 5, "episode_id": episode})
         assert reset.json()["episode_id"] == episode
         rewards = []
-        for action in solution(task):
+        for action in gold(task):
             payload = http.post("/step", json={"action": action}).json()
             assert set(payload) >= {"observation", "reward", "done", "episode_id", "head_hash"}
             assert isinstance(payload["reward"], float)
@@ -185,7 +185,7 @@ def test_episode_routing_body_then_header_then_cookie(live_server: LiveServer) -
 def test_two_cookie_keeping_clients_interleave_without_cross_talk(live_server: LiveServer) -> None:
     tasks = [CATALOG.instance("task_medium_double_charge", 11),
              CATALOG.instance("task_hard_account_email_change", 12)]
-    plans = [solution(t) for t in tasks]
+    plans = [gold(t) for t in tasks]
     with client(live_server) as first, client(live_server) as second:
         clients = (first, second)
         episodes = [c.post("/reset", json={"task_id": t.task_id, "seed": t.seed}).json()["episode_id"]

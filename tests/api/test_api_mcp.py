@@ -8,7 +8,7 @@ import httpx
 
 from domain.actions import ACTION_FIELDS
 from domain.tasks import default_catalog
-from service.scripted import solution
+from service.gold import gold
 from tests.servers import LiveServer, log_size
 
 CATALOG = default_catalog()
@@ -68,7 +68,7 @@ def test_tool_calls_play_a_whole_episode(live_server: LiveServer) -> None:
         reset = rpc(http, "tools/call", {"name": "reset", "arguments": {"task_id": task.task_id,
                                                                         "seed": 4}})["result"]
         episode = reset["structuredContent"]["episode_id"]
-        for number, action in enumerate(solution(task), start=2):
+        for number, action in enumerate(gold(task), start=2):
             arguments = {k: v for k, v in action.items() if k != "action_type"}
             result = rpc(http, "tools/call", {"name": action["action_type"],
                                               "arguments": {**arguments, "episode_id": episode}},

@@ -10,7 +10,7 @@ from __future__ import annotations
 import httpx
 
 from domain.tasks import default_catalog
-from service.scripted import solution
+from service.gold import gold
 from tests.servers import LiveServer
 
 CATALOG = default_catalog()
@@ -31,7 +31,7 @@ class CookielessClient:
 
 def run_task(env: CookielessClient, task_id: str) -> dict[str, object]:
     observation = env.post("/reset", {"task_id": task_id})["observation"]
-    plan = solution(CATALOG.instance(observation["task_id"], None))
+    plan = gold(CATALOG.instance(observation["task_id"], None))
     rewards: list[float] = []
     done, info = False, {}
     for action in plan:

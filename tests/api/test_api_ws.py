@@ -19,7 +19,7 @@ from openenv.core.generic_client import GenericEnvClient
 from api.app import create_app
 from domain.tasks import default_catalog
 from service import EnvironmentService
-from service.scripted import solution
+from service.gold import gold
 from service.settings import read
 from store import open_database
 from tests.servers import LiveServer, episode_events, free_port, log_size, start_server
@@ -39,7 +39,7 @@ async def exchange(ws: Any, message: Any) -> dict[str, Any]:
 async def play(server: LiveServer, task_id: str, seed: int) -> dict[str, Any]:
     """One full episode through OpenEnv's GenericEnvClient; what it saw, for checking."""
     task = CATALOG.instance(task_id, seed)
-    plan = solution(task)
+    plan = gold(task)
     async with GenericEnvClient(base_url=server.url) as env:
         first = await env.reset(task_id=task_id, seed=seed)
         rewards, result = [], first
@@ -136,7 +136,7 @@ def test_a_step_after_the_end_is_an_execution_error_and_logs_nothing(live_server
     async def scenario() -> tuple[dict[str, Any], int, int]:
         async with websockets.connect(ws_url(live_server)) as ws:
             reply = await exchange(ws, {"type": "reset", "data": {"task_id": task.task_id}})
-            for action in solution(task):
+            for action in gold(task):
                 reply = await exchange(ws, {"type": "step", "data": action})
             assert reply["data"]["done"] is True
             before = log_size(live_server.database_url)

@@ -21,7 +21,7 @@ import pytest
 
 from cli.main import main
 from domain.tasks import default_catalog
-from service.scripted import solution
+from service.gold import gold
 from tests.servers import LiveServer, module_database, start_server
 
 TASK, SEED = "task_easy_password", 4
@@ -63,7 +63,7 @@ def _fork(http: httpx.Client, episode_id: str, at: int, then: list[dict[str, obj
 
 @pytest.fixture(scope="module")
 def episodes(server: LiveServer) -> dict[str, str]:
-    plan = solution(default_catalog().instance(TASK, SEED))
+    plan = gold(default_catalog().instance(TASK, SEED))
     with httpx.Client(base_url=server.url, timeout=60) as http:
         plain = _play(http, plan)
         talked = _play(http, [ASK, *plan])

@@ -21,7 +21,7 @@ from hypothesis import HealthCheck, given, settings
 from schemathesis import GenerationMode
 from schemathesis.checks import not_a_server_error
 
-from service.scripted import solution
+from service.gold import gold
 from tests.servers import LiveServer, episode_events, module_database, start_server
 
 pytestmark = pytest.mark.slow
@@ -45,7 +45,7 @@ def bystander(fuzz_server: LiveServer) -> dict[str, Any]:
     task = default_catalog().instance("task_hard_refund_fraud_trap", 4)
     with httpx.Client(base_url=fuzz_server.url, timeout=30) as http:
         eid = http.post("/reset", json={"task_id": task.task_id, "seed": 4}).json()["episode_id"]
-        for action in solution(task)[:3]:
+        for action in gold(task)[:3]:
             assert http.post("/step", json={"action": action, "episode_id": eid}).status_code == 200
         http.post("/reset", json={})  # the fuzzer's cookie-less steps go to this one, not ours
     return {"episode_id": eid, "log": _log(fuzz_server, eid)}

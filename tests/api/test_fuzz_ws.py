@@ -21,7 +21,7 @@ from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection
 from websockets.sync.client import connect as ws_connect
 
-from service.scripted import solution
+from service.gold import gold
 from tests.servers import LiveServer, episode_events, module_database, start_server
 
 pytestmark = pytest.mark.slow
@@ -65,7 +65,7 @@ def bystander(server: LiveServer) -> Iterator[dict[str, Any]]:
     with ws_connect(_ws_url(server)) as ws:
         eid = _ask(ws, {"type": "reset", "data": {"task_id": task.task_id, "seed": 9}})["data"][
             "episode_id"]
-        for action in solution(task)[:2]:
+        for action in gold(task)[:2]:
             assert _ask(ws, {"type": "step", "data": action})["type"] == "observation"
     before = _log(server, eid)
     yield {"episode_id": eid}

@@ -33,7 +33,7 @@ from domain.vocabulary import (
     Severity,
     Tag,
 )
-from service.scripted import solution
+from service.gold import gold
 from tests.servers import LiveServer
 
 CATALOG = default_catalog()
@@ -115,7 +115,7 @@ def server(live_server: LiveServer) -> Iterator[LiveServer]:
 
 @pytest.mark.parametrize("transport", sorted(PLAYERS))
 def test_a_solved_episode_is_terminated_not_truncated(transport: str, server: LiveServer) -> None:
-    plan = solution(CATALOG.instance(TASK, SEED))
+    plan = gold(CATALOG.instance(TASK, SEED))
     seen = PLAYERS[transport](server, plan)
     going = {"done": False, "terminated": False, "truncated": False, "end_reason": None}
     assert seen[:-1] == [going] * len(plan)

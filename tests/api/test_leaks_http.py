@@ -37,7 +37,7 @@ from domain.observation import Observation, PublicAccount
 from domain.tasks import default_catalog
 from domain.tasks.spec import Rubric, TaskInstance
 from domain.vocabulary import ActionType, PolicyId, Priority, Queue, ResolutionCode, Tag
-from service.scripted import solution
+from service.gold import gold
 from tests.servers import LiveServer, episode_events, module_database, start_server
 
 CATALOG = default_catalog()
@@ -240,7 +240,7 @@ def test_no_agent_facing_answer_reveals_the_answer_key(guarded_server: LiveServe
         sent = ""
         try:
             walker.reset(task_id, seed)
-            for action in (solution(task) if agent == "expert" else _wrong_agent(task)):
+            for action in (gold(task) if agent == "expert" else _wrong_agent(task)):
                 sent += " " + " ".join(str(v) for v in action.values())
                 before = len(walker.answers)
                 done = walker.step(action)
@@ -401,7 +401,7 @@ def test_the_agent_routes_serve_off_loopback_and_never_the_answer_key(
         walker = Walker(exposed_server.url, transport)
         try:
             walker.reset(task.task_id, 3)
-            for action in solution(task):
+            for action in gold(task):
                 if walker.step(action):
                     break
         finally:
@@ -410,7 +410,7 @@ def test_the_agent_routes_serve_off_loopback_and_never_the_answer_key(
         secrets = Secrets.of(task)
         for answer in walker.answers:
             assert not FORBIDDEN_KEYS & set(_keys(json.loads(answer))), (transport, answer[:200])
-            assert not secrets.leaks(answer, json.dumps(solution(task))), transport
+            assert not secrets.leaks(answer, json.dumps(gold(task))), transport
 
 
 def test_a_token_opens_the_audit_surface_off_loopback(tmp_path_factory: pytest.TempPathFactory

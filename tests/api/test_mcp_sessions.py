@@ -28,7 +28,7 @@ from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect as ws_connect
 
 from domain.tasks import default_catalog
-from service.scripted import solution
+from service.gold import gold
 from tests.servers import LiveServer
 
 CATALOG = default_catalog()
@@ -58,7 +58,7 @@ async def production_client(server: LiveServer) -> AsyncIterator[tuple[MCPToolCl
 
 
 def test_mcp_tool_client_plays_over_ws_with_call_tool_steps(live_server: LiveServer) -> None:
-    plan = solution(CATALOG.instance(TASK, SEED))
+    plan = gold(CATALOG.instance(TASK, SEED))
 
     async def play() -> tuple[list[str], list[dict[str, Any]], Any]:
         async with MCPToolClient(base_url=live_server.url) as env:

@@ -38,7 +38,7 @@ import pytest
 
 from baseline.trl_env import environment_factory, training_rows
 from domain.tasks import default_catalog
-from service.scripted import solution
+from service.gold import gold
 from store import open_database
 from store.eventstore import EventStore
 from store.runs import RunStore
@@ -93,7 +93,7 @@ def _gold_conversations(base_url: str) -> list[list[dict[str, Any]]]:
         env = cls()
         messages = [dict(m) for m in row["prompt"]]
         messages[-1]["content"] += env.reset(**row)
-        actions = [dict(a) for a in solution(catalog.instance(TASK, row["seed"]))]
+        actions = [dict(a) for a in gold(catalog.instance(TASK, row["seed"]))]
         if row["seed"] % 2:
             actions.insert(0, {"action_type": "classify_priority", **MALFORMED})
         for action in actions:

@@ -28,7 +28,7 @@ from baseline.gym_env import (  # noqa: E402
 )
 from domain.tasks import default_catalog  # noqa: E402
 from service import EnvironmentService  # noqa: E402
-from service.scripted import solution  # noqa: E402
+from service.gold import gold as gold_actions  # noqa: E402
 from tests.servers import ROOT  # noqa: E402
 
 CATALOG = default_catalog()
@@ -48,7 +48,7 @@ def service(url: str) -> EnvironmentService:
 def gold(service: EnvironmentService, episode_id: str) -> list[dict[str, Any]]:
     state = service.state(episode_id)
     assert state.task is not None
-    return solution(state.task)
+    return gold_actions(state.task)
 
 
 def received(service: EnvironmentService, episode_id: str) -> list[dict[str, Any]]:

@@ -39,7 +39,7 @@ from baseline.trl_env import (
 from domain.tasks import default_catalog
 from domain.vocabulary import ActionType, Priority
 from service.audit_views import Auditor
-from service.scripted import solution
+from service.gold import gold
 from service.tools import TOOLS_BY_NAME
 from store import open_database
 from store.eventstore import EventStore
@@ -57,7 +57,7 @@ REPO = Path(__file__).resolve().parents[2]
 def _play(env: TicketLedgerToolEnv, task_id: str, seed: int | None, **row: Any) -> list[str]:
     """Reset with a dataset row, then call one tool per scripted action, as TRL would."""
     answers = [env.reset(prompt=[{"role": "user", "content": "..."}], task_id=task_id, seed=seed, **row)]
-    for action in solution(CATALOG.instance(task_id, seed)):
+    for action in gold(CATALOG.instance(task_id, seed)):
         fields = {k: v for k, v in action.items() if k != "action_type"}
         answers.append(getattr(env, action["action_type"])(**fields))
     return answers
@@ -120,7 +120,7 @@ def test_reward_modes_come_from_the_row_and_a_second_episode_starts_clean(databa
     assert env.reward == 1.0 and env.score == 1.0
     first = env.episode_id
     _play(env, "task_easy_refund_tag", 1, reward_mode="sparse")
-    assert env.episode_id != first and env.steps == len(solution(CATALOG.instance("task_easy_refund_tag", 1)))
+    assert env.episode_id != first and env.steps == len(gold(CATALOG.instance("task_easy_refund_tag", 1)))
     assert env.reward == pytest.approx(1.0)
     env.reset(task_id="task_easy_password", seed=2, reward_mode="sparse")
     assert (env.reward, env.done, env.steps, env.score) == (0.0, False, 0, None)
@@ -144,7 +144,7 @@ def test_what_the_model_did_wrong_comes_back_as_an_exception_that_says_so(databa
     assert env.steps == 2 and env.malformed_calls == 3 and env.reward < 0
     answer = env.resolve_ticket("awaiting_customer_confirmation")  # a rule, not a malformed action
     assert not env.done and '"history+":["step 3: resolve_ticket' in answer and env.steps == 3
-    for action in solution(CATALOG.instance("task_easy_password")):
+    for action in gold(CATALOG.instance("task_easy_password")):
         getattr(env, action["action_type"])(**{k: v for k, v in action.items() if k != "action_type"})
     assert env.done
     with pytest.raises(ValueError, match=r"the episode is over \(score 0\.\d+\); stop calling tools"):
@@ -204,7 +204,7 @@ def test_a_rollout_the_trainer_cut_off_is_ended_at_the_next_reset_and_at_teardow
     row = store.episode(cut)
     assert (row.status, row.step_count) == ("ended", 2)
     # an episode the model finished is not ended again
-    for action in solution(CATALOG.instance("task_easy_password", 0)):
+    for action in gold(CATALOG.instance("task_easy_password", 0)):
         getattr(env, action["action_type"])(**{k: v for k, v in action.items() if k != "action_type"})
     finished = env.episode_id
     assert env.done and finished is not None
@@ -292,7 +292,7 @@ def _episode_tokens(cls: type[TicketLedgerToolEnv], task_id: str, seed: int) -> 
     env = cls()
     first = env.reset(task_id=task_id, seed=seed)
     completion = 0
-    for action in solution(CATALOG.instance(task_id, seed)):
+    for action in gold(CATALOG.instance(task_id, seed)):
         fields = {k: v for k, v in action.items() if k != "action_type"}
         completion += len(TOKEN.findall(json.dumps({"name": action["action_type"], "arguments": fields})))
         completion += len(TOKEN.findall(getattr(env, action["action_type"])(**fields)))

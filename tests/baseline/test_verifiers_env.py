@@ -12,7 +12,7 @@ import pytest
 from baseline.verifiers_env import Episode, connect, instances
 from domain.tasks import default_catalog
 from service import EnvironmentService
-from service.scripted import solution
+from service.gold import gold
 from store import open_database
 
 
@@ -27,7 +27,7 @@ def test_splits_are_the_manifest_instances() -> None:
 
 def test_expert_answers_score_what_the_log_records(tmp_path: Path) -> None:
     url = f"sqlite:///{tmp_path / 'vf.db'}"
-    plan = solution(default_catalog().instance("task_easy_password", 7))
+    plan = gold(default_catalog().instance("task_easy_password", 7))
     episode = Episode(connect(database_url=url), "task_easy_password", 7)
     turn = episode.start()
     assert turn.startswith("Observation:\n") and turn.endswith("one JSON object.")

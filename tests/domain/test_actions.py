@@ -19,7 +19,7 @@ from domain.actions import (
 from domain.vocabulary import ActionType, Priority, Queue, ResolutionCode, Tag
 from graders import UNITS
 from graders.penalties import CHURN, REJECTED
-from service.scripted import solution
+from service.gold import gold
 from tests.play import play
 
 SUPPORTOPS_FIELDS = ("priority", "queue", "reply_text", "note", "resolution_code")
@@ -270,11 +270,11 @@ def test_queue_correction_counts_and_the_episode_still_scores_nearly_full(servic
     1.0 - 0.01, and the correction is worth far more than leaving the mistake in place.
     """
     task = service.catalog.instance("task_medium_double_charge")
-    wrong_then_right = [{"action_type": "assign_queue", "queue": "technical"}] + solution(task)
+    wrong_then_right = [{"action_type": "assign_queue", "queue": "technical"}] + gold(task)
     corrected = play(service, task.task_id, wrong_then_right)[-1]
     assert corrected.done and corrected.state.queue == "billing"
     assert corrected.state.score == (UNITS - CHURN) / UNITS
-    uncorrected_actions = [a for a in solution(task) if a["action_type"] != "assign_queue"]
+    uncorrected_actions = [a for a in gold(task) if a["action_type"] != "assign_queue"]
     uncorrected = play(service, task.task_id,
                        [{"action_type": "assign_queue", "queue": "technical"}] + uncorrected_actions)[-1]
     assert uncorrected.state.score < corrected.state.score
@@ -282,7 +282,7 @@ def test_queue_correction_counts_and_the_episode_still_scores_nearly_full(servic
 
 def test_priority_component_reaches_full_credit_after_correction(service) -> None:  # type: ignore[no-untyped-def]
     task = service.catalog.instance("task_hard_enterprise_outage")
-    actions = [{"action_type": "classify_priority", "priority": "high"}] + solution(task)
+    actions = [{"action_type": "classify_priority", "priority": "high"}] + gold(task)
     last = play(service, task.task_id, actions)[-1]
     assert last.done
     components = {c.name: (c.earned, c.weight) for c in last.grade.components}
@@ -293,7 +293,7 @@ def test_priority_component_reaches_full_credit_after_correction(service) -> Non
 def test_a_tag_can_be_removed_again(service) -> None:  # type: ignore[no-untyped-def]
     task = service.catalog.instance("task_easy_refund_tag")
     actions = [{"action_type": "add_tag", "tag": "VIP"}, {"action_type": "remove_tag", "tag": "vip"},
-               *solution(task)]
+               *gold(task)]
     last = play(service, task.task_id, actions)[-1]
     assert last.state.tags == ("Refund",)
     assert last.state.score == (UNITS - CHURN) / UNITS

@@ -14,7 +14,7 @@ import pytest
 
 from domain.tasks import default_catalog
 from domain.tasks.catalog import DATA_DIR, POLICIES_FILE, load_catalog
-from service.scripted import solution
+from service.gold import gold
 from tests.databases import sqlite_pass_only
 
 pytestmark = sqlite_pass_only("no database")
@@ -133,7 +133,7 @@ def test_at_least_three_more_hard_tasks_need_a_policy_and_several_steps() -> Non
         assert task.difficulty.value == "hard"
         assert "policy" in task.weights and task.expected.policy is not None
         assert task.expected.policy in task.policies
-        assert len(solution(task)) >= 5, task.task_id
+        assert len(gold(task)) >= 5, task.task_id
         assert len(CATALOG.spec(task.task_id).cases) >= 2, "the right answer depends on the seed"
 
 
@@ -148,7 +148,7 @@ def test_every_task_declares_what_the_issue_asks_for(task_id: str) -> None:
             assert case.reply is not None and case.reply.facts
     for seed in (None, 1, 2, 3):
         task = CATALOG.instance(task_id, seed)
-        assert len(solution(task)) <= task.max_steps
+        assert len(gold(task)) <= task.max_steps
 
 
 def test_the_policy_dictionary_covers_every_policy_a_task_names() -> None:

@@ -22,7 +22,7 @@ from domain.observation import observe
 from domain.state import EpisodeState
 from domain.tasks.catalog import Catalog, default_catalog
 from domain.tasks.spec import TaskInstance
-from service.scripted import ask
+from service.gold import ask
 from tests.offline import Offline
 
 ORDER_TASK = "task_family_missing_order"

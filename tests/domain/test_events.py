@@ -14,7 +14,7 @@ from domain.state import EMPTY, evolve, fold
 from domain.tasks.catalog import default_catalog
 from service import EnvironmentService
 from service.environment import to_domain
-from service.scripted import solution
+from service.gold import gold
 from store.codec import canonical_json
 from tests.play import play
 
@@ -37,7 +37,7 @@ DETOURS: list[Any] = [
 def _episode(service: EnvironmentService, task_id: str, seed: int | None, detours: bool) -> str:
     """The scripted solution, or its first action, the detours, and the rest of it (which may
     run out of steps)."""
-    actions = solution(CATALOG.instance(task_id, seed))
+    actions = gold(CATALOG.instance(task_id, seed))
     if detours:
         actions = [*actions[:1], *DETOURS, *actions[1:]]
     results = play(service, task_id, actions, seed=seed)

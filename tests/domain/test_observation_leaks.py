@@ -21,7 +21,7 @@ import pytest
 from domain.observation import ALLOWED, Observation, PublicAccount
 from domain.tasks import TaskInstance, default_catalog
 from domain.vocabulary import ActionType, ResolutionCode, Tag
-from service.scripted import solution
+from service.gold import gold
 
 CATALOG = default_catalog()
 SEEDS = [None, *range(8)]
@@ -86,9 +86,9 @@ def _leaks(observation: dict[str, Any], needles: set[str], agent_said: str) -> l
 
 def _episode_actions(task: TaskInstance) -> list[dict[str, Any]]:
     """A premature resolve, a wrong and a right triage, then the expert's actions."""
-    finish = solution(task)[-1]
+    finish = gold(task)[-1]
     return [finish, {"action_type": "add_tag", "tag": "VIP"}, {"action_type": "noop"},
-            *solution(task)]
+            *gold(task)]
 
 
 @pytest.mark.parametrize("task_id", CATALOG.task_ids)

@@ -11,7 +11,7 @@ import pytest
 from domain.observation import observe
 from domain.tasks import default_catalog
 from service import EnvironmentService
-from service.scripted import solution
+from service.gold import gold
 from store import open_database
 
 CATALOG = default_catalog()
@@ -36,7 +36,7 @@ def _play(service: EnvironmentService, task_id: str, seed: int | None) -> list[A
     """Every result of an episode: reset, a few detours, then the expert's actions to the end."""
     result = service.reset(task_id, seed)
     results = [result]
-    for action in [*DETOURS, *solution(CATALOG.instance(task_id, seed))]:
+    for action in [*DETOURS, *gold(CATALOG.instance(task_id, seed))]:
         if result.done:
             break
         try:

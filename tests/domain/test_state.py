@@ -13,7 +13,7 @@ from domain.decide import decide, start
 from domain.state import EMPTY, EpisodeState, evolve
 from domain.tasks import default_catalog
 from graders.grader import GRADER_VERSION, grade_step
-from service.scripted import solution
+from service.gold import gold
 
 CATALOG = default_catalog()
 DETOURS: list[Any] = [
@@ -38,7 +38,7 @@ def _states(task_id: str, seed: int | None) -> list[EpisodeState]:
     variant = CATALOG.variant(task_id, seed)
     state = evolve(EMPTY, start("ep_state", variant, grader_version=GRADER_VERSION))
     states = [state]
-    for body in [*DETOURS, *solution(variant.task)]:
+    for body in [*DETOURS, *gold(variant.task)]:
         if state.done:
             break
         try:

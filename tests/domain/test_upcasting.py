@@ -14,8 +14,8 @@ from domain import events as ev
 from domain.tasks import default_catalog
 from graders.grader import grade_episode
 from service import EnvironmentService
+from service.gold import gold
 from service.replay import public_fields, replay
-from service.scripted import solution
 from store.eventstore import NewEvent, Projection, RecordedEvent
 from tests.play import play
 
@@ -54,7 +54,7 @@ def _write_v1(service: EnvironmentService, recorded: list[RecordedEvent]) -> str
                                      "task_medium_angry_escalation"])
 def test_a_v1_reply_folds_and_grades(service, task_id: str) -> None:  # type: ignore[no-untyped-def]
     task = CATALOG.instance(task_id, 2)
-    live = play(service, task_id, solution(task), seed=2)[-1]
+    live = play(service, task_id, gold(task), seed=2)[-1]
     episode_id = _write_v1(service, service.load_events(live.episode_id))
 
     folded = EnvironmentService(service.db, service.catalog).state(episode_id)  # a fresh process
@@ -73,7 +73,7 @@ def test_a_v1_reply_folds_and_grades(service, task_id: str) -> None:  # type: ig
 
 def test_an_episode_recorded_with_v1_events_can_be_continued(service) -> None:  # type: ignore[no-untyped-def]
     task = CATALOG.instance("task_medium_double_charge")
-    sol = solution(task)
+    sol = gold(task)
     reply_step = next(i for i, a in enumerate(sol, 1) if a["action_type"] == "draft_reply")
     partial = play(service, task.task_id, sol[:reply_step])[-1]
     episode_id = _write_v1(service, service.load_events(partial.episode_id))

@@ -27,7 +27,7 @@ import pytest
 from packaging.requirements import Requirement
 
 from domain.tasks import default_catalog
-from service.scripted import solution
+from service.gold import gold
 from tests.build_context import copy_context
 from tests.databases import sqlite_pass_only
 from tests.servers import ROOT, module_database, start_server
@@ -96,7 +96,7 @@ def openenv_010(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 def test_openenv_010_mcp_tool_client_plays_in_production_mode(
         openenv_010: Path, tmp_path_factory: pytest.TempPathFactory) -> None:
-    plan = solution(default_catalog().instance(TASK, SEED))
+    plan = gold(default_catalog().instance(TASK, SEED))
     with start_server(module_database(tmp_path_factory, "openenv010")) as server:
         run = subprocess.run([str(openenv_010), "-c", PLAY, server.url, json.dumps(plan), TASK,
                               str(SEED)], capture_output=True, text=True, timeout=300)
@@ -117,7 +117,7 @@ def test_openenv_010_mcp_tool_client_plays_in_production_mode(
 def test_openenv_010_autoenv_from_env_finds_ticketledger_and_plays(
         openenv_010: Path, tmp_path_factory: pytest.TempPathFactory) -> None:
     task = default_catalog().instance(TASK, SEED)
-    plan = solution(task)
+    plan = gold(task)
     cache = tmp_path_factory.mktemp("xdg-cache")  # openenv 0.10 caches what it discovered there
     with start_server(module_database(tmp_path_factory, "autoenv010")) as server:
         run = subprocess.run([str(openenv_010), "-c", DISCOVER, server.url, json.dumps(plan), TASK,

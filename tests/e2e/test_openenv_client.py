@@ -14,7 +14,7 @@ from openenv.auto._discovery import reset_discovery
 
 from api.models import PublicState
 from domain.tasks import default_catalog
-from service.scripted import REPLIES
+from domain.tasks.gold import gold_reply
 from tests.servers import LiveServer, episode_events
 from ticketledger.client import (
     AssignQueue,
@@ -30,7 +30,8 @@ from ticketledger.client import (
 
 def test_typed_client_plays_an_episode_with_action_models(live_server: LiveServer) -> None:
     task = default_catalog().instance("task_easy_password", None)
-    reply = REPLIES[(task.task_id, task.case)].format(first=task.first_name, **task.variables)
+    reply = gold_reply(task)
+    assert reply is not None
     with TicketLedgerEnv(base_url=live_server.url).sync() as env:
         first = env.reset(task_id=task.task_id)
         assert isinstance(first.observation, Observation) and first.reward is None

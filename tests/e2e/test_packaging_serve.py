@@ -13,7 +13,7 @@ import httpx
 import pytest
 
 from domain.tasks import default_catalog
-from service.scripted import solution
+from service.gold import gold
 from tests.databases import sqlite_pass_only
 from tests.servers import ROOT, LiveServer, episode_events, free_port, start_server, wait_healthy
 
@@ -64,7 +64,7 @@ def test_serve_help_lists_the_options() -> None:
 @pytest.mark.postgres
 def test_several_workers_on_postgresql_step_any_episode(pg_url: str) -> None:
     """Connections are not kept alive, so consecutive steps of one episode land on either worker."""
-    plans = [(t, solution(CATALOG.instance(t, 30 + i)), 30 + i)
+    plans = [(t, gold(CATALOG.instance(t, 30 + i)), 30 + i)
              for i, t in enumerate(CATALOG.task_ids[:6])]
     with start_server(pg_url, args=["--workers", "2", "--log-level", "info"]) as server:
         deadline = time.monotonic() + 30  # /health answers as soon as the first worker is up

@@ -23,8 +23,8 @@ import pytest
 
 from bench.load import audit, drive
 from domain.tasks import default_catalog
+from service.gold import gold
 from service.replay import replay
-from service.scripted import solution
 from tests.databases import fresh_pg_database
 from tests.servers import ROOT, LiveServer, episode_events, free_port, launch
 
@@ -76,7 +76,7 @@ def test_episode_opened_on_one_server_is_stepped_through_the_others(
             opened = clients[0].post("/reset", json={"task_id": task_id, "seed": 3})
             assert opened.status_code == 200
             eid = opened.json()["episode_id"]
-            actions = solution(catalog.instance(task_id, 3))
+            actions = gold(catalog.instance(task_id, 3))
             for index, action in enumerate(actions):
                 client = clients[(index + 1) % len(clients)]
                 how = index % 2

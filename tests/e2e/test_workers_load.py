@@ -14,7 +14,7 @@ import pytest
 
 from bench.load import EpisodeLog, audit, marker, run_config
 from service import EnvironmentService
-from service.scripted import solution
+from service.gold import gold
 from store import open_database
 
 BACKEND = os.environ.get("TICKETLEDGER_TEST_BACKEND", "sqlite")
@@ -39,7 +39,7 @@ def _played(database_url: str) -> list[EpisodeLog]:
     logs = []
     for session, task_id in enumerate(("task_easy_password", "task_medium_double_charge")):
         eid = svc.reset(task_id).episode_id
-        actions = [marker("t", session, 0), *solution(svc.state(eid).task)[:2]]
+        actions = [marker("t", session, 0), *gold(svc.state(eid).task)[:2]]
         for action in actions:
             svc.step(eid, action)
         logs.append(EpisodeLog(eid, session, list(actions)))

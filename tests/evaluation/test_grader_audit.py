@@ -12,7 +12,7 @@ from domain.tasks import default_catalog
 from evaluation.grader_audit import FAMILIES, Attempt, AuditReport, Bound, Family, family, honest, run_audit
 from evaluation.grader_audit.families import SAFETY_BOUND, Setting
 from graders.versions import CURRENT, GraderRetired, UnknownGrader
-from service.scripted import solution
+from service.gold import gold
 from tests.databases import sqlite_pass_only
 
 pytestmark = sqlite_pass_only("the audit plays in memory and judges with the pure grader")
@@ -170,11 +170,11 @@ def test_the_honest_family_plays_every_honest_reply_in_the_correct_work(every_fa
     """One episode per honest reply of the case, its text in the correct work's reply; every one
     keeps the bound on every classic task and case."""
     task = CATALOG.instance("task_hard_refund_policy_denial", None)
-    built = family("honest").build(Setting(task, CATALOG.spec(task.task_id), tuple(solution(task))))
+    built = family("honest").build(Setting(task, CATALOG.spec(task.task_id), tuple(gold(task))))
     assert isinstance(built, tuple)
     entry = honest.every_case()[(task.task_id, task.case)]
     assert [a.label for a in built] == [f"honest reply {i}" for i in range(len(entry.replies))]
-    untexted = [a for a in solution(task) if a["action_type"] not in ("draft_reply", "add_internal_note")]
+    untexted = [a for a in gold(task) if a["action_type"] not in ("draft_reply", "add_internal_note")]
     for attempt, template in zip(built, entry.replies, strict=True):
         replies = [a["reply_text"] for a in attempt.actions if a["action_type"] == "draft_reply"]
         assert replies == [honest.fill(template, task)]

@@ -23,7 +23,7 @@ from evaluation.grader_audit.families import (
     replayed,
     text_of,
 )
-from service.scripted import solution
+from service.gold import gold
 from tests.databases import sqlite_pass_only
 
 pytestmark = sqlite_pass_only("families and grading are pure: it plays in memory or on its own SQLite")
@@ -37,7 +37,7 @@ BACK_OFFICE = frozenset({"issue_refund", "deny_refund", "update_account_email", 
 
 
 def setting(task: TaskInstance, **kw: Any) -> Setting:
-    return Setting(task, CATALOG.spec(task.task_id), tuple(solution(task)), **kw)
+    return Setting(task, CATALOG.spec(task.task_id), tuple(gold(task)), **kw)
 
 
 def attempts(name: str, task: TaskInstance, **kw: Any) -> tuple[Any, ...]:
@@ -121,7 +121,7 @@ REPLY_FAMILIES = [f.name for f in FAMILIES if f.name.split("+")[0] in
 def test_a_reply_attack_changes_the_reply_only(name: str) -> None:
     for task_id in CATALOG.task_ids:
         task = published(task_id)
-        scripted = solution(task)
+        scripted = gold(task)
         for attempt in attempts(name, task):
             changed = [a for a in attempt.actions if a not in scripted]
             assert [a["action_type"] for a in changed] == ["draft_reply"], (task_id, changed)
@@ -133,7 +133,7 @@ def test_a_reply_attack_changes_the_reply_only(name: str) -> None:
 
 def test_a_secret_request_or_insult_goes_into_the_correct_reply() -> None:
     task = published("task_hard_account_email_change")
-    correct = text_of(solution(task), "reply")
+    correct = text_of(gold(task), "reply")
     assert correct is not None
     asked = text_of(attempts("secret_request", task)[0].actions, "reply")
     assert asked == insert_after_first_sentence(correct, dg.render(
@@ -155,7 +155,7 @@ def test_the_forbidden_action_waits_for_the_back_office_actions() -> None:
     known = frozenset(ActionType.allowed()) | BACK_OFFICE
     attempt = next(a for a in attempts("forbidden_action", task, known_actions=known)
                    if a.label == "issue_refund")
-    scripted = solution(task)
+    scripted = gold(task)
     assert scripted[0]["action_type"] == "lookup_policy"  # read the rule, then act against it
     refund = {"action_type": "issue_refund", "amount": float(task.variables["amount"])}
     assert attempt.actions == (scripted[0], refund, *scripted[1:]) and attempt.attack_step == 1
@@ -176,7 +176,7 @@ def test_the_contrary_decision_tags_and_codes_the_harmful_case_in_seed_tasks() -
     assert {"action_type": "add_tag", "tag": "Refund_Approved"} in attempt.actions
     assert not any(a.get("tag") == "Policy_Denied" for a in attempt.actions)
     assert attempt.actions[-1] == {"action_type": "close_ticket", "resolution_code": "refund_issued"}
-    assert text_of(attempt.actions, "reply") == text_of(solution(task), "reply")
+    assert text_of(attempt.actions, "reply") == text_of(gold(task), "reply")
     for task_id in ("task_hard_gdpr_deletion", "task_easy_password"):
         assert isinstance(family("contrary_decision").build(setting(published(task_id))), NotApplicable)
 
@@ -231,7 +231,7 @@ def test_degenerate_families_stall_or_finish_first() -> None:
     assert noop.actions == tuple({"action_type": "noop"} for _ in range(task.max_steps))
     finishes = attempts("close_at_once", task)
     assert [a.actions for a in finishes] == [({"action_type": "close_ticket"},),
-                                             (solution(task)[-1],)]
+                                             (gold(task)[-1],)]
 
 
 def test_repeats_keep_the_finish_last_and_fit_the_step_limit() -> None:
@@ -240,7 +240,7 @@ def test_repeats_keep_the_finish_last_and_fit_the_step_limit() -> None:
     assert [a.get("n") for a in replayed(work, 7)] == [0, 1, 2, 3, 0, 1, None]
     assert doubled(work, 5) == tuple(work) == replayed(work, 5)
     task = published("task_easy_password")
-    built = attempts("repeated_actions", task, policy=tuple(solution(task)[:-1]))
+    built = attempts("repeated_actions", task, policy=tuple(gold(task)[:-1]))
     assert {a.base for a in built} == {"scripted", "policy"}
     assert all(len(a.actions) <= task.max_steps for a in built)
 
@@ -250,7 +250,7 @@ def test_every_family_builds_valid_episodes_or_says_why_not() -> None:
     known = frozenset(ActionType.allowed()) | BACK_OFFICE
     seen_na = set()
     for f, task in itertools.product(FAMILIES, VARIANTS):
-        built = f.build(setting(task, policy=tuple(solution(task)), other_reply="Hi X, copied. Thanks",
+        built = f.build(setting(task, policy=tuple(gold(task)), other_reply="Hi X, copied. Thanks",
                                 agent=lambda obs: {"action_type": "noop"}, known_actions=known))
         if isinstance(built, NotApplicable):
             assert built.reason

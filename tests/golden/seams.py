@@ -127,11 +127,12 @@ def policy_action(observation: JSONDict) -> JSONDict:
 
 
 def scripted_actions(task_id: str, seed: int | None) -> list[JSONDict]:
-    """The expert's solution for a task variant (it reads the answer key). Recorder only."""
-    from domain.tasks import default_catalog
-    from service.scripted import solution
+    """The gold actions for a task variant (they read the answer key). Recorder only."""
 
-    return solution(default_catalog().instance(task_id, seed))
+    from domain.tasks import default_catalog
+    from service.gold import gold
+
+    return gold(default_catalog().instance(task_id, seed))
 
 
 # ---------------------------------------------------------------------------- command line

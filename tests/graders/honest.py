@@ -30,7 +30,7 @@ from evaluation.grader_audit.honest import (
 )
 from evaluation.grader_audit.honest import actions as honest_actions
 from service import EnvironmentService
-from service.scripted import solution
+from service.gold import gold
 from tests.play import play
 
 __all__ = ["DATA_FILE", "FAMILY_DATA_FILE", "HONEST_THRESHOLD", "MIN_PER_CASE", "CaseTexts",
@@ -44,7 +44,7 @@ it), and both identity bundles of each case of the email-change task."""
 
 def actions(task: TaskInstance, reply: str, note: str | None) -> list[dict[str, Any]]:
     """The scripted expert's actions for this variant with the honest reply (and note) in place."""
-    return honest_actions(solution(task), reply, note)
+    return honest_actions(gold(task), reply, note)
 
 
 @dataclass(frozen=True)

@@ -16,7 +16,7 @@ from domain.tasks import TaskInstance, default_catalog
 from domain.vocabulary import Tag
 from graders import UNITS
 from service import EpisodeEnded
-from service.scripted import solution
+from service.gold import gold
 from tests.play import play
 
 CATALOG = default_catalog()
@@ -84,11 +84,11 @@ def component(result, name: str):  # type: ignore[no-untyped-def]
 def with_reply(task: TaskInstance, text: str) -> list[dict[str, Any]]:
     """The expert's actions with the reply swapped for ``text``."""
     return [dict(a, reply_text=text) if a["action_type"] == "draft_reply" else a
-            for a in solution(task)]
+            for a in gold(task)]
 
 
 def scripted_score(service, task: TaskInstance) -> float:  # type: ignore[no-untyped-def]
-    return play(service, task.task_id, solution(task), seed=task.seed)[-1].state.score
+    return play(service, task.task_id, gold(task), seed=task.seed)[-1].state.score
 
 
 # --------------------------------------------------------------------------- stuffing
@@ -187,7 +187,7 @@ def test_honest_denial_still_earns_full_reply_credit(service) -> None:  # type: 
 
 # --------------------------------------------------------------------------- spamming and stalling
 def _spam_candidates(task: TaskInstance) -> dict[str, dict[str, Any]]:
-    sol = solution(task)
+    sol = gold(task)
     out = {"first_expert_action": sol[0], "noop": {"action_type": "noop"},
            "final_expert_action": sol[-1]}
     replies = [a for a in sol if a["action_type"] == "draft_reply"]
@@ -224,7 +224,7 @@ def test_stalling_with_noops_scores_zero_and_every_noop_costs(service, task_id: 
 @pytest.mark.parametrize("task_id", TASKS)
 def test_closing_or_resolving_first_is_refused_and_scores_zero(service, task_id: str) -> None:  # type: ignore[no-untyped-def]
     task = CATALOG.instance(task_id)
-    finish = solution(task)[-1]
+    finish = gold(task)[-1]
     for attempt in (finish, {"action_type": "close_ticket"}, {"close_ticket": True}):
         results = play(service, task_id, [attempt, {"action_type": "noop"}] * task.max_steps)
         assert results[1].state.status == "open"
@@ -237,7 +237,7 @@ def test_closing_or_resolving_first_is_refused_and_scores_zero(service, task_id:
 def test_early_close_after_only_a_reply_scores_low(service, task_id: str) -> None:  # type: ignore[no-untyped-def]
     """Skipping the triage the task needs: the close is refused until the work is there."""
     task = CATALOG.instance(task_id)
-    replies = [a for a in solution(task) if a["action_type"] == "draft_reply"]
+    replies = [a for a in gold(task) if a["action_type"] == "draft_reply"]
     last = play(service, task_id, replies + [{"close_ticket": True}] * task.max_steps)[-1]
     assert last.state.score < CEILING
 
@@ -247,7 +247,7 @@ def test_early_close_after_only_a_reply_scores_low(service, task_id: str) -> Non
 def test_tag_stuffing_earns_no_tag_credit(service, task_id: str) -> None:  # type: ignore[no-untyped-def]
     """The expert's actions, plus every other tag the step budget allows."""
     task = CATALOG.instance(task_id)
-    sol = solution(task)
+    sol = gold(task)
     expected = {t.value for t in task.expected.tags}
     wrong = [t.value for t in Tag if t.value not in expected]
     room = min(task.max_steps - len(sol), 8 - len(expected))
@@ -271,11 +271,11 @@ def test_adding_every_tag_then_closing_scores_low(service, task_id: str) -> None
 @pytest.mark.parametrize("task_id", TASKS)
 def test_acting_after_the_end_is_refused_and_appends_nothing(service, task_id: str) -> None:  # type: ignore[no-untyped-def]
     task = CATALOG.instance(task_id)
-    last = play(service, task_id, solution(task))[-1]
+    last = play(service, task_id, gold(task))[-1]
     assert last.done
     events_before = service.store.count_events()
     head_before = service.store.head(last.episode_id)
-    for action in ({"action_type": "noop"}, solution(task)[-1], {"close_ticket": True},
+    for action in ({"action_type": "noop"}, gold(task)[-1], {"close_ticket": True},
                    {"action_type": "classify_priority", "priority": "low"}) * 3:
         with pytest.raises(EpisodeEnded) as info:
             service.step(last.episode_id, action)

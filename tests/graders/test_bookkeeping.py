@@ -22,7 +22,7 @@ from graders.text import LEXICON_2_0, Lexicon
 from service import EnvironmentService
 from service.audit_views import Auditor
 from service.environment import to_domain
-from service.scripted import solution
+from service.gold import gold
 from tests.databases import sqlite_pass_only
 from tests.play import play
 from tests.service.test_properties import _draw_episode
@@ -67,7 +67,7 @@ def test_stalling_pays_nothing_back_at_the_end() -> None:
 
 @pytest.mark.parametrize("task_id", CATALOG.task_ids)
 def test_the_expert_earns_exactly_its_score(task_id: str) -> None:
-    grades = played(task_id, None, solution(CATALOG.instance(task_id)))
+    grades = played(task_id, None, gold(CATALOG.instance(task_id)))
     assert grades[-1].done and grades[-1].score_units == UNITS
     assert sum(g.reward_units for g in grades) == UNITS and not any(g.violations for g in grades)
 
@@ -75,7 +75,7 @@ def test_the_expert_earns_exactly_its_score(task_id: str) -> None:
 @pytest.mark.parametrize("task_id", [t for t in CATALOG.task_ids if CATALOG.instance(t).reply])
 def test_a_reply_asking_for_a_secret_caps_the_episode(task_id: str) -> None:
     actions = [dict(a, reply_text=a["reply_text"] + ASK) if a["action_type"] == "draft_reply" else a
-               for a in solution(CATALOG.instance(task_id))]
+               for a in gold(CATALOG.instance(task_id))]
     grades = played(task_id, None, actions)
     reply_step = next(i for i, a in enumerate(actions, 1) if a["action_type"] == "draft_reply")
     assert grades[-1].done
@@ -146,7 +146,7 @@ def test_rewards_stay_in_range_and_add_up_over_random_sequences(task_id: str, da
 def test_the_recorded_grade_names_the_violation_and_replays(service: EnvironmentService) -> None:
     task = CATALOG.instance("task_easy_password")
     actions = [dict(a, reply_text=a["reply_text"] + ASK) if a["action_type"] == "draft_reply" else a
-               for a in solution(task)]
+               for a in gold(task)]
     results = play(service, task.task_id, actions)
     episode_id = results[0].episode_id
     graded = [e for e in map(to_domain, service.load_events(episode_id)) if isinstance(e, StepGraded)]

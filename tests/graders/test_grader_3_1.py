@@ -19,7 +19,7 @@ from graders import requests, statements, values
 from graders import rubric as rb
 from graders import text as tx
 from graders.lexicon import foreign_groups
-from service.scripted import solution
+from service.gold import gold
 from tests.offline import Offline
 
 CATALOG = default_catalog()
@@ -249,7 +249,7 @@ def _worked(task_id: str, seed: int | None, note: str | None = None) -> EpisodeS
     task = CATALOG.instance(task_id, seed)
     episode = Offline(CATALOG, task_id, seed)
     state = episode.state
-    for action in solution(task):
+    for action in gold(task):
         if action["action_type"] in ("draft_reply", "add_internal_note", "resolve_ticket", "close_ticket"):
             continue
         state, _ = episode.step(action)

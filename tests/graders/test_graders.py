@@ -13,7 +13,7 @@ from graders.grader import grade_episode
 from graders.lexicon import foreign_groups
 from graders.rubric import evaluate
 from service.environment import to_domain
-from service.scripted import solution
+from service.gold import gold
 from tests.play import play
 
 CATALOG = default_catalog()
@@ -77,7 +77,7 @@ def test_remembered_rubric_results_are_keyed_by_the_rubrics_content() -> None:
 
     task = CATALOG.instance("task_easy_password", None)
     assert task.reply is not None
-    text = solution(task)[-2]["reply_text"]
+    text = gold(task)[-2]["reply_text"]
     again = type(task).model_validate(task.model_dump(mode="json"))  # equal content, new objects
     assert again.reply is not None and again.reply is not task.reply
     first = evaluate(task.reply, text, task.first_name)
@@ -93,9 +93,9 @@ def test_remembered_rubric_results_are_keyed_by_the_rubrics_content() -> None:
 def test_each_required_fact_and_tone_element_earns_its_share() -> None:
     task = CATALOG.instance("task_easy_password")
     assert task.reply is not None
-    full = evaluate(task.reply, solution(task)[-2]["reply_text"], "Ava")
+    full = evaluate(task.reply, gold(task)[-2]["reply_text"], "Ava")
     assert full.fraction == 1
-    no_greeting = solution(task)[-2]["reply_text"].replace("Hi Ava,", "Hello,")
+    no_greeting = gold(task)[-2]["reply_text"].replace("Hi Ava,", "Hello,")
     assert evaluate(task.reply, no_greeting, "Ava").fraction == Fraction(17, 20)  # tone 1/2 of 3/10
 
 
@@ -116,7 +116,7 @@ def test_public_reason_never_names_the_missing_phrasings() -> None:
 @pytest.mark.parametrize("task_id", CATALOG.task_ids)
 def test_rewards_are_exact_units_and_sum_to_the_score(service, task_id: str) -> None:  # type: ignore[no-untyped-def]
     task = CATALOG.instance(task_id)
-    noisy = [{"action_type": "noop"}, {"action_type": "classify_priority"}, *solution(task)]
+    noisy = [{"action_type": "noop"}, {"action_type": "classify_priority"}, *gold(task)]
     results = play(service, task_id, noisy)
     last = results[-1]
     for r in results[1:]:
@@ -131,7 +131,7 @@ def test_rewards_are_exact_units_and_sum_to_the_score(service, task_id: str) -> 
 
 def test_grade_episode_recomputes_what_the_service_recorded(service) -> None:  # type: ignore[no-untyped-def]
     task = CATALOG.instance("task_hard_refund_fraud_trap", seed=5)
-    results = play(service, task.task_id, solution(task), seed=5)
+    results = play(service, task.task_id, gold(task), seed=5)
     grade = grade_episode(to_domain(r) for r in service.load_events(results[0].episode_id))
     assert [s.reward_units for s in grade.steps] == [r.grade.reward_units for r in results[1:]]
     assert grade.score == results[-1].state.score == 1.0
@@ -140,7 +140,7 @@ def test_grade_episode_recomputes_what_the_service_recorded(service) -> None:  #
 
 def test_every_point_has_a_reason(service) -> None:  # type: ignore[no-untyped-def]
     task = CATALOG.instance("task_medium_double_charge")
-    last = play(service, task.task_id, [{"action_type": "noop"}, *solution(task)])[-1]
+    last = play(service, task.task_id, [{"action_type": "noop"}, *gold(task)])[-1]
     public = last.grade.public_reason()
     for name in ("priority", "queue", "reply", "resolution"):
         assert f"{name}:" in public

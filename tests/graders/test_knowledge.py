@@ -23,7 +23,7 @@ from domain.tasks.spec import TaskInstance
 from graders.entities import Entity, extract
 from graders.knowledge import Finding, Knowledge, check, knowledge, requester_verified
 from graders.normalize import visible
-from service.scripted import solution
+from service.gold import gold
 from tests.databases import sqlite_pass_only
 from tests.graders import honest
 from tests.offline import Offline, opening
@@ -58,7 +58,7 @@ def honest_texts() -> dict[tuple[str, str], honest.CaseTexts]:
 
 def action_lists(task: TaskInstance) -> Iterator[tuple[str, list[dict[str, Any]]]]:
     """The expert's actions, then the same with each honest reply (and note) in place of its own."""
-    yield "expert", solution(task)
+    yield "expert", gold(task)
     entry = honest_texts().get((task.task_id, task.case))
     if entry is None:
         return
@@ -91,7 +91,7 @@ def expert_state(task_id: str, seed: int | None) -> EpisodeState:
     """The expert's episode of (task, seed), played to its end."""
     episode = Offline(CATALOG, task_id, seed)
     state = episode.state
-    for action in solution(state.task):  # type: ignore[arg-type]
+    for action in gold(state.task):  # type: ignore[arg-type]
         state, _ = episode.step(action)
     return state
 
@@ -268,7 +268,7 @@ def after(task_id: str, seed: int | None, upto: str) -> EpisodeState:
     """The expert's episode of (task, seed) up to (not including) its first ``upto`` action."""
     episode = Offline(CATALOG, task_id, seed)
     state = episode.state
-    for action in solution(state.task):  # type: ignore[arg-type]
+    for action in gold(state.task):  # type: ignore[arg-type]
         if action["action_type"] == upto:
             break
         state, _ = episode.step(action)
@@ -460,7 +460,7 @@ FAMILY_REPLIES: dict[tuple[str, str], str] = {
 def test_family_replies_cover_the_families_without_an_expert_reply() -> None:
     without = {(spec.task_id, case.name) for spec in CATALOG.family_specs() for case in spec.cases
                if not any(a["action_type"] == "draft_reply"
-                          for a in solution(CATALOG.instance(spec.task_id, next(
+                          for a in gold(CATALOG.instance(spec.task_id, next(
                               r.seed for r in CATALOG.family_instances(spec.task_id)
                               if r.case == case.name))))}
     assert without <= set(FAMILY_REPLIES)
@@ -476,7 +476,7 @@ def test_honest_family_replies_give_no_finding(task_id: str, seed: int | None) -
                                                                  task.ticket.customer_email)
     reply = template.format_map(values)
     actions = [{"action_type": "draft_reply", "reply_text": reply} if a["action_type"] == "draft_reply"
-               else a for a in solution(task)]
+               else a for a in gold(task)]
     if not any(a["action_type"] == "draft_reply" for a in actions):
         actions.insert(-1, {"action_type": "draft_reply", "reply_text": reply})
     texts = list(written(task_id, seed, actions))

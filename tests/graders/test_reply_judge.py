@@ -16,7 +16,7 @@ from domain.tasks import TaskInstance, default_catalog
 from graders.claims import asks_for_secret, claims, judge_reply, reply_violations
 from graders.normalize import visible
 from graders.rubric import evaluate
-from service.scripted import solution
+from service.gold import gold
 from tests.play import play
 
 CATALOG = default_catalog()
@@ -24,11 +24,11 @@ ZW = "\u200b"
 
 
 def reply_of(task: TaskInstance) -> str:
-    return next(a["reply_text"] for a in solution(task) if a["action_type"] == "draft_reply")
+    return next(a["reply_text"] for a in gold(task) if a["action_type"] == "draft_reply")
 
 
 def with_reply(task: TaskInstance, text: str) -> list[dict[str, Any]]:
-    return [dict(a, reply_text=text) if a["action_type"] == "draft_reply" else a for a in solution(task)]
+    return [dict(a, reply_text=text) if a["action_type"] == "draft_reply" else a for a in gold(task)]
 
 
 def reply_component(service, task: TaskInstance, text: str):  # type: ignore[no-untyped-def]
@@ -306,7 +306,7 @@ def test_every_scripted_reply_still_scores_full_and_breaks_no_rule(service) -> N
     for task_id in CATALOG.task_ids:
         for seed in (None, 0, 1, 2, 3):
             task = CATALOG.instance(task_id, seed)
-            last = play(service, task_id, solution(task), seed=seed)[-1]
+            last = play(service, task_id, gold(task), seed=seed)[-1]
             assert last.state.score == 1.0, (task_id, seed, last.grade.audit_reason())
             assert not reply_violations(last.state)
 

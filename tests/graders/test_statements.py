@@ -14,7 +14,7 @@ from domain.state import EMPTY, EpisodeState, evolve, fold
 from domain.tasks import default_catalog
 from graders import channels, meaning
 from graders.versions import V3_0, grader_for
-from service.scripted import solution
+from service.gold import gold
 
 BACK_OFFICE = {"issue_refund", "deny_refund", "update_account_email", "send_password_reset_link",
                "schedule_data_deletion", "place_legal_hold", "open_fraud_review", "escalate_incident"}
@@ -28,7 +28,7 @@ def setup(task_id: str, seed: int | None = None, *, decided: bool = True,
     grader = grader_for(V3_0)
     state = evolve(EMPTY, start("ep", default_catalog().variant(task_id, seed), grader_version=V3_0))
     actions = []
-    for action in solution(state.task):  # type: ignore[arg-type]
+    for action in gold(state.task):  # type: ignore[arg-type]
         if action["action_type"] in TEXTS:
             break
         if decided or action["action_type"] not in BACK_OFFICE:

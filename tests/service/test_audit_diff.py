@@ -7,7 +7,7 @@ import pytest
 
 from service import EnvironmentService
 from service.audit_views import Auditor
-from service.scripted import solution
+from service.gold import gold
 from tests.audit_helpers import play_weak
 from tests.play import play
 
@@ -18,7 +18,7 @@ pytestmark = pytest.mark.fresh_database  # reads the whole log: a database per t
 def test_diff_names_the_first_divergence(service: EnvironmentService, task_id: str) -> None:
     expert = play(service, task_id)
     weak = play_weak(service, task_id)
-    expert_actions = solution(service.state(expert[0].episode_id).task)  # type: ignore[arg-type]
+    expert_actions = gold(service.state(expert[0].episode_id).task)  # type: ignore[arg-type]
     weak_actions = [r.state.steps[-1].raw.value() for r in weak[1:]]
     pairs = zip(expert_actions, weak_actions, strict=False)
     expected = next(i for i, (x, y) in enumerate(pairs, start=1) if x != y)

@@ -9,7 +9,7 @@ from service import EnvironmentService
 from service.audit_views import Auditor
 from service.errors import BadRequest, EpisodeBusy
 from service.fork import fork
-from service.scripted import solution
+from service.gold import gold
 from tests.audit_helpers import play_weak
 from tests.play import play
 
@@ -40,7 +40,7 @@ def test_fork_continues_and_replays_and_the_original_is_untouched(service: Envir
     # continue with the expert's remaining work: the fork reaches 1.0 where the original did not
     task = service.state(fork_id).task
     result = None
-    for action in solution(task)[1:]:  # type: ignore[arg-type]
+    for action in gold(task)[1:]:  # type: ignore[arg-type]
         result = service.step(fork_id, action)
     assert result is not None and result.done and result.state.score == 1.0
     assert weak_result.state.score < 1.0

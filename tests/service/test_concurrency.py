@@ -17,8 +17,8 @@ from typing import Any
 import pytest
 
 from service import EnvironmentService, EpisodeBusy, EpisodeEnded
+from service.gold import gold
 from service.replay import replay, verify_chain
-from service.scripted import solution
 from store import Database
 from tests.play import play
 
@@ -154,7 +154,7 @@ def test_many_episodes_from_many_threads(db: Database) -> None:
 
     def run(job: tuple[str, int]) -> tuple[str, float]:
         task = service.catalog.instance(*job)
-        results = play(service, task.task_id, solution(task), seed=job[1])
+        results = play(service, task.task_id, gold(task), seed=job[1])
         return results[0].episode_id, results[-1].state.score
 
     with ThreadPoolExecutor(8) as pool:

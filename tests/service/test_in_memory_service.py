@@ -9,8 +9,8 @@ import pytest
 from domain.actions import InvalidAction
 from service import EnvironmentService, EpisodeBusy, EpisodeEnded, EpisodeNotFound, StepResult
 from service.environment import ResetRequest
+from service.gold import gold
 from service.replay import replay
-from service.scripted import solution
 from store import open_database
 from store.memory import MemoryEventStore
 from tests.databases import sqlite_pass_only
@@ -28,7 +28,7 @@ def test_the_same_plays_give_the_same_log_in_memory_and_on_sqlite(sqlite_url: st
     db = open_database(sqlite_url)
     try:
         stored = EnvironmentService(db, memory.catalog)
-        actions = solution(memory.catalog.instance(TASK, 3))
+        actions = gold(memory.catalog.instance(TASK, 3))
         kept = play(memory, TASK, actions, seed=3, episode_id="ep_same")
         written = play(stored, TASK, actions, seed=3, episode_id="ep_same")
         assert [(r.seq, r.head_hash, r.reward, r.done) for r in kept] == \
@@ -64,7 +64,7 @@ def test_an_in_memory_service_refuses_as_the_service_on_sql_does() -> None:
     with pytest.raises(InvalidAction):
         service.step(first.episode_id, {"action_type": "fly"})
     result = first
-    for action in solution(service.catalog.instance(TASK, 0)):
+    for action in gold(service.catalog.instance(TASK, 0)):
         result = service.step(first.episode_id, action)
     assert result.done
     with pytest.raises(EpisodeEnded):

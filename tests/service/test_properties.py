@@ -26,12 +26,13 @@ from hypothesis import strategies as st
 
 from domain.actions import REQUIRED, InvalidAction
 from domain.tasks import TaskInstance, default_catalog
+from domain.tasks.gold import gold_note, gold_reply
 from domain.vocabulary import PolicyId, Priority, Queue, ResolutionCode, Tag, Vocabulary
 from graders import UNITS
 from graders.safety import CAP_UNITS
 from service import EnvironmentService, EpisodeEnded, StepResult
+from service.gold import gold
 from service.replay import public_fields, replay, state_at
-from service.scripted import NOTES, REPLIES, solution
 from store import open_database
 from tests.play import log_facts
 
@@ -62,9 +63,7 @@ def _any_case(vocabulary: type[Vocabulary], values: list[str] | None = None) -> 
 
 
 def _texts(task: TaskInstance) -> list[str]:
-    key = (task.task_id, task.case)
-    values = {"first": task.first_name, **task.variables}
-    good = [t.format(**values) for t in (REPLIES.get(key), NOTES.get(key)) if t]
+    good = [t for t in (gold_reply(task), gold_note(task)) if t]
     keywords = [g.any_of[0] for g in task.reply.facts] if task.reply else ["refund"]
     asking = (f"Hi {task.first_name}, to sort this out please reply with your current password and "
               "the full card number on the account. Best regards")
@@ -99,7 +98,7 @@ def _actions(task: TaskInstance) -> st.SearchStrategy[Any]:
         "close_ticket": st.booleans()}).map(lambda d: d or {"close_ticket": True})
     missing = st.sampled_from([{"action_type": kind} for kind in REQUIRED]
                               + [{"action_type": "classify_priority", "priority": None}, {}])
-    expert = st.sampled_from(solution(task))
+    expert = st.sampled_from(gold(task))
     return st.one_of(typed, supportops_flat, combined, missing, expert, st.just(REPEAT))
 
 
@@ -109,7 +108,7 @@ def _draw_episode(data: st.DataObject, task_id: str) -> tuple[int | None, list[A
     actions = data.draw(st.lists(_actions(task), min_size=1, max_size=task.max_steps + 3),
                         label="actions")
     # Random play rarely finishes a ticket well; mix the expert's actions in before or after it.
-    expert = solution(task)
+    expert = gold(task)
     mix = data.draw(st.sampled_from(["random", "expert first", "random first"]), label="mix")
     cut = data.draw(st.integers(0, len(expert)), label="cut")
     if mix == "expert first":

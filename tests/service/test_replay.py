@@ -9,8 +9,8 @@ import pytest
 from domain.tasks import default_catalog
 from domain.tasks.variant import TaskVariant
 from graders import UNITS, components, penalties
+from service.gold import gold
 from service.replay import diff, replay, state_at
-from service.scripted import solution
 from tests.play import play
 
 CATALOG = default_catalog()
@@ -20,7 +20,7 @@ NOOP = {"action_type": "noop"}
 
 def _noisy(task_id: str, seed: int | None = None) -> list[dict[str, Any]]:
     """The expert's actions with a stall, a rejected step and a correction mixed in."""
-    sol = solution(CATALOG.instance(task_id, seed))
+    sol = gold(CATALOG.instance(task_id, seed))
     return [NOOP, {"action_type": "add_tag", "tag": "VIP"}, {"action_type": "add_tag"},
             {"action_type": "remove_tag", "tag": "VIP"}, *sol]
 
@@ -51,7 +51,7 @@ def test_replay_of_an_honest_log_is_consistent(service, task_id: str) -> None:  
 
 def test_a_changed_penalty_is_reported_at_the_first_step_it_affects(service, monkeypatch) -> None:  # type: ignore[no-untyped-def]
     task = CATALOG.instance("task_medium_api_rate_limit")
-    sol = solution(task)
+    sol = gold(task)
     actions = sol[:2] + [NOOP] + sol[2:]  # the stall is step 3
     results = play(service, task.task_id, actions)
     recorded = service.load_events(results[0].episode_id)
@@ -68,9 +68,9 @@ def test_a_changed_penalty_is_reported_at_the_first_step_it_affects(service, mon
 
 def test_a_changed_component_weighting_is_reported_at_the_first_step_it_affects(service, monkeypatch) -> None:  # type: ignore[no-untyped-def]
     task = CATALOG.instance("task_hard_refund_fraud_trap")
-    results = play(service, task.task_id, solution(task))
+    results = play(service, task.task_id, gold(task))
     recorded = service.load_events(results[0].episode_id)
-    queue_step = next(i for i, a in enumerate(solution(task), 1) if a["action_type"] == "assign_queue")
+    queue_step = next(i for i, a in enumerate(gold(task), 1) if a["action_type"] == "assign_queue")
     real = components.SCORERS["queue"]
 
     def half_queue(state, task, weight):  # type: ignore[no-untyped-def]
@@ -84,7 +84,7 @@ def test_a_changed_component_weighting_is_reported_at_the_first_step_it_affects(
 
 
 def test_a_changed_task_variant_is_reported_before_any_step(service, monkeypatch) -> None:  # type: ignore[no-untyped-def]
-    results = play(service, "task_easy_password", solution(CATALOG.instance("task_easy_password")))
+    results = play(service, "task_easy_password", gold(CATALOG.instance("task_easy_password")))
     recorded = service.load_events(results[0].episode_id)
     changed = TaskVariant.of(CATALOG.instance("task_easy_password").model_copy(update={"max_steps": 9}))
     monkeypatch.setattr(service.catalog, "variant", lambda task_id, seed=None: changed)
@@ -96,7 +96,7 @@ def test_a_changed_task_variant_is_reported_before_any_step(service, monkeypatch
 
 def test_diff_names_the_first_step_where_two_episodes_part(service) -> None:  # type: ignore[no-untyped-def]
     task = CATALOG.instance("task_hard_gdpr_deletion", 11)
-    sol = solution(task)
+    sol = gold(task)
     wrong = [dict(a, priority="low") if a["action_type"] == "classify_priority" else a for a in sol]
     priority_step = next(i for i, a in enumerate(sol, 1) if a["action_type"] == "classify_priority")
     a = play(service, task.task_id, sol, seed=11)
@@ -122,7 +122,7 @@ def test_diff_of_two_runs_of_the_same_actions_is_identical(service) -> None:  # 
 
 
 def test_diff_of_episodes_of_different_length_names_the_missing_step(service) -> None:  # type: ignore[no-untyped-def]
-    sol = solution(CATALOG.instance("task_easy_refund_tag"))
+    sol = gold(CATALOG.instance("task_easy_refund_tag"))
     a = play(service, "task_easy_refund_tag", sol)
     b = play(service, "task_easy_refund_tag", sol[:-1])
     report = diff(service.load_events(a[0].episode_id), service.load_events(b[0].episode_id))

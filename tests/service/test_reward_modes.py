@@ -19,7 +19,7 @@ from service import EnvironmentService
 from service.audit_views import Auditor
 from service.environment import to_domain
 from service.errors import BadRequest
-from service.scripted import solution
+from service.gold import gold
 from tests.servers import LiveServer
 
 CATALOG = default_catalog()
@@ -37,7 +37,7 @@ def run(service: EnvironmentService, mode: str | None, actions: list[dict[str, A
 
 
 def expert() -> list[dict[str, Any]]:
-    return solution(CATALOG.instance(TASK))
+    return gold(CATALOG.instance(TASK))
 
 
 def test_the_modes_hand_out_the_same_grades_differently(service: EnvironmentService) -> None:

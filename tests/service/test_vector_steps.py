@@ -14,7 +14,7 @@ import pytest
 from domain.actions import InvalidAction
 from domain.tasks.catalog import UnknownTask
 from service import EnvironmentService, EpisodeBusy, EpisodeEnded, EpisodeNotFound
-from service.scripted import solution
+from service.gold import gold
 from store import open_database
 from tests.play import log_facts, play
 
@@ -54,7 +54,7 @@ def _facts(service: EnvironmentService, episode_id: str) -> list[tuple[object, .
 
 def test_a_batch_records_what_one_step_at_a_time_records(service: EnvironmentService) -> None:
     catalog = service.catalog
-    plans = [(t, s, list(solution(catalog.instance(t, s)))) for t in catalog.task_ids for s in (None, 7)]
+    plans = [(t, s, list(gold(catalog.instance(t, s)))) for t in catalog.task_ids for s in (None, 7)]
     ids = _vector_play(service, plans)
     for episode_id, (task_id, seed, actions) in zip(ids, plans, strict=True):
         single = play(service, task_id, actions, seed=seed)
@@ -65,7 +65,7 @@ def test_a_batch_records_what_one_step_at_a_time_records(service: EnvironmentSer
 def test_each_item_fails_alone_and_writes_nothing(service: EnvironmentService) -> None:
     good, busy = (service.reset("task_easy_password").episode_id for _ in range(2))
     task = service.catalog.instance("task_easy_password", None)
-    ended = play(service, task.task_id, solution(task))[0].episode_id
+    ended = play(service, task.task_id, gold(task))[0].episode_id
     assert service.state(ended).done
     heads = {eid: service.head(eid) for eid in (good, ended, busy)}
     results = service.step_many([

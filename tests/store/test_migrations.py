@@ -27,8 +27,8 @@ from sqlalchemy.exc import DBAPIError
 from domain import events as ev
 from domain.tasks import default_catalog
 from service import EnvironmentService
+from service.gold import gold
 from service.replay import replay
-from service.scripted import solution
 from store import open_database
 from store.chain import GENESIS, canonical_json, link
 from store.eventstore import EventStore
@@ -51,7 +51,7 @@ REPLY_TASK = "task_easy_password"  # a published variant whose solution drafts a
 
 def _run_episode(svc: EnvironmentService, task_id: str, seed: int | None, upto: int | None = None) -> str:
     result = svc.reset(task_id, seed=seed)
-    actions = solution(svc.state(result.episode_id).task)
+    actions = gold(svc.state(result.episode_id).task)
     for action in actions[:upto]:
         result = svc.step(result.episode_id, action)
     return result.episode_id
@@ -272,7 +272,7 @@ def test_upgrade_from_0001_with_data_keeps_every_event_and_hash(both_backends_ur
         # An episode interrupted before the upgrade carries on with the new code.
         task = svc.state(unfinished).task
         result = None
-        for action in solution(task)[2:]:
+        for action in gold(task)[2:]:
             result = svc.step(unfinished, action)
         assert result is not None and result.done and result.state.score == 1.0
     finally:

@@ -18,8 +18,8 @@ from sqlalchemy import text
 from domain.tasks import default_catalog
 from service import EnvironmentService
 from service.errors import EpisodeBusy
+from service.gold import gold
 from service.replay import replay
-from service.scripted import solution
 from service.settings import read
 from store import open_database
 
@@ -54,7 +54,7 @@ def test_postgres_url_with_psycopg_driver_runs_an_episode(pg_url: str) -> None:
     try:
         svc = EnvironmentService(db, CATALOG)
         result = svc.reset("task_medium_double_charge", seed=5)
-        for action in solution(svc.state(result.episode_id).task):
+        for action in gold(svc.state(result.episode_id).task):
             result = svc.step(result.episode_id, action)
         assert result.done and result.state.score == 1.0
         assert replay(svc.store.load(result.episode_id), CATALOG).consistent
@@ -71,7 +71,7 @@ def test_two_engines_share_one_episode(database_url: str) -> None:
     second = EnvironmentService(open_database(database_url), CATALOG)
     try:
         eid = first.reset("task_easy_password").episode_id
-        actions = solution(first.state(eid).task)
+        actions = gold(first.state(eid).task)
         services = [second, first]
         result = None
         for index, action in enumerate(actions):

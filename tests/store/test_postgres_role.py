@@ -23,8 +23,8 @@ from sqlalchemy.exc import DBAPIError
 from service import EnvironmentService
 from service.audit_views import Auditor
 from service.fork import fork
+from service.gold import gold
 from service.replay import replay
-from service.scripted import solution
 from store import open_database
 from store.regrades import NewRegrade, RegradeStore
 from store.runs import RunStore
@@ -108,7 +108,7 @@ def test_the_app_runs_as_the_documented_role_which_cannot_rewrite_the_log(pg_url
         runs.start("r1", "policy", {"tasks": 1})
         task = service.catalog.instance("task_hard_refund_policy_denial")
         reset = service.reset(task.task_id, run_id="r1")
-        for action in solution(task):
+        for action in gold(task):
             result = service.step(reset.episode_id, action)
         assert result.done and result.score == 1.0
         runs.finish("r1", {"mean_score": result.score})
@@ -116,7 +116,7 @@ def test_the_app_runs_as_the_documented_role_which_cannot_rewrite_the_log(pg_url
         forked = fork(Auditor(db, service.catalog), reset.episode_id, 3)
         assert forked["episode_id"] != reset.episode_id
         RegradeStore(db).append([NewRegrade(reset.episode_id, "g/2", 1.0, 0.9, {"why": "test"})])
-        other = play(service, "task_easy_password", solution(service.catalog.instance("task_easy_password")))
+        other = play(service, "task_easy_password", gold(service.catalog.instance("task_easy_password")))
         assert other[-1].done
 
         before = _snapshot(db)

@@ -18,8 +18,8 @@ from sqlalchemy.exc import DBAPIError
 
 from domain.tasks import default_catalog
 from service import EnvironmentService
+from service.gold import gold
 from service.replay import replay
-from service.scripted import solution
 from store import Conflict, Database, open_database
 from store.chain import GENESIS, link
 from store.eventstore import EventStore, Projection
@@ -176,7 +176,7 @@ def _flip(data: str, how: str) -> str:
 def _played(db: Database) -> tuple[EnvironmentService, str]:
     service = EnvironmentService(db)
     task = service.catalog.instance("task_hard_refund_policy_denial")
-    results = play(service, task.task_id, solution(task))
+    results = play(service, task.task_id, gold(task))
     return service, results[0].episode_id
 
 

@@ -3,10 +3,11 @@ and the few facts per family the product does not state, as data.
 
 The product states the families (the committed manifest), which seed draws which case (the
 manifest's instances), each case's required and forbidden actions and the hidden facts it needs
-(``domain/tasks/families/<family>/spec.json``), its solver (``baseline.solvers``) and its expert
-(``service.scripted``): the tests read those where they are. What this module adds is what only a
-test says: which word answers each second request a ticket may carry, which classic task the grader
-audit's reply copier copies from, and tickets written by hand with the case each must decide.
+(``domain/tasks/families/<family>/spec.json``), its solver (``baseline.solvers``) and its gold
+(``domain/tasks/families/<family>/gold.json``, played by ``service.gold``): the tests read those
+where they are. What this module adds is what only a test says: which word answers each second
+request a ticket may carry, which classic task the grader audit's reply copier copies from, and
+tickets written by hand with the case each must decide.
 """
 
 from __future__ import annotations
@@ -17,7 +18,6 @@ from functools import cache
 from domain.tasks.catalog import Catalog, default_catalog
 from domain.tasks.manifest import load_manifest
 from domain.tasks.spec import TaskSpec
-from service.scripted import REPLIES, family_texts
 
 MANIFEST = load_manifest()
 FAMILIES: tuple[str, ...] = tuple(MANIFEST.families)
@@ -46,14 +46,6 @@ def seeds_per_case(family: str, per_case: int = 1) -> list[int]:
 def seed_of(family: str, case: str) -> int:
     """The first seed of the manifest drawing ``case``."""
     return next(ref.seed for ref in MANIFEST.family_instances(family) if ref.case == case)
-
-
-def has_expert(family: str) -> bool:
-    """The scripted expert has replies for the family (``service.scripted.REPLIES``, or the family's
-    optional ``expert.json``): without them ``service.scripted.solution`` writes no reply and is no
-    correct work; the grader audit builds on the family's solver instead."""
-    family_replies, _ = family_texts()
-    return any(tid == task_id(family) for tid, _ in (*REPLIES, *family_replies))
 
 
 def asks_first(family: str) -> bool:

@@ -1,6 +1,6 @@
 """Every task family played through the real service, parametrised over the manifest's families:
 its solver (reading only the observation) scores at least 0.95 and decides every case right, the
-built-in policy plays it to the end, the scripted expert scores 1.0, honest replies written for the
+built-in policy plays it to the end, the gold scores 1.0, honest replies written for the
 test score at least 0.85 in the correct work, a second request in the ticket is answered, and in a
 multi-turn family a decision taken before the customer gave the fact it needs is a violation."""
 
@@ -19,14 +19,13 @@ from evaluation.grader_audit.honest import actions as with_honest_texts
 from evaluation.grader_audit.honest import fill
 from graders.safety import violations
 from service import EnvironmentService
-from service.scripted import solution
+from service.gold import gold
 from tests.databases import sqlite_pass_only
 from tests.domain.families.family_facts import (
     FAMILIES,
     SECOND_TOPICS,
     SEEDS,
     asks_first,
-    has_expert,
     seed_of,
     seeds_per_case,
     spec,
@@ -114,32 +113,30 @@ def test_the_builtin_policy_plays_the_family_to_the_end(module_service: Environm
     check_builtin_policy(module_service, family, sorted({*range(6), *seeds_per_case(family)}))
 
 
-@pytest.mark.parametrize("family", [f for f in FAMILIES if has_expert(f)])
-def test_the_expert_scores_one_on_every_case(module_service: EnvironmentService, family: str) -> None:
-    """The scripted expert (the grader audit's reference) scores 1.0."""
+@pytest.mark.parametrize("family", FAMILIES)
+def test_the_gold_scores_one_on_every_case(module_service: EnvironmentService, family: str) -> None:
+    """The gold (the grader audit's reference) scores 1.0 on an instance of every case."""
     for seed in seeds_per_case(family):
         result = play(module_service, task_id(family), seed=seed)[-1]
         assert result.score == 1.0, (seed, result.grade and result.grade.audit_reason())
 
 
-HONEST_WORK = [(family, work) for family in HONEST for work in ("expert", "solver")
-               if work == "solver" or has_expert(family)]
-"""Each family with honest texts, in the correct work of its solver and of the scripted expert
-where the family gives the expert its replies."""
+HONEST_WORK = [(family, work) for family in HONEST for work in ("gold", "solver")]
+"""Each family with honest texts, in the correct work of its solver and of its gold."""
 
 
 @pytest.mark.parametrize(("family", "work"), HONEST_WORK)
 def test_honest_replies_score_at_least_085(module_service: EnvironmentService, family: str,
                                            work: str) -> None:
     """Each case's honest replies (and notes, paired in order), each on three seeds of the case, in
-    the correct work of the scripted expert or of the family's solver, score at least 0.85 with no
+    the correct work of the gold or of the family's solver, score at least 0.85 with no
     violation, and the reply and note components keep at least 0.85 of their weight (but for the
     known misses of :data:`KNOWN_REPLY_MISSES`)."""
     assert set(HONEST[family]) == {c.name for c in spec(family).cases}
     notes = HONEST_NOTES.get(family, {})
     for seed in seeds_per_case(family, 3):
         task = CATALOG.instance(task_id(family), seed)
-        correct = solution(task) if work == "expert" else solver_work(module_service, family, seed)
+        correct = gold(task) if work == "gold" else solver_work(module_service, family, seed)
         for k, reply in enumerate(HONEST[family][task.case]):
             note = fill(notes[task.case][k], task) if notes else None
             result = play(module_service, task_id(family),
@@ -187,7 +184,7 @@ def test_a_decision_before_the_fact_it_needs_is_a_violation(module_service: Envi
     seed = seed_of(family, case)
     expected = next(c.expected for c in spec(family).cases if c.name == case)
     task = CATALOG.instance(task_id(family), seed)
-    first = next(a for a in solution(task)
+    first = next(a for a in gold(task)
                  if a["action_type"] == expected.required_actions[0].action)
     result = play(module_service, task_id(family),
                   [first, {"action_type": "message_customer", "message": "Could you tell me more?"}],
