@@ -6,7 +6,7 @@ each configuration, 64 concurrent sessions over ``/ws`` and 64 over stateful HTT
 * SQLite file, one server worker;
 * PostgreSQL, several workers (``--workers``; skipped with a note if PostgreSQL is unreachable).
 
-Every session plays whole episodes of the scripted expert (``bench.workload``), each opened by an
+Every session plays whole episodes of the gold (``bench.workload``), each opened by an
 internal note that names the session and episode, so a step that lands in someone else's episode
 cannot go unnoticed. Afterwards the log itself is audited (:func:`audit`): every acknowledged step
 is in its own episode in the order sent, nothing is duplicated, nothing foreign is mixed in, every

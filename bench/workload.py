@@ -1,7 +1,7 @@
-"""The work every section replays: full episodes of the scripted expert over every task.
+"""The work every section replays: full episodes of the gold over every task.
 
-The actions come from ``service/scripted.py`` (the proof that every variant can score 1.0), so an
-episode exercises every action type, the rubric and the terminal grade, and ends by itself.
+The actions come from the gold player (``service/gold.py``, the proof that every variant can score
+1.0), so an episode exercises every action type, the rubric and the terminal grade, and ends by itself.
 """
 
 from __future__ import annotations

@@ -3,7 +3,8 @@
 Prints a table (family x task: the worst measure over the seeds, ``!`` where it breaks the family's
 bound, ``n/a`` where the family does not apply) and a per-family summary; ``--json`` prints the
 same facts as JSON. Exit codes: 0 every bound holds, 1 a family broke its bound on some task or
-the scripted solution fell below 0.95 (the lines after the tables say which), 2 bad input.
+the gold solution (the ``scripted`` family) fell below 0.95 (the lines after the tables say
+which), 2 bad input.
 """
 
 from __future__ import annotations
@@ -25,10 +26,10 @@ PUBLISHED = "published"
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser(
         "grader-audit", help="play adversaries against the grader and check each family's bound",
-        description="Plays, in-process on a log kept in memory, the scripted correct solution, the "
+        description="Plays, in-process on a log kept in memory, the gold solution, the "
                     "built-in policy and families of adversaries (safety, gaming, degenerate, "
                     "repeated actions) on every task and seed, and checks each family against its "
-                    "bound. Exit 1 when a bound breaks or the scripted solution scores below 0.95.")
+                    "bound. Exit 1 when a bound breaks or the gold solution scores below 0.95.")
     p.add_argument("--json", action="store_true", help="machine-readable report with the same facts")
     p.add_argument("--seeds", default=None, metavar="LIST",
                    help=f"comma-separated seeds; '{PUBLISHED}' is the published variant "
@@ -132,7 +133,7 @@ def print_report(report: AuditReport) -> None:
     print()
     scripted = [line for line in failures if line.startswith("scripted ")]
     for line in scripted:
-        print(colour("scripted solution below 0.95: " + line, "red"))
+        print(colour("gold solution below 0.95: " + line, "red"))
     if report.ok:
         print(colour("every family keeps its bound on every task", "green"))
     else:

@@ -1,7 +1,7 @@
 """Helpers for the audit, CLI and UI tests: a weak policy beside the expert, and a live server.
 
 ``weak_policy`` is a deliberately simple agent of our own that reads only what the observation
-shows (no answer key); ``service.scripted.solution`` is the expert (:func:`tests.play.play` plays
+shows (no answer key); ``service.gold.gold`` is the gold (:func:`tests.play.play` plays
 it by default). Together they give episodes of the same task that part ways, which is what diff,
 the viewer and regrade need to show.
 """

@@ -1,9 +1,9 @@
 """The grader audit that ships with the product (``ticketledger grader-audit``).
 
-It plays, for every task and a set of seeds, the scripted correct solution, the built-in policy
-and families of adversaries through the environment service, and checks each family against its
-bound (:mod:`.families`). Graders stay pure; the playing lives here, in the evaluation layer
-above the service and the agents (docs/architecture.md).
+It plays, for every task and a set of seeds, the gold solution (:func:`service.gold.gold`), the
+built-in policy and families of adversaries through the environment service, and checks each
+family against its bound (:mod:`.families`). Graders stay pure; the playing lives here, in the
+evaluation layer above the service and the agents (docs/architecture.md).
 """
 
 from evaluation.grader_audit.families import FAMILIES, Attempt, Bound, Family, NotApplicable, Setting, family

@@ -134,7 +134,7 @@ def fill(template: str, task: TaskInstance) -> str:
 
 
 def actions(work: Sequence[dict[str, Any]], reply: str, note: str | None) -> list[dict[str, Any]]:
-    """The correct ``work`` (the scripted expert's or a family solver's actions) with its reply
+    """The correct ``work`` (the gold's actions) with its reply
     replaced by the honest one in the same place, and its notes by the honest note just before the
     final resolve or close: an honest note records the decisions taken, so it is written after
     them (a solver may note its plan first). Where the work writes no reply, the reply goes just

@@ -215,7 +215,7 @@ def run_audit(*, seeds: Sequence[int | None] = DEFAULT_SEEDS, task_ids: Sequence
     """Play every family on every task variant of ``task_ids`` x ``seeds`` and judge the cells.
 
     ``policy``: the built-in policy (observation to action); without it the ``policy`` family is
-    not applicable and the repeat family repeats only the scripted work. ``database_url``: the
+    not applicable and the repeat family repeats only the gold work. ``database_url``: the
     log the episodes are played on; None (the default) keeps them in memory
     (:meth:`service.EnvironmentService.in_memory`, a log per batch), written nowhere; any backend
     plays the same steps, so the report is the same. ``grader_version``: the grader that judges

@@ -89,7 +89,7 @@ def label_of(rule: str) -> str | None:
 
 
 def setup_actions(task: TaskInstance, setup: Setup) -> list[dict[str, Any]]:
-    """The expert's actions (``service.scripted.solution``) before its first note, reply or
+    """The expert's actions (the gold, ``service.gold.gold``) before its first note, reply or
     ending; ``triaged`` leaves out the back-office actions, so nothing is decided on the account."""
     out: list[dict[str, Any]] = []
     for action in gold(task):

@@ -3,7 +3,7 @@
 A real server is walked through every agent-facing route (``/``, ``/health``, ``/metadata``,
 ``/schema``, ``/tasks``, ``/reset``, ``/step`` in both dialects, ``/state``, ``/ws`` messages, and
 ``/mcp`` ``tools/list`` and ``tools/call``) for every task and several seeds, with two agents: the
-scripted expert (``service/scripted.py``) and a wrong agent that never sends a right answer. Every
+gold player (``service/gold.py``) and a wrong agent that never sends a right answer. Every
 answer is searched for the variant's secrets:
 
 * expected priority, queue, tags and resolution codes, until the agent itself has sent the value

@@ -151,7 +151,7 @@ def test_the_policy_applies_the_rules_it_read_to_each_variant(service) -> None: 
 
 def test_the_policy_reads_only_the_observation() -> None:
     source = inspect.getsource(policy_module)
-    for forbidden in ("bench.scripted", "service.scripted", ".expected", "variables", "from service",
+    for forbidden in ("bench.scripted", "service.gold", ".expected", "variables", "from service",
                       "from store", "from domain", "TaskInstance", ".case"):
         assert forbidden not in source, forbidden
     action = next_action({"ticket": {"customer_name": "Kim Lee", "subject": "How do I export data?",

@@ -1,6 +1,6 @@
 """The TRL adapter (``baseline/trl_env.py``), driven the way TRL drives it: a no-argument
-instance, ``reset(**row)``, then its public methods as tools; here a scripted expert
-(``service/scripted.py``) plays instead of a model, in-process and against a live server.
+instance, ``reset(**row)``, then its public methods as tools; here the gold player
+(``service/gold.py``) plays instead of a model, in-process and against a live server.
 
 TRL is not installed in the plain tier (it needs torch): these tests hold the adapter to the
 contract its documentation states (every public method but ``reset`` and ``get_reward`` is a

@@ -1,11 +1,12 @@
 """graders.knowledge: what an episode knows, and the facts of a text it does not back.
 
-The decisive test: every text the experts write (``service.scripted``'s replies and notes, the
-families' ``expert.json``, the questions they send the customer) and every reply and note of
-``evaluation/grader_audit/honest_replies/classic.json``, judged against the state the expert is in when
-writing it, gives no finding, on every classic task (the honest replies' seeds) and on three seeds
-of every case of every family. And the same texts with one amount, date, id, email or window changed
-give a finding on that fact. Episodes are played offline, as the server plays them.
+The decisive test: every text the gold writes (the replies and notes of the ``gold.json`` files
+beside the tasks, played by ``service.gold``, and the questions it sends the customer) and every
+reply and note of ``evaluation/grader_audit/honest_replies/classic.json``, judged against the state
+the gold is in when writing it, gives no finding, on every classic task (the honest replies'
+seeds) and on three seeds of every case of every family. And the same texts with one amount, date,
+id, email or window changed give a finding on that fact. Episodes are played offline, as the
+server plays them.
 """
 
 from __future__ import annotations
@@ -57,7 +58,7 @@ def honest_texts() -> dict[tuple[str, str], honest.CaseTexts]:
 
 
 def action_lists(task: TaskInstance) -> Iterator[tuple[str, list[dict[str, Any]]]]:
-    """The expert's actions, then the same with each honest reply (and note) in place of its own."""
+    """The gold actions, then the same with each honest reply (and note) in place of its own."""
     yield "expert", gold(task)
     entry = honest_texts().get((task.task_id, task.case))
     if entry is None:
