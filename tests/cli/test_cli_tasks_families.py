@@ -63,5 +63,8 @@ def test_verify_a_sample_of_one_family(capsys: pytest.CaptureFixture[str]) -> No
     assert code == 0 and data["ok"] is True and data["instances"] == 3
     assert list(data["families"]) == ["account_access"] and data["audit_failures"] == []
     assert data["audit_episodes"] > 0
+    row = data["families"]["account_access"]
+    assert row["gold_passed"] == row["solver_passed"] == 3 and row["gold_min_score"] >= 0.95
+    assert sum(r["instances"] for r in data["gold_by_split"]["account_access"].values()) == 3
     code, _, err = run(capsys, "tasks", "verify", "--family", "nope", "--no-audit")
     assert code == 2 and "unknown family" in err

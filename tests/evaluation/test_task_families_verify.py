@@ -1,5 +1,5 @@
-"""``ticketledger tasks verify``'s checks, in memory: the family solvers, the case, the adversaries;
-and reset by split and index through the service."""
+"""``ticketledger tasks verify``'s checks, in memory: the gold and the family solvers, the case, the
+adversaries (built on the gold); and reset by split and index through the service."""
 
 from __future__ import annotations
 
@@ -12,8 +12,9 @@ from baseline.solvers import NoSolver, solver_for
 from domain.tasks import default_catalog
 from evaluation.grader_audit.families import family
 from evaluation.grader_audit.runner import run_audit
-from evaluation.task_families import SOLVER_BOUND, check_instance, sample, verify
+from evaluation.task_families import SOLVER_BOUND, check_instance, gold_agent, sample, verify
 from service import EnvironmentService
+from service.gold import gold
 from service.errors import BadRequest
 from tests.databases import sqlite_pass_only
 from tests.offline import Offline
@@ -22,16 +23,21 @@ CATALOG = default_catalog()
 pytestmark = sqlite_pass_only("in memory, or on SQLite files it opens itself")
 
 
-def test_a_deterministic_sample_passes_the_solver_and_the_grader_audit() -> None:
+def test_a_deterministic_sample_passes_the_gold_the_solver_and_the_grader_audit() -> None:
     report = verify(CATALOG, per_family=3, audit_sample=1)
     assert report.ok, (report.failures, report.audit_failures)
     manifest = CATALOG.manifest
     assert manifest is not None
     assert {c.ref.family for c in report.instances} == set(manifest.families)
+    assert {c.player for c in report.instances} == {"gold", "solver"}
     for name, row in report.by_family().items():
-        assert row["instances"] == 3 and row["min_score"] >= SOLVER_BOUND, name
+        assert row["instances"] == 3 and row["gold_passed"] == row["solver_passed"] == 3, name
+        assert min(row["gold_min_score"], row["solver_min_score"]) >= SOLVER_BOUND, name
         cases = {c.ref.case for c in report.instances if c.ref.family == name}
         assert cases == set(manifest.families[name].cases)  # the sample covers every case
+    by_split = report.gold_by_split()
+    assert set(by_split) == set(manifest.families)
+    assert sum(r["instances"] for rows in by_split.values() for r in rows.values()) == 3 * len(by_split)
     assert report.audit is not None and report.audited_instances == len(manifest.families)
     assert report.audit.episodes_played > 20 * report.audited_instances
     statuses = {c.family: c.status for c in report.audit.cells}
@@ -57,6 +63,17 @@ def test_a_solver_that_misreads_the_case_fails_and_says_the_case_was_not_reached
     assert "outcome" in check.problem
     right = check_instance(CATALOG, fraud, solver_for("refund_request"))
     assert right.ok and right.reached_case and right.score >= SOLVER_BOUND
+
+
+def test_a_gold_without_its_reply_fails_and_says_so() -> None:
+    """The gold check can fail: the same answer key's actions without the gold file's texts end
+    the episode without the weighed reply, so the instance does not verify."""
+    ref = CATALOG.family_instances("complaint")[0]
+    assert check_instance(CATALOG, ref, gold_agent(CATALOG, ref), "gold").ok
+    bare = gold(CATALOG.instance(ref.task_id, ref.seed), {})
+    steps = iter(bare)
+    check = check_instance(CATALOG, ref, lambda _: next(steps, bare[-1]), "gold")
+    assert not check.ok and check.problem is not None and check.problem.startswith("the gold ")
 
 
 def test_in_memory_play_records_what_the_service_records_on_sqlite(sqlite_url: str) -> None:
@@ -144,7 +161,7 @@ def test_the_audit_in_memory_judges_as_the_audit_on_the_store(sqlite_url: str) -
 def test_every_instance_of_every_family_verifies() -> None:
     report = verify(CATALOG, per_family=None, workers=2)
     manifest = CATALOG.manifest
-    assert manifest is not None and len(report.instances) == len(manifest.instances)
+    assert manifest is not None and len(report.instances) == 2 * len(manifest.instances)
     assert report.ok, ([c.problem for c in report.failures][:10], report.audit_failures[:10])
 
 
