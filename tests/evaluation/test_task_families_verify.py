@@ -14,8 +14,8 @@ from evaluation.grader_audit.families import family
 from evaluation.grader_audit.runner import run_audit
 from evaluation.task_families import SOLVER_BOUND, check_instance, gold_agent, sample, verify
 from service import EnvironmentService
-from service.gold import gold
 from service.errors import BadRequest
+from service.gold import gold
 from tests.databases import sqlite_pass_only
 from tests.offline import Offline
 
