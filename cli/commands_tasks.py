@@ -132,7 +132,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps({"ok": report.ok, "instances": verified,
                           "families": families, "gold_by_split": report.gold_by_split(),
-                          "failures": failures,
+                          "failures": failures, "gold_problems": report.gold_problems,
                           "audited_instances": report.audited_instances,
                           "audit_episodes": report.audit.episodes_played if report.audit else 0,
                           "audit_failures": report.audit_failures,
@@ -148,6 +148,8 @@ def cmd_verify(args: argparse.Namespace) -> int:
         print_table(splits, ["family", "split", "instances", "passed", "min_score", "mean_score"])
         for f in failures:
             print(f"FAIL {f['instance']} ({f['case']}, {f['player']}): {f['problem']}")
+        for problem in report.gold_problems:
+            print(f"FAIL gold file: {problem}")
         if report.audit is not None:
             print(f"grader audit: {report.audit.episodes_played} adversary episodes on "
                   f"{report.audited_instances} instances, "

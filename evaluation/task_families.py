@@ -29,6 +29,7 @@ from typing import Any
 
 from baseline.solvers import solver_for
 from domain.tasks.catalog import Catalog
+from domain.tasks.gold import default_gold, gold_problems
 from domain.tasks.manifest import InstanceRef
 from evaluation.grader_audit.families import FAMILIES, Family
 from evaluation.grader_audit.report import AuditReport, Cell
@@ -68,6 +69,9 @@ class VerifyReport:
     audit: AuditReport | None = None
     audited_instances: int = 0
     seconds: float = 0.0
+    gold_problems: list[str] = field(default_factory=list)
+    """What the verified families' gold files lack (a weighed reply or note of a case) or name
+    wrongly (a case the spec does not have): :func:`domain.tasks.gold.gold_problems`."""
 
     @property
     def failures(self) -> list[InstanceCheck]:
@@ -83,7 +87,7 @@ class VerifyReport:
 
     @property
     def ok(self) -> bool:
-        return not self.failures and not self.audit_failures
+        return not self.failures and not self.audit_failures and not self.gold_problems
 
     def by_family(self) -> dict[str, dict[str, Any]]:
         """Per family: the instances, and per player how many passed and its min and mean score."""
@@ -239,6 +243,9 @@ def verify(catalog: Catalog, *, per_family: int | None = None, family: str | Non
         parts = [_verify_family(catalog, by_family[n], per_family, audit, families, agent_of(n),
                                 audit_size) for n in names]
     report = VerifyReport()
+    for name in names:
+        report.gold_problems += gold_problems(catalog.spec(manifest.families[name].task_id),
+                                              default_gold())
     for checks, _, _, _ in parts:
         report.instances += checks
     if audit:

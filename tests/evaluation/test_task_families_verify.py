@@ -29,7 +29,7 @@ def test_a_deterministic_sample_passes_the_gold_the_solver_and_the_grader_audit(
     manifest = CATALOG.manifest
     assert manifest is not None
     assert {c.ref.family for c in report.instances} == set(manifest.families)
-    assert {c.player for c in report.instances} == {"gold", "solver"}
+    assert {c.player for c in report.instances} == {"gold", "solver"} and report.gold_problems == []
     for name, row in report.by_family().items():
         assert row["instances"] == 3 and row["gold_passed"] == row["solver_passed"] == 3, name
         assert min(row["gold_min_score"], row["solver_min_score"]) >= SOLVER_BOUND, name
