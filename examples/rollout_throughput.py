@@ -1,4 +1,4 @@
-"""Throughput of N concurrent rollouts through the TRL adapter, a scripted expert acting.
+"""Throughput of N concurrent rollouts through the TRL adapter, the gold player acting.
 
 Each of N threads holds one ``TicketLedgerToolEnv`` (as TRL holds one per generation) and plays
 episodes back to back for ``--seconds``: ``reset(task_id, seed)``, then one tool call per action of

@@ -11,7 +11,7 @@ import pytest
 from baseline.client import RemoteError, TicketLedgerClient, action_body
 from domain.actions import ClassifyPriority, CombinedAction
 from domain.tasks import default_catalog
-from service.scripted import solution
+from service.gold import gold
 from tests.databases import sqlite_pass_only
 from tests.servers import LiveServer, episode_events
 
@@ -24,7 +24,7 @@ TASK, SEED = "task_hard_refund_fraud_trap", 2
 def _play(client: TicketLedgerClient) -> tuple[dict[str, Any], list[dict[str, Any]], dict[str, Any]]:
     """The scripted expert's episode of TASK and SEED: the reset answer, the step answers, the state."""
     first = client.reset(task_id=TASK, seed=SEED)
-    steps = [client.step(action) for action in solution(CATALOG.instance(TASK, SEED))]
+    steps = [client.step(action) for action in gold(CATALOG.instance(TASK, SEED))]
     return first, steps, client.state(client.episode_id)
 
 

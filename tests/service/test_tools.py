@@ -32,7 +32,7 @@ from domain.actions import (
 )
 from domain.tasks import default_catalog
 from domain.vocabulary import ActionType
-from service.scripted import solution
+from service.gold import gold
 from service.tools import TOOLS, TOOLS_BY_NAME
 
 CATALOG = default_catalog()
@@ -67,7 +67,7 @@ def _arguments(action: dict[str, Any]) -> dict[str, Any]:
 
 @pytest.mark.parametrize("task_id", CATALOG.task_ids)
 def test_every_action_the_expert_takes_fits_its_chat_tool(task_id: str) -> None:
-    for action in solution(CATALOG.instance(task_id, 1)):
+    for action in gold(CATALOG.instance(task_id, 1)):
         jsonschema.validate(_arguments(action), CHAT[action["action_type"]]["parameters"])
 
 
