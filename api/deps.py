@@ -81,14 +81,24 @@ class ServiceThreads:
     threads start on first use (a server that forks its workers forks none) and stop at
     :meth:`close` (the app's shutdown); they are daemon threads, so an app that is never shut down
     does not keep its process alive.
+
+    With ``at_once`` (:func:`runs_at_once`), a reset or a plain step that finds the plain lane idle
+    (nothing of it queued or running) runs at once on the event loop instead: the hand-off to a
+    thread and back costs two thread wake-ups, and on a busy machine each of them waits for a core,
+    which is most of what a sequential client waited for. At most one call a turn of the event loop
+    runs so; calls that arrive together (sessions whose frames came in at once) find the turn taken
+    and queue, so the threads still commit them in batches.
     """
 
     def __init__(self, service: EnvironmentService, threads: int = 4, most: int = 16,
-                 model_threads: int = MODEL_THREADS):
+                 model_threads: int = MODEL_THREADS, at_once: bool = False):
         self.service = service
         self.threads = threads
         self.most = most
         self.model_threads = model_threads
+        self.at_once = at_once
+        self._waiting = 0  # plain-lane resets and steps queued or running, counted on the loop
+        self._turn_taken = False  # a call ran at once in this turn of the event loop
         self._jobs: queue.SimpleQueue[_Job] = queue.SimpleQueue()
         self._heavy_jobs: queue.SimpleQueue[_Job] = queue.SimpleQueue()
         self._running: list[tuple[threading.Thread, queue.SimpleQueue[_Job]]] = []
@@ -104,21 +114,50 @@ class ServiceThreads:
 
     async def step(self, episode_id: str, action: dict[str, object]) -> StepResult:
         """``EnvironmentService.step(episode_id, action)`` in one of the threads, perhaps committed
-        with other steps that queued meanwhile (the class docstring)."""
+        with other steps that queued meanwhile, or at once when the plain lane is idle (the class
+        docstring)."""
         loop = asyncio.get_running_loop()
+        heavy = is_heavy(action)
+        if not heavy and self._may_run_at_once(loop):
+            return self.service.step(episode_id, action)
         future: asyncio.Future[StepResult] = loop.create_future()
-        self._put(_Step(episode_id, action, future, loop), heavy=is_heavy(action))
-        return await future
+        self._put(_Step(episode_id, action, future, loop), heavy=heavy)
+        return await (future if heavy else self._counted(future))
 
     async def reset(self, request: ResetRequest, check: Callable[[], None] | None = None
                     ) -> StepResult:
         """``EnvironmentService.reset`` of ``request`` in one of the threads, perhaps committed
-        with other resets that queued meanwhile (the class docstring); ``check``, when given, runs
-        first in the thread, and its error is this reset's (a run filing refused, say)."""
+        with other resets that queued meanwhile, or at once when the plain lane is idle (the class
+        docstring); ``check``, when given, runs first, and its error is this reset's (a run
+        filing refused, say)."""
         loop = asyncio.get_running_loop()
+        if self._may_run_at_once(loop):
+            if check is not None:
+                check()
+            return self.service.reset(**dataclasses.asdict(request))
         future: asyncio.Future[StepResult] = loop.create_future()
         self._put(_Reset(request, check, future, loop))
-        return await future
+        return await self._counted(future)
+
+    def _may_run_at_once(self, loop: asyncio.AbstractEventLoop) -> bool:
+        """Whether a reset or a plain step may run on the event loop now (the class docstring);
+        if so, this turn of the loop is taken."""
+        if not self.at_once or self._waiting or self._turn_taken:
+            return False
+        self._turn_taken = True
+        loop.call_soon(self._next_turn)  # runs in the loop's next turn, not this one
+        return True
+
+    def _next_turn(self) -> None:
+        self._turn_taken = False
+
+    async def _counted(self, future: asyncio.Future[StepResult]) -> StepResult:
+        """``future``'s result, counted among the plain lane's calls meanwhile."""
+        self._waiting += 1
+        try:
+            return await future
+        finally:
+            self._waiting -= 1
 
     def close(self) -> None:
         """Stop the threads once the calls queued before this are done (a later call starts
@@ -353,6 +392,20 @@ def _settle(settled: list[_Settled]) -> None:
             future.set_result(result)
 
 
+def runs_at_once(service: EnvironmentService, settings: Settings) -> bool:
+    """Whether an idle server runs a reset or a plain step at once on the event loop
+    (``ServiceThreads``' ``at_once``): under ``TICKETLEDGER_BLOCKING_CALLS=auto``, where the server
+    runs one service thread (:func:`service_threads`: SQLite with no LLM judge or customer).
+
+    Why only there: such a call is the processor's work (deciding, grading, hashing) and a commit
+    that writes the WAL without waiting for the disk (``synchronous=NORMAL``; the fsync is the
+    checkpoint's, in a thread of its own), and the one thread would hold every other call up for
+    as long anyway; the loop is held about as long as that thread would hold the interpreter's
+    lock. Where calls wait without the GIL (a PostgreSQL commit, a model's answer) they wait in
+    the threads, so that a slow one holds up no other session."""
+    return settings.blocking_calls == "auto" and service_threads(service) == 1
+
+
 def service_threads(service: EnvironmentService) -> int:
     """How many service threads an app runs: one on SQLite with no LLM judge or customer, four
     otherwise.
@@ -383,7 +436,8 @@ class Environment:
         # whatever TICKETLEDGER_BLOCKING_CALLS says.
         self.inline = (settings.blocking_calls == "inline" and service.judge is None
                        and service.customer is None)
-        self.threads = ServiceThreads(service, threads=service_threads(service))
+        self.threads = ServiceThreads(service, threads=service_threads(service),
+                                      at_once=runs_at_once(service, settings))
 
     def close(self) -> None:
         """Stop the service threads (the app's shutdown)."""

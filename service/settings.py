@@ -74,10 +74,11 @@ class Settings(BaseModel):
     blocking_calls: Annotated[Literal["auto", "inline", "thread"], BeforeValidator(_lower)] = Field(
         "auto", alias="TICKETLEDGER_BLOCKING_CALLS",
         description="where the (blocking) service runs: inline on the event loop or in the "
-                    "server's service threads (api.deps.ServiceThreads). auto: the threads, so "
-                    "that one session's database work (a slow commit, a WAL checkpoint) never "
-                    "blocks the event loop the other sessions are served on; inline saves the "
-                    "hand-off for a client that never overlaps calls")
+                    "server's service threads (api.deps.ServiceThreads). auto: the threads, "
+                    "except that on SQLite without an LLM a reset or step that finds them idle "
+                    "runs at once on the loop (calls that overlap still queue and are committed "
+                    "together); thread: always the threads, so that no database work ever runs "
+                    "on the event loop; inline: always the loop")
     host: str | None = Field(None, alias="HOST",
                              description="interface the server listens on (unset: the entry "
                                          "point's own default, 127.0.0.1 for `ticketledger serve`, "

@@ -17,7 +17,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from api.app import create_app
-from api.deps import ServiceThreads, service_threads
+from api.deps import ServiceThreads, runs_at_once, service_threads
 from domain.tasks.catalog import UnknownTask
 from service import EnvironmentService, EpisodeNotFound, ResetRequest
 from service.settings import read
@@ -204,7 +204,8 @@ def test_the_threads_start_on_first_use_and_stop_at_the_apps_shutdown(sqlite_url
         return [t for t in threading.enumerate() if t.name.startswith("ticketledger-service")]
 
     before = set(service_threads())
-    app = create_app(read({"DATABASE_URL": sqlite_url, "HOST": "127.0.0.1"}))
+    app = create_app(read({"DATABASE_URL": sqlite_url, "HOST": "127.0.0.1",
+                           "TICKETLEDGER_BLOCKING_CALLS": "thread"}))
     assert set(service_threads()) == before  # none made for an app that has served nothing
     with TestClient(app, base_url="http://localhost") as client:
         assert client.post("/reset", json={"task_id": "task_easy_password"}).status_code == 200
@@ -216,11 +217,66 @@ def test_the_threads_start_on_first_use_and_stop_at_the_apps_shutdown(sqlite_url
 
 
 def test_one_thread_on_sqlite_four_where_calls_wait_without_the_gil(sqlite_url: str) -> None:
-    """``service_threads``: SQLite with no LLM gets one thread; an LLM judge makes it four."""
+    """``service_threads``: SQLite with no LLM gets one thread; an LLM judge makes it four.
+    ``runs_at_once``: an idle SQLite server without an LLM runs calls on the loop, unless told
+    ``thread``."""
     service = EnvironmentService(open_database(sqlite_url))
+    auto, thread = read({}), read({"TICKETLEDGER_BLOCKING_CALLS": "thread"})
     try:
         assert service_threads(service) == 1
+        assert runs_at_once(service, auto) and not runs_at_once(service, thread)
         service.judge = object()  # type: ignore[assignment]  # any configured judge
         assert service_threads(service) == 4
+        assert not runs_at_once(service, auto)  # a model's answer never waits on the loop
     finally:
         service.db.dispose()
+
+
+def test_an_idle_lane_runs_a_call_at_once_on_the_event_loop(service: EnvironmentService,
+                                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    """With ``at_once``, a reset or step that finds nothing queued or running runs on the event
+    loop's own thread; calls that arrive in the same turn of the loop queue for the thread, and
+    while the thread is busy every later call queues too, so busy periods still batch."""
+    ran: list[tuple[str, str]] = []
+    busy, release = threading.Event(), threading.Event()
+    real_step, real_many = service.step, service.step_many
+
+    def step(episode_id: str, action: Any) -> Any:
+        ran.append(("step", threading.current_thread().name))
+        if threading.current_thread().name.startswith("ticketledger-service"):
+            busy.set()
+            assert release.wait(30)
+        return real_step(episode_id, action)
+
+    def step_many(steps: Any) -> Any:
+        ran.append((f"step_many {len(steps)}", threading.current_thread().name))
+        return real_many(steps)
+
+    monkeypatch.setattr(service, "step", step)
+    monkeypatch.setattr(service, "step_many", step_many)
+    threads = ServiceThreads(service, threads=1, at_once=True)
+    ids = [service.reset("task_easy_password", seed=n).episode_id for n in range(5)]
+
+    async def scenario() -> list[int]:
+        opened = await threads.reset(ResetRequest("task_easy_password", 11))
+        await asyncio.sleep(0)  # the reset took this turn of the loop: the step waits for the next
+        alone = await threads.step(ids[0], NOOP)
+        together = [asyncio.ensure_future(threads.step(i, NOOP)) for i in ids[1:3]]
+        await asyncio.to_thread(busy.wait, 30)  # the first ran at once, the second is in the thread
+        later = [asyncio.ensure_future(threads.step(i, NOOP)) for i in ids[3:]]
+        for _ in range(3):
+            await asyncio.sleep(0)
+        release.set()
+        done = [await f for f in together + later]
+        return [opened.state.step_count, alone.state.step_count,
+                *(r.state.step_count for r in done)]
+
+    try:
+        counts = asyncio.run(scenario())
+    finally:
+        threads.close()
+    assert counts == [0, 1, 1, 1, 1, 1]
+    here = threading.current_thread().name  # asyncio.run ran the loop in this thread
+    assert ran[:2] == [("step", here), ("step", here)]  # alone, then the first of two
+    assert ran[2] == ("step", "ticketledger-service-0")  # the second queued behind the first's turn
+    assert ran[3:] == [("step_many 2", "ticketledger-service-0")]  # the lane was busy: both queued
