@@ -8,6 +8,7 @@ exact JSON the matching REST route answers (both call the same ``service`` funct
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import os
 import sys
@@ -16,6 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from cli.progress import ProgressBar
+from cli.spool import Spool, dump
 from support.terminal import colour, print_table
 
 if TYPE_CHECKING:  # imported where used: `ticketledger --help` stays light
@@ -255,22 +257,24 @@ def cmd_verify(args: argparse.Namespace) -> int:
     from service.verify import check_heads, parse_heads, verify
 
     auditor = _auditor(args)
-    data = verify(auditor, _filter(args), ProgressBar("verify"), jobs=args.jobs)
-    data["heads"] = None
-    if args.heads is not None:
-        text = sys.stdin.read() if str(args.heads) == "-" else args.heads.read_text(encoding="utf-8")
-        data["heads"] = check_heads(auditor, parse_heads(text), ProgressBar("heads "))
-        data["ok"] = data["ok"] and data["heads"]["ok"]
-    if args.json:
-        _dump(data)
-        return 0 if data["ok"] else 1
-    for f in data["failures"]:
-        d = f["first_divergence"]
-        where = (f"step {d['step']}" if d["step"] is not None else
-                 f"event {d['seq']}" if d["seq"] is not None else "its index row")
-        print(colour(f"FAIL {f['episode_id']} ({f['task_id']}) at {where}: {d['message']}", "red"))
-        for m in f["index"]:
-            print(colour(f"  index {m['column']}: {m['index']!r}, the log says {m['log']!r}", "red"))
+    with Spool() as failures:
+        data = verify(auditor, _filter(args), ProgressBar("verify"), jobs=args.jobs,
+                      failures=failures)
+        data["heads"] = None
+        if args.heads is not None:
+            text = sys.stdin.read() if str(args.heads) == "-" else args.heads.read_text(encoding="utf-8")
+            data["heads"] = check_heads(auditor, parse_heads(text), ProgressBar("heads "))
+            data["ok"] = data["ok"] and data["heads"]["ok"]
+        if args.json:
+            dump(data, sys.stdout)
+            return 0 if data["ok"] else 1
+        for f in failures:
+            d = f["first_divergence"]
+            where = (f"step {d['step']}" if d["step"] is not None else
+                     f"event {d['seq']}" if d["seq"] is not None else "its index row")
+            print(colour(f"FAIL {f['episode_id']} ({f['task_id']}) at {where}: {d['message']}", "red"))
+            for m in f["index"]:
+                print(colour(f"  index {m['column']}: {m['index']!r}, the log says {m['log']!r}", "red"))
     print(f"verified {data['episodes']} episodes: {data['consistent']} consistent, "
           f"{data['inconsistent']} inconsistent")
     heads = data["heads"]
@@ -331,11 +335,19 @@ def cmd_regrade(args: argparse.Namespace) -> int:
             print("error: --judge llm needs JUDGE_MODEL and a key (JUDGE_API_KEY or OPENAI_API_KEY)",
                   file=sys.stderr)
             return 2
-    data = regrade(_auditor(args), _filter(args), dry_run=args.dry_run,
-                   progress=ProgressBar("regrade"), grader_version=args.grader, judge=judge)
-    if args.json:
-        _dump(data)
-        return 0
+    with Spool() as changes:
+        data = regrade(_auditor(args), _filter(args), dry_run=args.dry_run,
+                       progress=ProgressBar("regrade"), grader_version=args.grader, judge=judge,
+                       changes=changes)
+        if args.json:
+            dump(data, sys.stdout)
+            return 0
+        _print_regrade(data, list(itertools.islice(changes, 20)))
+    return 0
+
+
+def _print_regrade(data: dict[str, Any], first: list[dict[str, Any]]) -> None:
+    """The regrade report for people: the per-task table and the first changed episodes."""
     judged = f", replies judged by {data['judge_model']}" if data["judge"] == "llm" else ""
     print(f"grader {data['grader_version']}{judged}: {data['episodes']} episodes re-scored, "
           f"{data['changed']} changed")
@@ -344,7 +356,7 @@ def cmd_regrade(args: argparse.Namespace) -> int:
             for t in data["tasks"]]
     print_table(rows, ["task_id", "episodes", "changed", "mean_recorded", "mean_new", "mean_delta",
                        "min_delta", "max_delta", "components moved"])
-    for c in data["changes"][:20]:
+    for c in first:
         moved = ", ".join(f"{k} {v['recorded']}->{v['new']}" for k, v in c["components_moved"].items())
         print(f"  {c['episode_id']} {c['task_id']}: {c['recorded_score']} -> {c['new_score']} "
               f"({moved or 'rewards moved at steps ' + str(c['steps_moved'])})")
@@ -353,7 +365,6 @@ def cmd_regrade(args: argparse.Namespace) -> int:
     else:
         print(f"appended {data['records_appended']} regrade records (batch {data['batch']}); "
               "the log and recorded scores are unchanged")
-    return 0
 
 
 def cmd_export(args: argparse.Namespace) -> int:

@@ -8,7 +8,7 @@ expected end state): they are for auditors, never for agents.
 from __future__ import annotations
 
 import datetime as dt
-from typing import Any
+from typing import Any, Protocol
 
 from domain.ids import id_rule, is_id
 from domain.state import fold
@@ -25,6 +25,15 @@ from store.eventstore import EpisodeRow, EventStore, RecordedEvent
 from store.queries import AuditQueries, BadCursor, EpisodeFilter
 from store.regrades import RegradeStore
 from store.runs import RunStore
+
+
+class Collector(Protocol):
+    """Where a whole-log audit (``verify``, ``regrade``) puts the episodes its report lists: a
+    list by default (the REST answer), or a file the command line writes them to as they come,
+    since on a large log they may be every episode. The report holds the collector as it is."""
+
+    def append(self, item: dict[str, Any], /) -> None: ...
+
 
 MAX_PAGE = 500
 SEQ_MAX = 2**31 - 1

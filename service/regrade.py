@@ -17,12 +17,13 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import Any
 
 from domain.events import StepGraded
 from graders import to_float
 from graders.versions import CURRENT, Grader, UnknownGrader, grader_for
-from service.audit_views import Auditor, check_filter
+from service.audit_views import Auditor, Collector, check_filter
 from service.environment import to_domain
 from service.errors import BadRequest
 from service.judge import LLMJudge, rejudge
@@ -74,37 +75,55 @@ def regrade_episode(row: EpisodeRow, recorded: list[RecordedEvent],
     }
 
 
-def _task_table(results: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    tasks: dict[str, list[dict[str, Any]]] = {}
-    for r in results:
-        tasks.setdefault(r["task_id"], []).append(r)
-    table = []
-    for task_id in sorted(tasks):
-        rows = tasks[task_id]
-        changed = [r for r in rows if r["changed"]]
-        deltas = [r["delta"] for r in rows]
-        components: dict[str, dict[str, Any]] = {}
-        for r in changed:
+@dataclass
+class _TaskTally:
+    """One task's row of the report, added to an episode at a time (the report keeps no row per
+    episode: a regrade of the whole log holds the same memory whatever its size). Sums run in
+    the episodes' order, so the figures are those of summing a list of them."""
+
+    episodes: int = 0
+    changed: int = 0
+    recorded: float = 0.0
+    new: float = 0.0
+    delta: float = 0.0
+    min_delta: float | None = None
+    max_delta: float | None = None
+    components: dict[str, dict[str, Any]] = field(default_factory=dict)
+
+    def add(self, r: dict[str, Any]) -> None:
+        self.episodes += 1
+        self.recorded += r["recorded_score"]
+        self.new += r["new_score"]
+        self.delta += r["delta"]
+        self.min_delta = r["delta"] if self.min_delta is None else min(self.min_delta, r["delta"])
+        self.max_delta = r["delta"] if self.max_delta is None else max(self.max_delta, r["delta"])
+        if r["changed"]:
+            self.changed += 1
             for name, move in r["components_moved"].items():
-                entry = components.setdefault(name, {"episodes": 0, "total_delta": 0.0})
+                entry = self.components.setdefault(name, {"episodes": 0, "total_delta": 0.0})
                 entry["episodes"] += 1
                 entry["total_delta"] = round(entry["total_delta"] + move["delta"], 4)
-        table.append({
-            "task_id": task_id, "episodes": len(rows), "changed": len(changed),
-            "mean_recorded": round(sum(r["recorded_score"] for r in rows) / len(rows), 4),
-            "mean_new": round(sum(r["new_score"] for r in rows) / len(rows), 4),
-            "mean_delta": round(sum(deltas) / len(rows), 4),
-            "min_delta": min(deltas), "max_delta": max(deltas), "components": components,
-        })
-    return table
+
+    def row(self, task_id: str) -> dict[str, Any]:
+        n = self.episodes
+        return {"task_id": task_id, "episodes": n, "changed": self.changed,
+                "mean_recorded": round(self.recorded / n, 4), "mean_new": round(self.new / n, 4),
+                "mean_delta": round(self.delta / n, 4), "min_delta": self.min_delta,
+                "max_delta": self.max_delta, "components": self.components}
 
 
 def regrade(auditor: Auditor, where: EpisodeFilter, *, dry_run: bool = False,
             progress: Callable[[int, int], None] | None = None,
-            grader_version: str | None = None, judge: LLMJudge | None = None) -> dict[str, Any]:
+            grader_version: str | None = None, judge: LLMJudge | None = None,
+            changes: Collector | None = None) -> dict[str, Any]:
     """Regrade every matching episode with ``grader_version`` (default: the current grader);
     append records unless ``dry_run``. Returns the report. ``judge``: re-judge every reply with
-    this LLM judge first (None: the recorded verdicts, if any)."""
+    this LLM judge first (None: the recorded verdicts, if any).
+
+    The log is read a page of episodes at a time and the per-task table is added up as it goes,
+    so memory does not grow with the log. The report's ``changes`` lists every episode whose
+    grade moved, which may be every episode: in a list, or in the collector given (the command
+    line writes them to a file as they come)."""
     check_filter(where)
     try:
         grader = grader_for(grader_version or CURRENT)
@@ -113,24 +132,30 @@ def regrade(auditor: Auditor, where: EpisodeFilter, *, dry_run: bool = False,
     version = grader.version
     batch = "rg_" + secrets.token_hex(8)
     total = auditor.queries.count(where) if progress else 0
-    results: list[dict[str, Any]] = []
+    tasks: dict[str, _TaskTally] = {}
+    moved: Collector = [] if changes is None else changes
+    episodes = changed = written = 0
     pending: list[NewRegrade] = []
-    written = 0
     for row, recorded in auditor.queries.iter_with_events(where):
         result = regrade_episode(row, recorded, grader, judge)
-        results.append(result)
-        pending.append(NewRegrade(row.episode_id, version, result["recorded_score"],
-                                  result["new_score"],
-                                  {"batch": batch,
-                                   "recorded_grader_version": result["recorded_grader_version"],
-                                   "components_moved": result["components_moved"],
-                                   "steps_moved": result["steps_moved"],
-                                   "judge": result["judge"], "verdicts": result["verdicts"]}))
-        if not dry_run and len(pending) >= 200:
-            written += auditor.regrades.append(pending)
-            pending = []
+        episodes += 1
+        tasks.setdefault(result["task_id"], _TaskTally()).add(result)
+        if result["changed"]:
+            changed += 1
+            moved.append(result)
+        if not dry_run:
+            pending.append(NewRegrade(row.episode_id, version, result["recorded_score"],
+                                      result["new_score"],
+                                      {"batch": batch,
+                                       "recorded_grader_version": result["recorded_grader_version"],
+                                       "components_moved": result["components_moved"],
+                                       "steps_moved": result["steps_moved"],
+                                       "judge": result["judge"], "verdicts": result["verdicts"]}))
+            if len(pending) >= 200:
+                written += auditor.regrades.append(pending)
+                pending = []
         if progress:
-            progress(len(results), total)
+            progress(episodes, total)
     if not dry_run:
         written += auditor.regrades.append(pending)
     return {
@@ -138,7 +163,6 @@ def regrade(auditor: Auditor, where: EpisodeFilter, *, dry_run: bool = False,
         "judge": "deterministic" if judge is None else "llm",
         "judge_model": None if judge is None else judge.model,
         "filters": {"run_id": where.run_id, "task_id": where.task_id},
-        "episodes": len(results), "changed": sum(1 for r in results if r["changed"]),
-        "records_appended": written, "tasks": _task_table(results),
-        "changes": [r for r in results if r["changed"]],
+        "episodes": episodes, "changed": changed, "records_appended": written,
+        "tasks": [tasks[task_id].row(task_id) for task_id in sorted(tasks)], "changes": moved,
     }

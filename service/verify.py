@@ -32,7 +32,7 @@ from typing import Any
 
 from domain.state import fold
 from service import replay
-from service.audit_views import Auditor, check_filter
+from service.audit_views import Auditor, Collector, check_filter
 from service.environment import to_domain
 from service.errors import BadRequest
 from store.codec import parse_json
@@ -124,18 +124,23 @@ def verify_episode(row: EpisodeRow, recorded: list[RecordedEvent], auditor: Audi
 
 
 def verify(auditor: Auditor, where: EpisodeFilter, progress: Progress | None = None, *,
-           jobs: int = 1) -> dict[str, Any]:
+           jobs: int = 1, failures: Collector | None = None) -> dict[str, Any]:
     """Verify every matching episode; the summary lists those that failed with their first problem.
 
     ``jobs`` > 1 replays pages of episodes in that many worker processes (each opens the database
     itself): replay is CPU-bound and episodes are independent, so a big log verifies about ``jobs``
     times faster. The summary is the same, in the same order, whatever ``jobs`` is.
+
+    Episodes are read a page at a time and only failures are kept, in a list or in the collector
+    given as ``failures`` (the command line writes them to a file as they come: a grader that now
+    scores differently fails every episode of a log).
     """
     check_filter(where)
     if jobs < 1:
         raise BadRequest("jobs must be at least 1")
     total = auditor.queries.count(where)
-    checked, failures = 0, []
+    checked = failed = 0
+    found: Collector = [] if failures is None else failures
     pages = auditor.queries.iter_episodes(where, PAGE)
     inline = jobs == 1 or auditor.db.in_memory or total <= PAGE  # workers would cost more than they save
     results = (_verify_page(auditor, rows) for rows in pages) if inline \
@@ -144,14 +149,16 @@ def verify(auditor: Auditor, where: EpisodeFilter, progress: Progress | None = N
         for result in page:
             checked += 1
             if not result["consistent"]:
-                failures.append(result)
+                failed += 1
+                found.append(result)
         if progress:
             progress(checked, total)
     for result in _unlisted(auditor, where):
         checked += 1
-        failures.append(result)
-    return {"episodes": checked, "consistent": checked - len(failures), "inconsistent": len(failures),
-            "ok": not failures, "failures": failures, "filters": {"run_id": where.run_id}}
+        failed += 1
+        found.append(result)
+    return {"episodes": checked, "consistent": checked - failed, "inconsistent": failed,
+            "ok": not failed, "failures": found, "filters": {"run_id": where.run_id}}
 
 
 PAGE = 100
