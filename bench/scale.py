@@ -8,7 +8,7 @@ the largest log with the smallest, command by command: time at most 10x for 10x 
 step that grows faster than the log) and memory flat (nothing held per episode).
 
 Playing 100,000 episodes through the service would take most of an hour, so the logs are made
-fast: a few hundred real episodes (the scripted expert of ``bench.workload`` on every task and
+fast: a few hundred real episodes (the gold player of ``bench.workload`` on every task and
 several seeds) are played through the service once, then cloned under new episode ids through the
 store's own ``EventStore.create_many``, which writes every event's canonical text, chains it and
 writes the index row exactly as an episode's first append does. Only the opening event changes
@@ -65,7 +65,7 @@ class Template:
 
 
 def seed_templates(url: str, seeds: tuple[int | None, ...]) -> list[Template]:
-    """Play the scripted expert on every task under ``seeds`` into ``url`` and read the episodes
+    """Play the gold player on every task under ``seeds`` into ``url`` and read the episodes
     back as templates (their events as stored, parsed)."""
     from service import EnvironmentService
     from service.audit_views import Auditor
