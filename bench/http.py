@@ -2,9 +2,10 @@
 
 Both servers run at once on 127.0.0.1: TicketLedger (``python -m server.app``) on a fresh SQLite
 file in the work directory (durable, its default), and ``bench/seed_server.py`` (in memory, the
-seed's routes, shapes and work). The project's one client (``baseline.client.TicketLedgerClient``)
-per server, one request at a time (keep-alive; cookies kept, so TicketLedger routes the steps by the
-cookie its ``/reset`` set),
+seed's routes, shapes and work). A plain ``httpx.Client`` per server (the instrument the speed
+bar is stated with, rather than the project's own client: a lighter client would change every
+figure and the ratio with it), one request at a time
+(keep-alive; cookies kept, so TicketLedger routes the steps by the cookie its ``/reset`` set),
 plays the seed's own flow over its six tasks in turn: ``POST /reset {"task_id"}``, then four
 ``POST /step`` with the seed's flat action body (``bench.workload.seed_episodes``), identical bytes
 to both servers. Every answer must be 200 and every episode must end.
@@ -27,7 +28,8 @@ from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
-from baseline.client import TicketLedgerClient
+import httpx
+
 from bench import servers
 from bench.common import Figure, log, ratio
 from bench.workload import Plan, seed_episodes
@@ -37,15 +39,16 @@ GOAL = 1.2
 """Issue 14's goal for TicketLedger on durable SQLite / yardstick (it must not fall either)."""
 
 
-def post(client: TicketLedgerClient, path: str, body: object) -> dict[str, Any]:
-    """POST JSON, insist on success (an error status raises ``RemoteError``), return the JSON answer."""
-    answer = client.request("POST", path, body)
-    if not isinstance(answer, dict):
-        raise RuntimeError(f"POST {path} answered {str(answer)[:300]}, not a JSON object")
+def post(client: httpx.Client, path: str, body: object) -> dict[str, Any]:
+    """POST JSON, insist on 200, return the JSON answer."""
+    response = client.post(path, json=body)
+    if response.status_code != 200:
+        raise RuntimeError(f"POST {path} answered {response.status_code}: {response.text[:300]}")
+    answer: dict[str, Any] = response.json()
     return answer
 
 
-def play(client: TicketLedgerClient, work: Sequence[Plan], episodes: int, start: int = 0) -> int:
+def play(client: httpx.Client, work: Sequence[Plan], episodes: int, start: int = 0) -> int:
     """Play ``episodes`` episodes of ``work`` in turn from ``start``; returns the steps taken."""
     steps = 0
     for n in range(start, start + episodes):
@@ -69,8 +72,7 @@ def compare(urls: dict[str, str], key: str, name: str, *, rounds: int,
     order = list(urls)
     found: dict[str, list[float]] = {server: [] for server in order}
     with ExitStack() as stack:
-        clients = {server: stack.enter_context(TicketLedgerClient(url, timeout=REQUEST_TIMEOUT_S,
-                                                                  cookies=True))
+        clients = {server: stack.enter_context(httpx.Client(base_url=url, timeout=REQUEST_TIMEOUT_S))
                    for server, url in urls.items()}
         for client in clients.values():
             play(client, work, 2 * len(work))  # warm each: imports, first-use paths, page cache
@@ -87,7 +89,7 @@ def compare(urls: dict[str, str], key: str, name: str, *, rounds: int,
             log(f"  {name} round {n + 1}: " + ", ".join(
                 f"{server} {found[server][-1]:,.0f}" for server in order) + " steps/s: "
                 f"{found['ticketledger'][-1] / found['yardstick'][-1]:.2f}x the yardstick")
-    what = f"reset + 4 steps, one sequential client, {episodes} episodes a round"
+    what = f"reset + 4 steps, one sequential httpx client, {episodes} episodes a round"
     rates = {server: Figure(f"http.{key}.{server}", f"HTTP: {LABELS[server]}"
                             + (f", {name}" if server != "yardstick" else ""), "steps/s",
                             found[server], detail=what) for server in order}
