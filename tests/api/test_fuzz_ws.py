@@ -58,15 +58,19 @@ def _log(server: LiveServer, episode_id: str) -> list[tuple[Any, ...]]:
 
 @pytest.fixture(scope="module")
 def bystander(server: LiveServer) -> Iterator[dict[str, Any]]:
-    """An episode in progress on its own session, checked untouched once the module is done."""
+    """An episode in progress, checked untouched once the module is done. It is played over
+    stateful HTTP: a ``/ws`` session that closes ends the episode it opened (``disconnected``),
+    which would be its own session's doing, not the fuzzer's."""
     from domain.tasks import default_catalog
 
     task = default_catalog().instance("task_hard_gdpr_deletion", 9)
-    with ws_connect(_ws_url(server)) as ws:
-        eid = _ask(ws, {"type": "reset", "data": {"task_id": task.task_id, "seed": 9}})["data"][
-            "episode_id"]
+    with httpx.Client(base_url=server.url, timeout=30) as client:
+        opened = client.post("/reset", json={"task_id": task.task_id, "seed": 9})
+        assert opened.status_code == 200, opened.text
+        eid = opened.json()["episode_id"]
         for action in gold(task)[:2]:
-            assert _ask(ws, {"type": "step", "data": action})["type"] == "observation"
+            stepped = client.post("/step", json={"action": action, "episode_id": eid})
+            assert stepped.status_code == 200 and stepped.json()["done"] is False, stepped.text
     before = _log(server, eid)
     yield {"episode_id": eid}
     assert _log(server, eid) == before, "hostile input changed another episode's log"

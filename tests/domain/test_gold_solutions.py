@@ -70,10 +70,13 @@ def test_the_gold_scores_one_on_seeded_variants(service: EnvironmentService, tas
         assert len(cases) > 1, f"{task_id}: seeds never reach more than one case"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("family", FAMILIES)
 def test_the_gold_solves_every_instance_of_the_family(family: str) -> None:
     """Every instance of the manifest, in memory through the service, as ``tasks verify`` plays it:
-    at least 0.95, the case's decision components earned in full, within the step budget."""
+    at least 0.95, the case's decision components earned in full, within the step budget. Slow
+    tier: 1,560 episodes; the plain tier plays the gold on one instance of every case
+    (``tests/domain/families/test_family_episodes.py``)."""
     refs = CATALOG.family_instances(family)
     assert {r.case for r in refs} == {c.name for c in CATALOG.spec(refs[0].task_id).cases}
     for ref in refs:
