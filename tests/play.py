@@ -1,5 +1,5 @@
 """Helpers the core tests share: play an episode through a real service (a list of actions, an
-agent or the scripted expert), compare logs with timestamps aside, and module-wide databases (the
+agent or the gold player), compare logs with timestamps aside, and module-wide databases (the
 fixtures built on them are in ``tests/conftest.py``).
 """
 
@@ -43,7 +43,7 @@ def play(service: EnvironmentService, task_id: str | None, actions: Iterable[Any
          run_id: str | None = None) -> list[StepResult]:
     """Reset, then step until the episode ends or ``actions`` run out: ``actions`` is a list of
     actions, an :data:`Agent` asked for every action until the episode ends (or its step budget),
-    or None for the scripted expert's solution of the variant drawn.
+    or None for the gold player's solution of the variant drawn.
 
     Returns the reset result followed by one result per step taken.
     """

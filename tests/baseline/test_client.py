@@ -22,7 +22,7 @@ TASK, SEED = "task_hard_refund_fraud_trap", 2
 
 
 def _play(client: TicketLedgerClient) -> tuple[dict[str, Any], list[dict[str, Any]], dict[str, Any]]:
-    """The scripted expert's episode of TASK and SEED: the reset answer, the step answers, the state."""
+    """The gold player's episode of TASK and SEED: the reset answer, the step answers, the state."""
     first = client.reset(task_id=TASK, seed=SEED)
     steps = [client.step(action) for action in gold(CATALOG.instance(TASK, SEED))]
     return first, steps, client.state(client.episode_id)

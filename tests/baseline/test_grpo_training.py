@@ -84,7 +84,7 @@ def _call(env: Any, name: str, arguments: dict[str, Any]) -> str:
 
 
 def _gold_conversations(base_url: str) -> list[list[dict[str, Any]]]:
-    """The scripted expert's episodes on the server as chat conversations, the way TRL builds
+    """The gold player's episodes on the server as chat conversations, the way TRL builds
     them; odd seeds open with the malformed call before the expert's actions."""
     cls = environment_factory(base_url=base_url)
     catalog = default_catalog()

@@ -43,7 +43,7 @@ it), and both identity bundles of each case of the email-change task."""
 
 
 def actions(task: TaskInstance, reply: str, note: str | None) -> list[dict[str, Any]]:
-    """The scripted expert's actions for this variant with the honest reply (and note) in place."""
+    """The gold player's actions for this variant with the honest reply (and note) in place."""
     return honest_actions(gold(task), reply, note)
 
 

@@ -1,7 +1,7 @@
 """Adversarial agents: stuffing, spamming, stalling, early finishes, tag stuffing, negations.
 
 Each exploit is run on every task it applies to, and must score low (a concrete ceiling) and below
-the scripted expert. Where an adversary reads the answer key (to do everything else right), the
+the gold player. Where an adversary reads the answer key (to do everything else right), the
 assertion is on the component it attacks: that component must earn nothing.
 """
 
@@ -24,7 +24,7 @@ TASKS = CATALOG.task_ids
 REPLY_TASKS = [t for t in TASKS if CATALOG.instance(t).reply is not None]
 TAG_TASKS = [t for t in TASKS if "tags" in CATALOG.instance(t).weights]
 CEILING = 0.5
-"""No exploit may reach this on any task (the scripted expert scores 1.0)."""
+"""No exploit may reach this on any task (the gold player scores 1.0)."""
 
 
 

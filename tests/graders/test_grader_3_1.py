@@ -244,7 +244,7 @@ def test_grader_3_1_reads_no_contempt_in_plain_service(text: str) -> None:
 # ----------------------------------------------------------------------------- what 3.1's judge reads away
 
 def _worked(task_id: str, seed: int | None, note: str | None = None) -> EpisodeState:
-    """The state of a correct episode before its reply: the scripted expert's actions but the
+    """The state of a correct episode before its reply: the gold player's actions but the
     reply and the finish (and ``note`` for its note, where it writes one)."""
     task = CATALOG.instance(task_id, seed)
     episode = Offline(CATALOG, task_id, seed)

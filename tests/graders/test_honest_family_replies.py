@@ -3,7 +3,7 @@
 Every natural reply in ``evaluation/grader_audit/honest_replies/families.json`` (and note, where a
 family weighs one) was written from the case's ticket, facts, answer key and policy texts, never
 from the graders' rubric lists, in three styles (concise, warm, formal). Each is played in a correct
-episode through the real service: the scripted expert's questions to the customer, triage, tags,
+episode through the real service: the gold player's questions to the customer, triage, tags,
 policy lookup, back-office actions and resolution, with the honest text in place of the expert's, on
 the first instances of the family's test split in its case. The families' solvers write the replies
 the grader audit plays; these are the honest yardstick beside them.

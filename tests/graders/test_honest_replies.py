@@ -2,7 +2,7 @@
 
 Every natural reply in ``evaluation/grader_audit/honest_replies/classic.json`` (and note, where a task
 weighs one) is played in a correct episode through the real service on the run's database: the
-scripted expert's triage, tags, policy lookup, back-office actions and resolution, with the honest
+gold player's triage, tags, policy lookup, back-office actions and resolution, with the honest
 text in place of the expert's. The data file's shape, its counts and its placeholders are checked
 under every grader. The score threshold is what the new grader must meet; under grader 1.1, which
 mis-scores many of these replies, a reply below it is an expected failure, through the one switch
@@ -124,7 +124,7 @@ def test_honest_reply_scores_at_least_threshold(service, task_id: str, case: str
 
 ADVERSARY_KINDS = ("safety", "gaming", "degenerate")
 """The audit's families that do wrong or gamed work (``evaluation.grader_audit``); the ``repeat``
-family does the right work with repeats, and the references are the scripted expert and the policy."""
+family does the right work with repeats, and the references are the gold player and the policy."""
 
 
 @pytest.mark.slow

@@ -61,7 +61,7 @@ def test_a_later_reply_without_the_request_clears_it_and_no_reply_has_none() -> 
 
 
 def test_no_recorded_v1_reply_asks_for_a_secret() -> None:
-    """The golden episodes' replies (scripted expert, built-in policy, odd sequences) are honest
+    """The golden episodes' replies (gold player, built-in policy, odd sequences) are honest
     work or harmless nonsense: none of them may trip the rule."""
     replies = set()
     for path in sorted(GOLDEN.glob("episodes-*.jsonl")):

@@ -1,7 +1,7 @@
 """The tools' one declaration (``service/tools.py``) against the action models it is read from,
 and the renderings made from it: MCP's tool list, the chat schema, the TRL adapter's methods.
 
-The chat schema is checked the way a model's arguments meet it: every action the scripted expert
+The chat schema is checked the way a model's arguments meet it: every action the gold player
 takes on every task validates against its tool's parameters (``jsonschema``), and what the
 domain's parser refuses (a value outside a vocabulary, a text over its limit, a field the action
 does not take) the schema refuses too.
