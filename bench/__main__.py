@@ -22,7 +22,7 @@ from bench.common import (
 SECTIONS = ("host", "parts", "inprocess", "replay", "http", "ws", "growth", "scale", "postgres",
             "inference", "startup")
 EXTRA_SECTIONS = ("load", "instructions", "sessions")
-"""Run only when named with --only: bench/load.py (issue 5's integrity load run) overlaps the
+"""Run only when named with --only: bench/load.py (the integrity load run) overlaps the
 HTTP figures and takes minutes; bench/instructions.py needs valgrind and takes minutes;
 bench/sessions.py (64 and 256 /ws sessions on 1 SQLite and 2 and 4 PostgreSQL workers, about 5
 minutes) overlaps the ws and postgres sections (``python -m bench.sessions`` prints its own table)."""

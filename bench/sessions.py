@@ -1,7 +1,7 @@
 """Concurrent ``/ws`` sessions per server configuration: the table of how many rollouts a worker takes.
 
-``python -m bench.sessions`` (or ``python -m bench --only sessions``) answers what issue 17 asks of
-the bench and what ``docs/training.md`` and ``docs/performance.md`` quote: steps/s and step latency
+``python -m bench.sessions`` (or ``python -m bench --only sessions``) measures what a trainer asks of
+the environment and what ``docs/training.md`` and ``docs/performance.md`` quote: steps/s and step latency
 of 64 and 256 concurrent OpenEnv sessions over ``/ws``, for
 
 * one server worker on a durable SQLite file (the default), and
@@ -11,7 +11,7 @@ of 64 and 256 concurrent OpenEnv sessions over ``/ws``, for
 Each (configuration, session count) gets a fresh database (a new SQLite file, or a new
 PostgreSQL database dropped afterwards) and its own ``python -m server.app`` on 127.0.0.1, then
 :func:`bench.ws.measure` plays it: back-to-back rounds (throughput, p50/p99 step latency), then
-rounds with 0.5 s of thinking between steps (p50/p99 step latency; issue 14's bar: p99 at most
+rounds with 0.5 s of thinking between steps (p50/p99 step latency; the bar: p99 at most
 50 ms). The client is OpenEnv's ``GenericEnvClient``, all sessions in this one process, as a
 trainer runs them; the client shares the cores with the server. Errors (a refused connection, an
 error frame, a timeout, an episode that did not end) are counted per configuration; the command
