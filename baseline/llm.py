@@ -22,6 +22,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from baseline.agent import FAILED_STEP_ACTION, NO_ACTOR, Decision, LLMCall
 from baseline.chat import (
     AnswerMode,
     BadReply,
@@ -32,9 +33,9 @@ from baseline.chat import (
     tool_definitions,
 )
 from baseline.config import Config
-from baseline.decision import FAILED_STEP_ACTION, NO_ACTOR, Decision, LLMCall
-from baseline.policy import BuiltinPolicy
+from baseline.policy import BUILTIN_POLICY
 from baseline.stdout import one_line
+from domain.observation import Observation
 from domain.redaction import redact
 from support.deadline import Deadline, call_with_deadline
 
@@ -204,14 +205,15 @@ class LLMAgent:
         self.client = client or ChatClient(config)
         self.health = ModelHealth(config.llm_max_failures, notify)
         self.modes = AnswerModes(notify)
-        self.fallback = BuiltinPolicy() if config.uses_fallback else None
+        self.fallback = BUILTIN_POLICY if config.uses_fallback else None
         self.name = config.agent_name()
 
     def models_for(self, task_id: str, difficulty: str) -> tuple[str, ...]:
         return self.config.models_for(task_id, difficulty)
 
-    def act(self, observation: Mapping[str, Any]) -> Decision:
-        chain = self.models_for(str(observation.get("task_id")), str(observation.get("difficulty")))
+    def act(self, observation: Observation) -> Decision:
+        chain = self.models_for(observation.task_id, observation.difficulty)
+        shown = observation.model_dump(mode="json")  # what the prompt shows, as every client gets it
         problems: list[str] = []
         skipped: list[str] = []
         calls: list[LLMCall] = []
@@ -219,7 +221,7 @@ class LLMAgent:
             if self.health.is_skipped(model):
                 skipped.append(model)
                 continue
-            action, tried = self._ask(model, observation)
+            action, tried = self._ask(model, shown)
             calls.extend(tried)
             call = tried[-1]
             if action is not None:

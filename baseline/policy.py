@@ -26,17 +26,21 @@ import datetime as dt
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from baseline.agent import RuleAgent
 from baseline.config import POLICY_NAME
-from baseline.decision import Decision
+from baseline.plan import Plan, Step
+from baseline.reader import EMAIL, Reader
+
+if TYPE_CHECKING:  # read, never built, here: the runner loads the domain model with its first reset
+    from domain.observation import Observation, PublicAccount
 
 WORD_NUMBERS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
                 "eight": 8, "nine": 9, "ten": 10}
 TEAMS = {"account": "account", "trust": "trust_and_safety", "security": "trust_and_safety",
          "billing": "billing", "finance": "billing", "escalations": "escalations",
          "engineering": "technical", "technical": "technical"}
-EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
 
 
 def _has(text: str, *cues: str) -> bool:
@@ -145,8 +149,9 @@ def policy_phrase(text: str | None, pattern: str, default: str) -> str:
 
 # ------------------------------------------------------------------------------- the plan
 @dataclass
-class Plan:
-    """Everything the policy means to do on this ticket, in the order it does it."""
+class Handling:
+    """Everything the policy means to do on this ticket, in the order it does it (what
+    :func:`plan_of` turns into the steps of a :class:`~baseline.plan.Plan`)."""
 
     policy: str | None
     priority: str
@@ -160,45 +165,13 @@ class Plan:
     back_office: list[dict[str, Any]] = field(default_factory=list)
 
 
-@dataclass(frozen=True)
-class Ticket:
-    first_name: str
-    subject: str
-    message: str
-    tier: str
-    email: str
-    facts: Mapping[str, str]
-    objective: str
-    policies: Mapping[str, str]
-    account: Mapping[str, Any] = field(default_factory=dict)
-
-    @classmethod
-    def from_observation(cls, obs: Mapping[str, Any]) -> Ticket:
-        ticket = obs.get("ticket") or {}
-        name = str(ticket.get("customer_name") or "there").split()
-        return cls(first_name=name[0] if name else "there",
-                   subject=str(ticket.get("subject") or ""),
-                   message=str(ticket.get("message") or obs.get("customer_message") or ""),
-                   tier=str(ticket.get("customer_tier") or "free").lower(),
-                   email=str(ticket.get("customer_email") or ""),
-                   facts={str(k): str(v) for k, v in (ticket.get("facts") or {}).items()},
-                   objective=str(obs.get("objective") or ""),
-                   policies=dict(obs.get("policies") or {}),
-                   account=dict(obs.get("account") or {}))
-
-    def fact(self, *names: str) -> str | None:
-        for name in names:
-            for key, value in self.facts.items():
-                if name in key.lower():
-                    return value
+def _date(t: Reader, *names: str) -> dt.date | None:
+    """The date a fact (:meth:`Reader.fact_like`) holds, when it holds one and nothing else."""
+    value = t.fact_like(*names)
+    try:
+        return dt.date.fromisoformat(value.strip()) if value else None
+    except ValueError:
         return None
-
-    def date(self, *names: str) -> dt.date | None:
-        value = self.fact(*names)
-        try:
-            return dt.date.fromisoformat(value.strip()) if value else None
-        except ValueError:
-            return None
 
 
 def _within(policy: str | None, unit: str) -> str | None:
@@ -213,14 +186,14 @@ def _mentioned(text: str, *cues: str) -> bool:
     return _has(text.lower(), *cues)
 
 
-def _about(t: Ticket) -> str:
+def _about(t: Reader) -> str:
     """What the customer says the complaint is about ('my broken sync' -> 'your broken sync')."""
     found = re.search(r"\babout (?:my|our) ([\w -]{3,40}?)(?=\s+and\b|[.,!?]|$)",
                       f"{t.message}\n{t.subject}", re.IGNORECASE | re.MULTILINE)
     return f"your {found.group(1).strip()}" if found else "this problem"
 
 
-def _login(t: Ticket, code: str | None, slots: Mapping[str, Any]) -> list[str]:
+def _login(t: Reader, code: str | None, slots: Mapping[str, Any]) -> list[str]:
     return ["A browser often keeps filling in the old password after a reset, so please clear your "
             "browser cache and cookies and type the new password by hand.",
             "If that does not help, use the new password reset link we have just sent to your "
@@ -228,7 +201,7 @@ def _login(t: Ticket, code: str | None, slots: Mapping[str, Any]) -> list[str]:
             "Please confirm whether you can sign in after these steps."]
 
 
-def _how_to(t: Ticket, code: str | None, slots: Mapping[str, Any]) -> list[str]:
+def _how_to(t: Reader, code: str | None, slots: Mapping[str, Any]) -> list[str]:
     text = f"{t.subject} {t.message}"
     if _mentioned(text, "export", "download", "csv"):
         fmt = "a CSV file" if _mentioned(text, "csv") else "a file"
@@ -239,7 +212,7 @@ def _how_to(t: Ticket, code: str | None, slots: Mapping[str, Any]) -> list[str]:
             "anything there is unclear."]
 
 
-def _duplicate_charge(t: Ticket, code: str | None, slots: Mapping[str, Any]) -> list[str]:
+def _duplicate_charge(t: Reader, code: str | None, slots: Mapping[str, Any]) -> list[str]:
     refund = _within(t.policies.get("refund_policy"), "business days")
     when = f" {refund}" if refund else ""
     return ["I have opened a billing investigation into the duplicate charge, and our billing team "
@@ -248,7 +221,7 @@ def _duplicate_charge(t: Ticket, code: str | None, slots: Mapping[str, Any]) -> 
             f"method{when}, and we will let you know when that happens."]
 
 
-def _technical(t: Ticket, code: str | None, slots: Mapping[str, Any]) -> list[str]:
+def _technical(t: Reader, code: str | None, slots: Mapping[str, Any]) -> list[str]:
     text = f"{t.subject} {t.message}"
     if _mentioned(text, "429", "rate limit"):
         return ["The 429 errors mean your requests are going over our API rate limit.",
@@ -261,7 +234,7 @@ def _technical(t: Ticket, code: str | None, slots: Mapping[str, Any]) -> list[st
             "update you as soon as we know more."]
 
 
-def _outage(t: Ticket, code: str | None, slots: Mapping[str, Any]) -> list[str]:
+def _outage(t: Reader, code: str | None, slots: Mapping[str, Any]) -> list[str]:
     text = f"{t.subject} {t.message}"
     what = "the failing webhook deliveries" if _mentioned(text, "webhook") else "this outage"
     out = [f"We have escalated {what} as an incident, and our on-call engineers are working on it now."]
@@ -271,7 +244,7 @@ def _outage(t: Ticket, code: str | None, slots: Mapping[str, Any]) -> list[str]:
     return out
 
 
-def _security(t: Ticket, code: str | None, slots: Mapping[str, Any]) -> list[str]:
+def _security(t: Reader, code: str | None, slots: Mapping[str, Any]) -> list[str]:
     days = re.search(r"last (\w+) days", t.message, re.IGNORECASE)
     span = f" for the last {days.group(1)} days" if days else ""
     return ["We have opened a security incident, and our security specialists are looking into the "
@@ -281,38 +254,38 @@ def _security(t: Ticket, code: str | None, slots: Mapping[str, Any]) -> list[str
             "recognise."]
 
 
-def _refund(t: Ticket, code: str | None, slots: Mapping[str, Any]) -> list[str]:
+def _refund(t: Reader, code: str | None, slots: Mapping[str, Any]) -> list[str]:
     policy = t.policies.get("refund_policy")
-    order_date, window = t.fact("order_date", "purchase"), slots.get("window", 30)
+    order_date, window = t.fact_like("order_date", "purchase"), slots.get("window", 30)
     if code == "refund_denied":
         return [f"Your order was placed on {order_date}, more than {window} days before your request, "
                 "so it is outside our refund window and we cannot refund it.",
                 "We can offer you store credit instead, or help you with any problem you have with "
                 "the product."]
     if code == "refund_issued":
-        amount = t.fact("amount")
+        amount = t.fact_like("amount")
         when = _within(policy, "business days")
         refund = f"a full refund of {amount}" if amount else "a full refund"
         return [f"Your order from {order_date} is inside our {window}-day refund window, so we have "
                 f"approved {refund}.",
                 f"It will go back to your original payment method{' ' + when if when else ''}."]
-    order = t.fact("order_id", "order")
+    order = t.fact_like("order_id", "order")
     return [f"I have passed your refund request{f' for order {order}' if order else ''} to our finance "
             "team, who will take it from here."]
 
 
-def _missing_order(t: Ticket, code: str | None, slots: Mapping[str, Any]) -> list[str]:
-    order = t.fact("order_id")
+def _missing_order(t: Reader, code: str | None, slots: Mapping[str, Any]) -> list[str]:
+    order = t.fact_like("order_id")
     which = f"order {order}" if order else "your order"
     if code == "fraud_review_opened":
         when = _within(t.policies.get("refund_abuse"), "business days") or "soon"
         return [f"A specialist team will review your request about {which} and get back to you {when}."]
-    amount = t.fact("order_amount", "amount")
+    amount = t.fact_like("order_amount", "amount")
     return [f"We have approved a full refund{f' of {amount}' if amount else ''} for {which} to your original "
             "payment method."]
 
 
-def _account_change(t: Ticket, code: str | None, slots: Mapping[str, Any]) -> list[str]:
+def _account_change(t: Reader, code: str | None, slots: Mapping[str, Any]) -> list[str]:
     if code == "account_updated":
         return [f"We have verified your identity and changed the login email on your account to "
                 f"{slots.get('new_email', 'the new address')}.",
@@ -322,7 +295,7 @@ def _account_change(t: Ticket, code: str | None, slots: Mapping[str, Any]) -> li
             "address on file; until then your account stays as it is."]
 
 
-def _deletion(t: Ticket, code: str | None, slots: Mapping[str, Any]) -> list[str]:
+def _deletion(t: Reader, code: str | None, slots: Mapping[str, Any]) -> list[str]:
     when = _within(t.policies.get("data_deletion"), "days")
     done = f"completed {when}" if when else "completed"
     if code == "deletion_on_hold":
@@ -333,7 +306,7 @@ def _deletion(t: Ticket, code: str | None, slots: Mapping[str, Any]) -> list[str
             f"It will be {done}, and we will confirm by email when it is done."]
 
 
-def _angry(t: Ticket, code: str | None, slots: Mapping[str, Any]) -> list[str]:
+def _angry(t: Reader, code: str | None, slots: Mapping[str, Any]) -> list[str]:
     """The holding reply ES-1 asks for: the one body that apologises, because the policy says to."""
     when = _within(t.policies.get("escalation_policy"), "hours") or "shortly"
     return [f"I am sorry you have had to write to us again about {_about(t)}.",
@@ -341,7 +314,7 @@ def _angry(t: Ticket, code: str | None, slots: Mapping[str, Any]) -> list[str]:
             f"you {when}."]
 
 
-def _general(t: Ticket, code: str | None, slots: Mapping[str, Any]) -> list[str]:
+def _general(t: Reader, code: str | None, slots: Mapping[str, Any]) -> list[str]:
     return ["We have reviewed your request and will follow up if we need anything else from you."]
 
 
@@ -354,7 +327,7 @@ text it read give (dates, amounts, order ids, the time limits the policy states)
 in one paragraph, no more than a careful junior agent would write."""
 
 
-def compose_reply(t: Ticket, kind: str, resolution: str | None, slots: Mapping[str, Any]) -> str:
+def compose_reply(t: Reader, kind: str, resolution: str | None, slots: Mapping[str, Any]) -> str:
     """A fixed frame around the situation's body: a greeting by first name, the body, and the
     team's name.
 
@@ -368,119 +341,119 @@ def compose_reply(t: Ticket, kind: str, resolution: str | None, slots: Mapping[s
     return f"Hi {t.first_name},\n\n" + " ".join(body) + "\n\nSupport"
 
 
-def _refund_plan(t: Ticket, plan: Plan) -> None:
-    order_day, ticket_day = t.date("order_date", "purchase"), t.date("ticket_date")
+def _refund_plan(t: Reader, handling: Handling) -> None:
+    order_day, ticket_day = _date(t, "order_date", "purchase"), _date(t, "ticket_date")
     if order_day is None or ticket_day is None:
         # No dates to check the window against: pass the request to finance and close.
-        plan.tags, plan.finish = ["Refund"], {"resolution_code": None}
+        handling.tags, handling.finish = ["Refund"], {"resolution_code": None}
         return
     window = policy_days(t.policies.get("refund_policy"), 30)
-    plan.slots["window"] = window
+    handling.slots["window"] = window
     if (ticket_day - order_day).days > window:
-        plan.tags, plan.finish = ["Policy_Denied"], {"resolution_code": "refund_denied"}
-        plan.back_office = [{"action_type": "deny_refund", "reason": f"outside the {window}-day window"}]
+        handling.tags, handling.finish = ["Policy_Denied"], {"resolution_code": "refund_denied"}
+        handling.back_office = [{"action_type": "deny_refund", "reason": f"outside the {window}-day window"}]
     else:
-        plan.tags, plan.finish = ["Refund_Approved"], {"resolution_code": "refund_issued"}
-        plan.back_office = _full_refund(t)
+        handling.tags, handling.finish = ["Refund_Approved"], {"resolution_code": "refund_issued"}
+        handling.back_office = _full_refund(t)
 
 
-def _missing_order_plan(t: Ticket, plan: Plan) -> None:
+def _missing_order_plan(t: Reader, handling: Handling) -> None:
     text = t.policies.get("refund_abuse", "")
     limit = _number(policy_phrase(text, r"(\w+) or more refunds", "three")) or 3
-    count = int(re.sub(r"\D", "", t.fact("refund") or "") or 0)
-    order, delivery = t.fact("order_id") or "the order", t.fact("delivery") or "unknown"
-    plan.note_required = True  # the refund abuse policy asks for a note with the count
+    count = int(re.sub(r"\D", "", t.fact_like("refund") or "") or 0)
+    order, delivery = t.fact_like("order_id") or "the order", t.fact_like("delivery") or "unknown"
+    handling.note_required = True  # the refund abuse policy asks for a note with the count
     if count >= limit:
-        plan.queue = "trust_and_safety"
-        plan.tags, plan.finish = ["Fraud_Review"], {"resolution_code": "fraud_review_opened"}
-        plan.note = (f"Customer has {count} refunds in the last 90 days (policy limit {limit}). "
+        handling.queue = "trust_and_safety"
+        handling.tags, handling.finish = ["Fraud_Review"], {"resolution_code": "fraud_review_opened"}
+        handling.note = (f"Customer has {count} refunds in the last 90 days (policy limit {limit}). "
                      f"Delivery status of {order}: {delivery}. Not refunded by support; sent to the "
                      "trust team for a fraud review.")
-        plan.back_office = [{"action_type": "open_fraud_review"}]
+        handling.back_office = [{"action_type": "open_fraud_review"}]
     else:
-        plan.queue = "billing"
-        plan.tags, plan.finish = ["Refund_Approved"], {"resolution_code": "refund_issued"}
-        plan.back_office = _full_refund(t)
-        plan.note = (f"Customer has {count} refunds in the last 90 days, under the policy limit of "
+        handling.queue = "billing"
+        handling.tags, handling.finish = ["Refund_Approved"], {"resolution_code": "refund_issued"}
+        handling.back_office = _full_refund(t)
+        handling.note = (f"Customer has {count} refunds in the last 90 days, under the policy limit of "
                      f"{limit}. Delivery status of {order}: {delivery}. Refund approved through billing.")
 
 
-def _full_refund(t: Ticket) -> list[dict[str, Any]]:
+def _full_refund(t: Reader) -> list[dict[str, Any]]:
     """A full refund of what the account shows was charged (else the amount the ticket names);
     none when neither says how much."""
-    charged = t.account.get("charged")
-    if not isinstance(charged, (int, float)):
-        found = re.search(r"\$\s*(\d+(?:\.\d{1,2})?)", t.fact("amount") or "")
+    charged = t.charged
+    if charged is None:
+        found = re.search(r"\$\s*(\d+(?:\.\d{1,2})?)", t.fact_like("amount") or "")
         charged = float(found.group(1)) if found else None
     return [] if charged is None else [{"action_type": "issue_refund", "amount": float(charged)}]
 
 
-def _verified(t: Ticket) -> bool:
-    on_file, requester = t.fact("email_on_file", "on_file_email"), t.fact("requester_email") or t.email
+def _verified(t: Reader) -> bool:
+    on_file = t.fact_like("email_on_file", "on_file_email")
+    requester = t.fact_like("requester_email") or t.email
     if on_file and requester and on_file.strip().lower() == requester.strip().lower():
         return True
-    card = t.fact("card_last4", "last4")
+    card = t.fact_like("card_last4", "last4")
     quoted = re.search(r"last (?:four|4) digits[^0-9]{0,40}(\d{4})", t.message, re.IGNORECASE)
     return bool(card and quoted and quoted.group(1) == card.strip())
 
 
-def _account_change_plan(t: Ticket, plan: Plan) -> None:
+def _account_change_plan(t: Reader, handling: Handling) -> None:
     new_email = next(iter(EMAIL.findall(t.message)), None)
-    plan.slots["new_email"] = new_email or "the new address"
+    handling.slots["new_email"] = new_email or "the new address"
     if _verified(t):
-        plan.tags, plan.finish = ["Identity_Verified"], {"resolution_code": "account_updated"}
+        handling.tags, handling.finish = ["Identity_Verified"], {"resolution_code": "account_updated"}
         if new_email:
-            plan.back_office = [{"action_type": "update_account_email", "new_email": new_email}]
+            handling.back_office = [{"action_type": "update_account_email", "new_email": new_email}]
     else:
-        plan.tags = ["Verification_Required"]
-        plan.finish = {"resolution_code": "awaiting_identity_verification"}
+        handling.tags = ["Verification_Required"]
+        handling.finish = {"resolution_code": "awaiting_identity_verification"}
 
 
-def _deletion_plan(t: Ticket, plan: Plan) -> None:
-    dispute = (t.fact("dispute", "chargeback") or "no").strip().lower()
+def _deletion_plan(t: Reader, handling: Handling) -> None:
+    dispute = (t.fact_like("dispute", "chargeback") or "no").strip().lower()
     if _has(f"{t.subject} {t.message}".lower(), "gdpr", "personal data", "privacy"):
-        plan.tags = ["GDPR"]
+        handling.tags = ["GDPR"]
     else:
-        plan.tags = []
+        handling.tags = []
     if not dispute.startswith("no"):
-        plan.tags = plan.tags + ["Legal_Hold"]
-        plan.finish = {"resolution_code": "deletion_on_hold"}
-        plan.back_office = [{"action_type": "place_legal_hold"}]
+        handling.tags = handling.tags + ["Legal_Hold"]
+        handling.finish = {"resolution_code": "deletion_on_hold"}
+        handling.back_office = [{"action_type": "place_legal_hold"}]
     else:
-        plan.finish = {"resolution_code": "deletion_scheduled"}
-        plan.back_office = [{"action_type": "schedule_data_deletion"}]
+        handling.finish = {"resolution_code": "deletion_scheduled"}
+        handling.back_office = [{"action_type": "schedule_data_deletion"}]
 
 
-def make_plan(obs: Mapping[str, Any]) -> Plan:
-    """The policy's full plan for the ticket in ``obs``, from the observation alone."""
-    t = Ticket.from_observation(obs)
+def decide(t: Reader) -> Handling:
+    """The policy's full decision on the ticket, from the observation alone."""
     s = classify(t.subject, t.message)
     policy_text = t.policies.get(s.policy or "", "")
     priority = policy_priority(policy_text) or s.priority
     if t.tier == "enterprise" and priority in ("low", "medium"):
         priority = "high"
-    plan = Plan(policy=s.policy, priority=priority,
-                queue=policy_queue(policy_text) or s.queue,
-                tags=[s.tag] if s.tag else [],
-                finish={"resolution_code": s.resolution} if s.resolution else {})
+    handling = Handling(policy=s.policy, priority=priority,
+                        queue=policy_queue(policy_text) or s.queue,
+                        tags=[s.tag] if s.tag else [],
+                        finish={"resolution_code": s.resolution} if s.resolution else {})
     special = {"refund": _refund_plan, "missing_order": _missing_order_plan,
                "account_change": _account_change_plan, "deletion": _deletion_plan}.get(s.kind)
     if special is not None:
-        special(t, plan)
+        special(t, handling)
     if s.kind in ("security", "outage"):
-        plan.back_office = [{"action_type": "escalate_incident", "severity": "sev1"}]
+        handling.back_office = [{"action_type": "escalate_incident", "severity": "sev1"}]
     if s.kind == "login":
-        plan.back_office = [{"action_type": "send_password_reset_link"}]
-    plan.reply = compose_reply(t, s.kind, plan.finish.get("resolution_code"), plan.slots)
-    if s.kind in ("security", "outage") and not plan.note:
-        outcome = (plan.finish.get("resolution_code") or "escalated").replace("_", " ")
-        plan.note = f"{t.tier.capitalize()} customer reports: {t.subject}. Outcome: {outcome}."
-    plan.finish = {"action_type": _finish_verb(t.objective), **plan.finish}
-    if plan.finish["action_type"] == "resolve_ticket" and not plan.finish.get("resolution_code"):
-        plan.finish["resolution_code"] = "no_action_needed"
-    if plan.finish.get("resolution_code") is None:
-        plan.finish.pop("resolution_code", None)
-    return plan
+        handling.back_office = [{"action_type": "send_password_reset_link"}]
+    handling.reply = compose_reply(t, s.kind, handling.finish.get("resolution_code"), handling.slots)
+    if s.kind in ("security", "outage") and not handling.note:
+        outcome = (handling.finish.get("resolution_code") or "escalated").replace("_", " ")
+        handling.note = f"{t.tier.capitalize()} customer reports: {t.subject}. Outcome: {outcome}."
+    handling.finish = {"action_type": _finish_verb(t.observation.objective), **handling.finish}
+    if handling.finish["action_type"] == "resolve_ticket" and not handling.finish.get("resolution_code"):
+        handling.finish["resolution_code"] = "no_action_needed"
+    if handling.finish.get("resolution_code") is None:
+        handling.finish.pop("resolution_code", None)
+    return handling
 
 
 def _finish_verb(objective: str) -> str:
@@ -497,103 +470,104 @@ DROP_ORDER = ("note", "priority", "queue", "policy", "tags", "reply")
 actions, which carry out the decision, never go)."""
 
 
-def _carried_out(action: dict[str, Any], account: Mapping[str, Any]) -> bool:
+def _carried_out(action: Mapping[str, Any], account: PublicAccount) -> bool:
     """Whether the observation's account already shows ``action`` done."""
     match action["action_type"]:
         case "issue_refund":
-            return bool(account.get("refunds"))
+            return bool(account.refunds)
         case "deny_refund":
-            return bool(account.get("refund_request_declined"))
+            return account.refund_request_declined
         case "update_account_email":
-            return str(account.get("email", "")).lower() == str(action["new_email"]).lower()
+            return account.email.lower() == str(action["new_email"]).lower()
         case "send_password_reset_link":
-            return bool(account.get("password_reset_links_sent"))
+            return bool(account.password_reset_links_sent)
         case "schedule_data_deletion":
-            return bool(account.get("data_deletion_queued"))
+            return account.data_deletion_queued
         case "place_legal_hold":
-            return bool(account.get("legal_hold"))
+            return account.legal_hold
         case "open_fraud_review":
-            return bool(account.get("fraud_review_open"))
+            return account.fraud_review_open
         case "escalate_incident":
-            return bool(account.get("incident_severity") == action["severity"])
+            return bool(account.incident_severity == action["severity"])
     return False
 
 
-def _back_office_steps(obs: Mapping[str, Any], plan: Plan) -> list[tuple[str, dict[str, Any]]]:
-    """The plan's back-office actions the account does not show yet. None against a server whose
-    observation has no account (it knows no such actions), and none that was just refused (the
-    policy is stateless: retrying would loop)."""
-    account = obs.get("account")
-    if not isinstance(account, Mapping):
-        return []
-    last, refused = obs.get("last_action"), bool(obs.get("last_action_error"))
-    return [("back_office", action) for action in plan.back_office
-            if not _carried_out(action, account) and not (refused and last == action)]
+def _demanded(t: Reader) -> set[str]:
+    """The parts the environment's last refusal says the ticket still lacks."""
+    error = t.observation.last_action_error or ""
+    return {part for text, part in MISSING.items() if text in error}
 
 
-def _pending(obs: Mapping[str, Any], plan: Plan) -> list[tuple[str, dict[str, Any]]]:
-    error = str(obs.get("last_action_error") or "")
-    demanded = {part for text, part in MISSING.items() if text in error}
-    steps: list[tuple[str, dict[str, Any]]] = []
-    if plan.policy and plan.policy not in (obs.get("policies") or {}):
-        steps.append(("policy", {"action_type": "lookup_policy", "policy_id": plan.policy}))
-    elif "policy" in demanded and not plan.policy:
-        guess = _guess_policy(obs)
+def plan_of(t: Reader, handling: Handling) -> Plan:
+    """The decision as steps, each marked with what it is for (what :func:`fit` may drop) and
+    whether the observation shows it done. A back-office action just refused counts as done: the
+    policy is stateless, and retrying would loop. When the environment's last refusal names a
+    missing part the decision lacks (a policy, a tag, a note), a step supplies it."""
+    obs = t.observation
+    demanded = _demanded(t)
+    steps: list[Step] = []
+    if handling.policy:
+        steps.append(Step({"action_type": "lookup_policy", "policy_id": handling.policy},
+                          handling.policy in obs.policies, "policy"))
+    elif "policy" in demanded:
+        guess = _guess_policy(t)
         if guess is not None:
-            steps.append(("policy", {"action_type": "lookup_policy", "policy_id": guess}))
-    if not obs.get("current_priority"):
-        steps.append(("priority", {"action_type": "classify_priority", "priority": plan.priority}))
-    if not obs.get("current_queue"):
-        steps.append(("queue", {"action_type": "assign_queue", "queue": plan.queue}))
-    tags = plan.tags or (["Escalated"] if "tags" in demanded else [])
-    steps += [("tags", {"action_type": "add_tag", "tag": tag})
-              for tag in tags if tag not in (obs.get("tags") or [])]
-    steps += _back_office_steps(obs, plan)
-    note = plan.note or ("Handled per the documented process; details are in the reply."
-                         if "note" in demanded else None)
-    if note and not obs.get("internal_notes"):
-        steps.append(("note", {"action_type": "add_internal_note", "note": note}))
-    if not obs.get("reply_draft"):
-        steps.append(("reply", {"action_type": "draft_reply", "reply_text": plan.reply}))
-    required = demanded | ({"note"} if plan.note_required else set())
-    steps_left = int(obs.get("max_steps") or 50) - int(obs.get("step_count") or 0)
+            steps.append(Step({"action_type": "lookup_policy", "policy_id": guess}, False, "policy"))
+    steps.append(Step({"action_type": "classify_priority", "priority": handling.priority},
+                      bool(obs.current_priority), "priority"))
+    steps.append(Step({"action_type": "assign_queue", "queue": handling.queue},
+                      bool(obs.current_queue), "queue"))
+    tags = handling.tags or (["Escalated"] if "tags" in demanded else [])
+    steps += [Step({"action_type": "add_tag", "tag": tag}, tag in obs.tags, "tags") for tag in tags]
+    steps += [Step(action, _carried_out(action, t.account) or t.just_refused(action), "back_office")
+              for action in handling.back_office]
+    note = handling.note or ("Handled per the documented process; details are in the reply."
+                             if "note" in demanded else None)
+    if note:
+        steps.append(Step({"action_type": "add_internal_note", "note": note},
+                          bool(obs.internal_notes), "note"))
+    steps.append(Step({"action_type": "draft_reply", "reply_text": handling.reply},
+                      bool(obs.reply_draft), "reply"))
+    return Plan(tuple(steps), handling.finish)
+
+
+def fit(t: Reader, handling: Handling, plan: Plan) -> list[Step]:
+    """The plan's pending steps that fit the steps left (one is kept for the finish): the parts of
+    :data:`DROP_ORDER` go first, except those the environment demanded or the decision requires."""
+    obs = t.observation
+    required = _demanded(t) | ({"note"} if handling.note_required else set())
+    steps = plan.pending()
+    steps_left = (obs.max_steps or 50) - obs.step_count
     for part in DROP_ORDER:
-        while len(steps) + 1 > steps_left and part not in required and any(p == part for p, _ in steps):
-            steps.remove(next(s for s in steps if s[0] == part))
+        while len(steps) + 1 > steps_left and part not in required and any(s.part == part for s in steps):
+            steps.remove(next(s for s in steps if s.part == part))
     return steps
 
 
-def _guess_policy(obs: Mapping[str, Any]) -> str | None:
+def _guess_policy(t: Reader) -> str | None:
     """The policy to look up when the environment asks for one and the situation names none: the
     available policy (not yet read) whose name shares the most words with the ticket, first in
     the list on a tie. Without it, a refused finish would be retried until the step budget ran out."""
-    read = set(obs.get("policies") or {})
-    ticket = obs.get("ticket") or {}
-    text = f"{ticket.get('subject') or ''} {ticket.get('message') or ''}".lower()
+    read = set(t.policies)
+    text = f"{t.observation.ticket.subject} {t.observation.ticket.message}".lower()
     best: tuple[int, str] | None = None
-    for name in obs.get("available_policies") or []:
+    for name in t.observation.available_policies:
         if name in read:
             continue
-        overlap = sum(1 for word in str(name).split("_") if _has(text, word.rstrip("s")))
+        overlap = sum(1 for word in name.split("_") if _has(text, word.rstrip("s")))
         if best is None or overlap > best[0]:
-            best = (overlap, str(name))
+            best = (overlap, name)
     return best[1] if best else None
 
 
-def next_action(obs: Mapping[str, Any]) -> dict[str, Any]:
-    """The policy's action for this observation: the first planned step not yet taken."""
-    plan = make_plan(obs)
-    pending = _pending(obs, plan)
-    return pending[0][1] if pending else dict(plan.finish)
+def next_action(observation: Observation) -> dict[str, Any]:
+    """The policy's action for this observation: the first planned step not yet taken that fits
+    the steps left, else the finish."""
+    t = Reader(observation)
+    handling = decide(t)
+    pending = fit(t, handling, plan_of(t, handling))
+    return dict(pending[0].action if pending else handling.finish)
 
 
-class BuiltinPolicy:
-    """The agent ``inference.py`` uses without an LLM key, and every LLM agent's last fallback."""
-
-    name = POLICY_NAME
-
-    def models_for(self, task_id: str, difficulty: str) -> tuple[str, ...]:
-        return (self.name,)
-
-    def act(self, observation: Mapping[str, Any]) -> Decision:
-        return Decision(next_action(observation), self.name)
+BUILTIN_POLICY = RuleAgent(POLICY_NAME, next_action)
+"""The agent ``inference.py`` uses without an LLM key, and every LLM agent's last fallback."""

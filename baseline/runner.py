@@ -15,9 +15,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from baseline import config as cfg
-from baseline.decision import FAILED_STEP_ACTION, NO_ACTOR, Agent
+from baseline.agent import FAILED_STEP_ACTION, NO_ACTOR, Agent
 from baseline.envs import ActionRefused, Env, EnvStep
-from baseline.policy import BuiltinPolicy
+from baseline.policy import BUILTIN_POLICY
 from baseline.stdout import Block, StdoutClosed
 from baseline.summary import EpisodeResult, print_summary, summarise
 from domain.redaction import redact
@@ -105,7 +105,7 @@ class EpisodeRunner:
         self.config = config
         self.run_id = run_id
         self.buffered = buffered
-        self.policy = BuiltinPolicy()
+        self.policy = BUILTIN_POLICY
         self.finished: dict[int, EpisodeResult] = {}  # by job index; kept if the run is interrupted
 
     def results(self) -> list[EpisodeResult]:
@@ -141,7 +141,10 @@ class EpisodeRunner:
         return result
 
     def _step(self, current: EnvStep, result: EpisodeResult, block: Block) -> EnvStep:
-        decision = self.agent.act(current.observation)
+        from domain.observation import Observation  # loaded by the first reset already
+
+        observation = Observation.model_validate(current.observation)
+        decision = self.agent.act(observation)
         result.calls.extend(decision.calls)
         action, chosen_by, error = decision.action, decision.chosen_by, decision.error
         try:
@@ -150,7 +153,7 @@ class EpisodeRunner:
             # Recorded nowhere, so the step is still ours: play the policy's action instead, or,
             # where no fallback is allowed, the failed step's no-op.
             if self.config.uses_fallback or not self.config.uses_llm:
-                fallback = self.policy.act(current.observation)
+                fallback = self.policy.act(observation)
                 action, chosen_by = fallback.action, fallback.chosen_by
                 instead = f"used {chosen_by}"
             else:
@@ -192,7 +195,7 @@ def make_agent(config: cfg.Config) -> Agent:
         from baseline.llm import LLMAgent
 
         return LLMAgent(config)
-    return BuiltinPolicy()
+    return BUILTIN_POLICY
 
 
 def make_env(config: cfg.Config, db: Any) -> Env:

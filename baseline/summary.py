@@ -23,8 +23,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TextIO
 
+from baseline.agent import NO_ACTOR, LLMCall
 from baseline.config import POLICY_NAME
-from baseline.decision import NO_ACTOR, LLMCall
 from baseline.stdout import printed_score
 from results.figures import Outcome, figures
 from results.stats import pass_hat

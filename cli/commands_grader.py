@@ -59,7 +59,7 @@ def parse_seeds(text: str) -> tuple[int | None, ...]:
 
 
 def cmd_grader_audit(args: argparse.Namespace) -> int:
-    from baseline.policy import next_action
+    from baseline.policy import BUILTIN_POLICY
     from domain.tasks.catalog import UnknownTask
     from evaluation.grader_audit import DEFAULT_SEEDS, FAMILIES, family, run_audit
     from graders.versions import CURRENT, UnknownGrader
@@ -73,7 +73,7 @@ def cmd_grader_audit(args: argparse.Namespace) -> int:
             picked = {family(n).name for n in names}
             chosen = [f for f in FAMILIES if f.kind == "reference" or f.name in picked]
         bar = ProgressBar("grader-audit")
-        report = run_audit(seeds=seeds, task_ids=tasks, families=chosen, policy=next_action,
+        report = run_audit(seeds=seeds, task_ids=tasks, families=chosen, policy=BUILTIN_POLICY,
                            progress=bar, grader_version=args.grader or CURRENT)
     except (ValueError, LookupError) as exc:  # KeyError, UnknownTask, UnknownGrader among them
         message = exc.args[0] if isinstance(exc, (KeyError, UnknownTask, UnknownGrader)) else str(exc)

@@ -8,16 +8,13 @@ episode is reset and stepped by :class:`service.EnvironmentService` on a log kep
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from baseline.agent import Agent
 from domain.actions import InvalidAction
 from domain.tasks.catalog import Catalog
 from service.environment import EnvironmentService
-
-Agent = Callable[[Mapping[str, Any]], dict[str, Any]]
-"""An agent: the observation (as JSON) in, the next action out."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,7 +41,7 @@ def play(catalog: Catalog, task_id: str, seed: int | None, agent: Agent) -> Play
     actions: list[dict[str, Any]] = []
     components: dict[str, tuple[int, int]] = {}
     while not result.done:
-        action = agent(result.observation.model_dump(mode="json"))
+        action = agent.act(result.observation).action
         actions.append(action)
         try:
             result = service.step(result.episode_id, action)

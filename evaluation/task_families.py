@@ -27,14 +27,16 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from baseline.agent import Agent, RuleAgent
 from baseline.solvers import solver_for
+from domain.observation import Observation
 from domain.tasks.catalog import Catalog
 from domain.tasks.gold import default_gold, gold_problems
 from domain.tasks.manifest import InstanceRef
 from evaluation.grader_audit.families import FAMILIES, Family
 from evaluation.grader_audit.report import AuditReport, Cell
 from evaluation.grader_audit.runner import run_audit
-from evaluation.play import Agent, play
+from evaluation.play import play
 from graders.versions import CURRENT
 from service.gold import gold
 
@@ -155,9 +157,9 @@ def gold_agent(catalog: Catalog, ref: InstanceRef) -> Agent:
     actions = gold(catalog.instance(ref.task_id, ref.seed))
     step = iter(actions)
 
-    def act(_: Any) -> dict[str, Any]:
+    def act(_: Observation) -> dict[str, Any]:
         return next(step, actions[-1])
-    return act
+    return RuleAgent("gold", act)
 
 
 def check_instance(catalog: Catalog, ref: InstanceRef, agent: Agent,

@@ -5,11 +5,12 @@ fixtures built on them are in ``tests/conftest.py``).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator, Mapping
-from typing import Any
+from collections.abc import Iterable, Iterator
+from typing import Any, cast
 
 import pytest
 
+from baseline.agent import Agent
 from service import EnvironmentService, StepResult
 from service.gold import gold
 from store import Database, open_database
@@ -34,25 +35,21 @@ def module_database(backend: str, tmp_path_factory: pytest.TempPathFactory) -> I
     next(urls, None)
 
 
-Agent = Callable[[dict[str, Any]], Mapping[str, Any]]
-"""An agent: the observation as JSON (what a remote agent gets) in, its next action out."""
-
-
 def play(service: EnvironmentService, task_id: str | None, actions: Iterable[Any] | Agent | None = None,
          seed: int | None = None, episode_id: str | None = None, *,
          run_id: str | None = None) -> list[StepResult]:
     """Reset, then step until the episode ends or ``actions`` run out: ``actions`` is a list of
-    actions, an :data:`Agent` asked for every action until the episode ends (or its step budget),
-    or None for the gold player's solution of the variant drawn.
+    actions, an agent (:class:`baseline.agent.Agent`) asked for every action until the episode
+    ends (or its step budget), or None for the gold player's solution of the variant drawn.
 
     Returns the reset result followed by one result per step taken.
     """
     results = [service.reset(task_id, seed=seed, episode_id=episode_id, run_id=run_id)]
-    if callable(actions):
-        agent = actions
+    if hasattr(actions, "act"):
+        agent = cast(Agent, actions)
         while not results[-1].done:
-            observation = results[-1].observation.model_dump(mode="json")
-            results.append(service.step(results[0].episode_id, dict(agent(observation))))
+            decision = agent.act(results[-1].observation)
+            results.append(service.step(results[0].episode_id, decision.action))
         return results
     if actions is None:
         task = service.state(results[0].episode_id).task

@@ -9,41 +9,42 @@ address on file.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
 from typing import Any
 
-from baseline.solvers import SECOND_REQUEST_REPLY, facts, first_name, next_step, second_request
+from baseline.plan import Plan, Step, next_action
+from baseline.reader import Reader
+from baseline.solvers.replies import SECOND_REQUEST_REPLY, second_request
+from domain.observation import Observation
 
 POLICY = "account_access"
 NOT_ME = re.compile(r"\b(?:not me|wasn't me|was not me|did not make|didn't make|did not do|"
                     r"didn't do|do not own|don't own|never been to|not mine)\b", re.IGNORECASE)
 
 
-def decision(observation: Mapping[str, Any]) -> str:
+def decision(t: Reader) -> str:
     """incident, reset or verify: AA-1 applied to the message and the two addresses."""
-    ticket = observation.get("ticket") or {}
-    if NOT_ME.search(str(ticket.get("message") or "")):
+    if NOT_ME.search(t.message):
         return "incident"
-    account = observation.get("account") or {}
-    on_file = str(account.get("email") or facts(observation).get("email_on_file") or "")
-    requester = str(ticket.get("customer_email") or "")
-    return "reset" if on_file.strip().lower() == requester.strip().lower() else "verify"
+    on_file = t.account.email or t.facts.get("email_on_file") or ""
+    return "reset" if on_file.strip().lower() == t.email else "verify"
 
 
-def act(observation: Mapping[str, Any]) -> dict[str, Any]:
-    name = first_name(observation)
-    account = observation.get("account") or {}
-    aside = f" {SECOND_REQUEST_REPLY}" if second_request(observation) else ""
-    link_sent = bool(account.get("password_reset_links_sent"))
+def act(observation: Observation) -> dict[str, Any]:
+    """The next action on an ``account_access`` ticket."""
+    t = Reader(observation)
+    name = t.first_name
+    account = t.account
+    aside = f" {SECOND_REQUEST_REPLY}" if second_request(t) else ""
+    link_sent = bool(account.password_reset_links_sent)
     link = {"action_type": "send_password_reset_link"}
-    choice = decision(observation)
-    back: list[tuple[bool, dict[str, Any]]] = []
+    choice = decision(t)
+    back: list[Step] = []
     if choice == "incident":
         priority, queue, code = "urgent", "trust_and_safety", "security_incident_opened"
         tags = ["Password", "Security"]
-        back = [(account.get("incident_severity") == "sev2",
-                 {"action_type": "escalate_incident", "severity": "sev2"}),
-                (link_sent, link)]
+        back = [Step({"action_type": "escalate_incident", "severity": "sev2"},
+                     account.incident_severity == "sev2"),
+                Step(link, link_sent)]
         reply = (f"Hi {name},\n\nThank you for telling us, and I am sorry this happened. We have "
                  "opened a security incident, and our security specialists are investigating the "
                  "activity you did not make. I have also sent a password reset link to the email "
@@ -51,7 +52,7 @@ def act(observation: Mapping[str, Any]) -> dict[str, Any]:
                  f"{aside}\n\nBest regards,\nTrust and Safety")
     elif choice == "reset":
         priority, queue, tags, code = "medium", "account", ["Password"], "awaiting_customer_confirmation"
-        back = [(link_sent, link)]
+        back = [Step(link, link_sent)]
         reply = (f"Hi {name},\n\nSorry for the trouble signing in. I have sent a password reset link "
                  "to the email address on your account. It expires in 60 minutes, so please use it "
                  f"soon to choose a new password.{aside}\n\nBest regards,\nAccount Support")
@@ -63,14 +64,13 @@ def act(observation: Mapping[str, Any]) -> dict[str, Any]:
                  "address on file, and this message came from a different address. Please write to "
                  "us from the address on file and we will help you right away."
                  f"{aside}\n\nBest regards,\nAccount Support")
-    plan: list[tuple[bool, dict[str, Any]]] = [
-        (POLICY in (observation.get("policies") or {}),
-         {"action_type": "lookup_policy", "policy_id": POLICY}),
-        (bool(observation.get("current_priority")),
-         {"action_type": "classify_priority", "priority": priority}),
-        (bool(observation.get("current_queue")), {"action_type": "assign_queue", "queue": queue}),
-        *[(tag in (observation.get("tags") or []), {"action_type": "add_tag", "tag": tag}) for tag in tags],
+    obs = t.observation
+    plan = Plan((
+        Step({"action_type": "lookup_policy", "policy_id": POLICY}, POLICY in obs.policies),
+        Step({"action_type": "classify_priority", "priority": priority}, bool(obs.current_priority)),
+        Step({"action_type": "assign_queue", "queue": queue}, bool(obs.current_queue)),
+        *[Step({"action_type": "add_tag", "tag": tag}, tag in obs.tags) for tag in tags],
         *back,
-        (bool(observation.get("reply_draft")), {"action_type": "draft_reply", "reply_text": reply}),
-    ]
-    return next_step(observation, plan, {"action_type": "resolve_ticket", "resolution_code": code})
+        Step({"action_type": "draft_reply", "reply_text": reply}, bool(obs.reply_draft)),
+    ), {"action_type": "resolve_ticket", "resolution_code": code})
+    return next_action(plan)

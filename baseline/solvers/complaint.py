@@ -12,31 +12,34 @@ is still on its way.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
 from typing import Any
 
-from baseline.solvers._steps import Plan, Ticket, business_days, iso_date, long_date, next_action
+from baseline.plan import next_action
+from baseline.reader import Reader
+from baseline.solvers.casework import Casework
+from baseline.solvers.dates import business_days, day_month_year, first_date
+from domain.observation import Observation
 
 POLICY = "complaints"
 BANK_DAYS = 7
 
 
-def case_of(t: Ticket) -> str:
+def case_of(t: Reader) -> str:
     """``refund_unpaid``, ``refund_in_transit`` or ``other``."""
-    record = t.fact("refund_on_record")
+    record = t.fact_lower("refund_on_record")
     if "approved" in record and "not paid" in record:
         return "refund_unpaid"
     paid = re.search(r"paid on (\d{4}-\d{2}-\d{2})", record)
-    today = iso_date(t.fact("ticket_date"))
+    today = first_date(t.fact_lower("ticket_date"))
     if paid and today is not None:
-        day = iso_date(paid.group(1))
+        day = first_date(paid.group(1))
         if day is not None and business_days(day, today) < BANK_DAYS:
             return "refund_in_transit"
     return "other"
 
 
-def _amount(t: Ticket) -> float | None:
-    found = re.search(r"\$(\d+(?:\.\d{1,2})?)", t.fact("refund_on_record"))
+def _amount(t: Reader) -> float | None:
+    found = re.search(r"\$(\d+(?:\.\d{1,2})?)", t.fact_lower("refund_on_record"))
     return float(found.group(1)) if found else None
 
 
@@ -46,7 +49,7 @@ def _money(amount: float | None) -> str:
     return f"${amount:,.0f}" if amount == int(amount) else f"${amount:,.2f}"
 
 
-def _second(t: Ticket) -> str:
+def _second(t: Reader) -> str:
     if t.says("account manager"):
         return "I have also asked our team to send you the name of your account manager."
     if t.says("export"):
@@ -55,10 +58,10 @@ def _second(t: Ticket) -> str:
     return ""
 
 
-def reply_for(t: Ticket, case: str) -> str:
-    record = t.fact("refund_on_record")
-    day = iso_date(record)
-    when = long_date(day) if day else "the date on our records"
+def reply_for(t: Reader, case: str) -> str:
+    record = t.fact_lower("refund_on_record")
+    day = first_date(record)
+    when = day_month_year(day) if day else "the date on our records"
     amount = _money(_amount(t))
     if case == "refund_unpaid":
         body = (f"I am truly sorry. You were promised this money and it should have reached you long "
@@ -82,22 +85,22 @@ def reply_for(t: Ticket, case: str) -> str:
     return "\n".join(parts)
 
 
-def plan(obs: Mapping[str, Any]) -> Plan:
-    t = Ticket.of(obs)
+def casework(t: Reader) -> Casework:
     case = case_of(t)
     reply = reply_for(t, case)
     if case == "refund_unpaid":
         amount = _amount(t)
         refund = ({"action_type": "issue_refund", "amount": amount},) if amount is not None else ()
-        return Plan(POLICY, "high", "billing", ("Angry_Customer",), reply,
+        return Casework(POLICY, "high", "billing", ("Angry_Customer",), reply,
                     {"action_type": "resolve_ticket", "resolution_code": "refund_issued"}, refund)
     if case == "refund_in_transit":
-        return Plan(POLICY, "high", "billing", ("Angry_Customer",), reply,
+        return Casework(POLICY, "high", "billing", ("Angry_Customer",), reply,
                     {"action_type": "resolve_ticket", "resolution_code": "awaiting_customer_confirmation"})
-    return Plan(POLICY, "high", "escalations", ("Angry_Customer", "Escalated"), reply,
+    return Casework(POLICY, "high", "escalations", ("Angry_Customer", "Escalated"), reply,
                 {"action_type": "resolve_ticket", "resolution_code": "escalated_to_specialist"})
 
 
-def act(observation: Mapping[str, Any]) -> dict[str, Any]:
+def act(observation: Observation) -> dict[str, Any]:
     """The next action on a ``complaint`` ticket."""
-    return next_action(observation, plan(observation))
+    t = Reader(observation)
+    return next_action(casework(t).plan(t))

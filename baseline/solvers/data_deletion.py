@@ -10,28 +10,30 @@ closed long ago holds nothing back, and a look-alike address is another address.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
 from typing import Any
 
-from baseline.solvers.ticket_reading import Plan, Seen, next_action, none_said, reply, triage
+from baseline.plan import Plan, next_action, planned
+from baseline.reader import Reader, none_said
+from baseline.solvers.casework import triage
+from baseline.solvers.replies import reply
+from domain.observation import Observation
 
 POLICY = "data_requests"
 SETTLED = re.compile(r"\b(closed|resolved|settled|withdrawn)\b", re.IGNORECASE)
 
 
-def open_dispute(s: Seen) -> bool:
+def open_dispute(s: Reader) -> bool:
     """Whether the billing disputes fact shows a dispute or chargeback still open."""
     items = [i for i in re.split(r"[;\n]", s.fact("billing_disputes")) if not none_said(i)]
     return any(not SETTLED.search(item) for item in items)
 
 
-def from_address_on_file(s: Seen) -> bool:
+def from_address_on_file(s: Reader) -> bool:
     on_file = s.fact("email_on_file").lower()
     return bool(on_file) and s.email == on_file
 
 
-def plan(obs: Mapping[str, Any]) -> Plan:
-    s = Seen.of(obs)
+def plan(s: Reader) -> Plan:
     if not from_address_on_file(s):
         steps = triage(POLICY, "high", "trust_and_safety", ["GDPR", "Verification_Required"])
         body = ("Thank you for your request. To protect your account, we can only act on a deletion "
@@ -56,9 +58,9 @@ def plan(obs: Mapping[str, Any]) -> Plan:
         code = "deletion_scheduled"
     steps.append({"action_type": "draft_reply",
                   "reply_text": reply(s.first_name, body, s.message, "Privacy Team")})
-    return Plan(steps, {"action_type": "resolve_ticket", "resolution_code": code})
+    return Plan(planned(s, steps), {"action_type": "resolve_ticket", "resolution_code": code})
 
 
-def act(observation: Mapping[str, Any]) -> dict[str, Any]:
+def act(observation: Observation) -> dict[str, Any]:
     """The next action on a data deletion ticket."""
-    return next_action(observation, plan(observation))
+    return next_action(plan(Reader(observation)))

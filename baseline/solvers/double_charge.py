@@ -11,11 +11,14 @@ may list unrelated charges too: only a pair with the same order and amount count
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from baseline.solvers.ticket_reading import Plan, Seen, money, next_action, none_said, reply, triage
+from baseline.plan import Plan, next_action, planned
+from baseline.reader import Reader, none_said
+from baseline.solvers.casework import triage
+from baseline.solvers.replies import money, reply
+from domain.observation import Observation
 
 POLICY = "charge_disputes"
 CHARGE = re.compile(r"\$(\d+(?:\.\d{1,2})?) for order (\S+?) on (\d{4}-\d{2}-\d{2}), ([a-z ()]+)",
@@ -53,7 +56,7 @@ def chargeback_filed(dispute: str) -> bool:
     return not none_said(dispute) and ("chargeback" in lowered or "bank" in lowered)
 
 
-def decide(s: Seen) -> tuple[str, Charge | None]:
+def decide(s: Reader) -> tuple[str, Charge | None]:
     """The case CD-1 gives this ticket, and the duplicated charge if there is one."""
     pair = duplicate_pair(charges(s.fact("charges")))
     if chargeback_filed(s.fact("bank_dispute")):
@@ -63,8 +66,7 @@ def decide(s: Seen) -> tuple[str, Charge | None]:
     return "duplicate", pair[0] if pair else None
 
 
-def plan(obs: Mapping[str, Any]) -> Plan:
-    s = Seen.of(obs)
+def plan(s: Reader) -> Plan:
     case, charge = decide(s)
     order = f" for order {charge.order}" if charge else ""
     steps = triage(POLICY, "high", "billing", ["Duplicate_Charge"])
@@ -93,9 +95,9 @@ def plan(obs: Mapping[str, Any]) -> Plan:
         code = "refund_issued"
     steps.append({"action_type": "draft_reply",
                   "reply_text": reply(s.first_name, body, s.message, "Billing Support")})
-    return Plan(steps, {"action_type": "resolve_ticket", "resolution_code": code})
+    return Plan(planned(s, steps), {"action_type": "resolve_ticket", "resolution_code": code})
 
 
-def act(observation: Mapping[str, Any]) -> dict[str, Any]:
+def act(observation: Observation) -> dict[str, Any]:
     """The next action on a double-charge ticket."""
-    return next_action(observation, plan(observation))
+    return next_action(plan(Reader(observation)))

@@ -11,10 +11,14 @@ look-alike address and wrong digits all decide nothing by themselves.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
 from typing import Any
 
-from baseline.solvers.ticket_reading import EMAIL, Plan, Seen, all_dates, next_action, reply, triage
+from baseline.plan import Plan, next_action, planned
+from baseline.reader import EMAIL, Reader
+from baseline.solvers.casework import triage
+from baseline.solvers.dates import all_dates, first_date
+from baseline.solvers.replies import reply
+from domain.observation import Observation
 
 POLICY = "email_changes"
 FLAG_WINDOW_DAYS = 14
@@ -24,10 +28,10 @@ QUOTED_DIGITS = re.compile(r"(?:last (?:four|4) digits|ends? in|ending in|ending
                            re.IGNORECASE)
 
 
-def flagged(s: Seen) -> bool:
+def flagged(s: Reader) -> bool:
     """A sign-in the owner did not recognise, reported within the last 14 days of the ticket."""
     flags = s.fact("account_flags")
-    today = s.date("ticket_date")
+    today = first_date(s.fact("ticket_date"))
     if not UNRECOGNISED.search(flags):
         return False
     if today is None:
@@ -35,7 +39,7 @@ def flagged(s: Seen) -> bool:
     return any(0 <= (today - day).days <= FLAG_WINDOW_DAYS for day in all_dates(flags))
 
 
-def verified(s: Seen) -> bool:
+def verified(s: Reader) -> bool:
     on_file = s.fact("email_on_file").lower()
     if on_file and s.email == on_file:
         return True
@@ -44,15 +48,14 @@ def verified(s: Seen) -> bool:
     return bool(card) and card in quoted
 
 
-def new_address(s: Seen) -> str | None:
+def new_address(s: Reader) -> str | None:
     """The address the customer wants: the first one in the message that is not already theirs."""
     known = {s.email, s.fact("email_on_file").lower()}
     return next((e.rstrip(".") for e in EMAIL.findall(s.message) if e.rstrip(".").lower() not in known),
                 None)
 
 
-def plan(obs: Mapping[str, Any]) -> Plan:
-    s = Seen.of(obs)
+def plan(s: Reader) -> Plan:
     new = new_address(s)
     if flagged(s):
         steps = triage(POLICY, "medium", "trust_and_safety", ["Fraud_Review"])
@@ -78,9 +81,9 @@ def plan(obs: Mapping[str, Any]) -> Plan:
         code = "awaiting_identity_verification"
     steps.append({"action_type": "draft_reply",
                   "reply_text": reply(s.first_name, body, s.message, "Account Support")})
-    return Plan(steps, {"action_type": "resolve_ticket", "resolution_code": code})
+    return Plan(planned(s, steps), {"action_type": "resolve_ticket", "resolution_code": code})
 
 
-def act(observation: Mapping[str, Any]) -> dict[str, Any]:
+def act(observation: Observation) -> dict[str, Any]:
     """The next action on an email-change ticket."""
-    return next_action(observation, plan(observation))
+    return next_action(plan(Reader(observation)))

@@ -12,21 +12,14 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from collections.abc import Mapping
 from typing import Any
 
-from baseline.solvers import next_step, second_request
-from baseline.solvers.conversation import (
-    ACKNOWLEDGE,
-    Action,
-    customer_replies,
-    first_name,
-    questions_asked,
-)
+from baseline.plan import Step, next_action
+from baseline.reader import Reader
+from baseline.solvers.refund_request import FRAUD_LIMIT, WINDOW_DAYS, dollars, rr1_plan
+from baseline.solvers.replies import ACKNOWLEDGE, second_request
+from domain.observation import Observation
 
-POLICY = "refund_requests"
-WINDOW_DAYS = 30
-FRAUD_LIMIT = 3
 DATE = re.compile(r"\b(\d{4}-\d{2}-\d{2})\b")
 
 
@@ -43,27 +36,23 @@ def _refunds(count: int) -> str:
     return f"{count} refund" if count == 1 else f"{count} refunds"
 
 
-def _money(value: float) -> str:
-    return f"${value:g}" if value == int(value) else f"${value:.2f}"
-
-
-def act(observation: Mapping[str, Any]) -> Action:
+def act(observation: Observation) -> dict[str, Any]:
     """The next action for a refund request that does not say when the item was bought."""
-    first = first_name(observation)
-    facts = {str(k): str(v) for k, v in observation["ticket"]["facts"].items()}
+    t = Reader(observation)
+    first = t.first_name
+    facts = t.facts
     refunds = int(re.sub(r"\D", "", facts.get("refunds_last_90_days", "")) or 0)
-    bought = purchase_date(customer_replies(observation))
-    if bought is None and questions_asked(observation) < 2:
-        if questions_asked(observation) == 0:
+    bought = purchase_date(t.customer_replies())
+    if bought is None and t.questions_asked() < 2:
+        if t.questions_asked() == 0:
             return {"action_type": "message_customer", "message": (
                 f"Hi {first}, thanks for getting in touch. Could you tell me the date you bought "
                 "it (the order date)? Your bank statement should show it.")}
         return {"action_type": "message_customer", "message": (
             "Could you tell me the purchase date of the order?")}
     order_id = facts.get("order_id", "your order")
-    account = observation["account"]
-    charged = account.get("charged")
-    amount = float(charged) if isinstance(charged, (int, float)) else 0.0
+    account = t.account
+    amount = t.charged if t.charged is not None else 0.0
     ticket_day = dt.date.fromisoformat(facts["ticket_date"])
     if refunds >= FRAUD_LIMIT:
         case = "fraud_review"
@@ -71,12 +60,11 @@ def act(observation: Mapping[str, Any]) -> Action:
         case = "refund"
     else:
         case = "deny"
-    ack = f" {ACKNOWLEDGE.strip()}" if second_request(observation) else ""
+    ack = f" {ACKNOWLEDGE.strip()}" if second_request(t) else ""
     when = f"placed on {bought}" if bought is not None else "placed on a date the customer did not give"
     if case == "fraud_review":
         queue, tag, code, verb = "trust_and_safety", "Fraud_Review", "fraud_review_opened", "resolve_ticket"
-        back: list[tuple[bool, dict[str, Any]]] = [
-            (bool(account.get("fraud_review_open")), {"action_type": "open_fraud_review"})]
+        back = Step({"action_type": "open_fraud_review"}, account.fraud_review_open)
         note = (f"Order {order_id} {when}. The customer has {_refunds(refunds)} in the last 90 "
                 "days, so per RR-1 support neither refunds nor denies: I opened a fraud review and "
                 "moved the ticket to the trust team.")
@@ -85,17 +73,17 @@ def act(observation: Mapping[str, Any]) -> Action:
                  f"days with the outcome.{ack}\n\nBest regards,\nSupport")
     elif case == "refund":
         queue, tag, code, verb = "billing", "Refund_Approved", "refund_issued", "resolve_ticket"
-        back = [(bool(account.get("refunds")), {"action_type": "issue_refund", "amount": amount})]
+        back = Step({"action_type": "issue_refund", "amount": amount}, bool(account.refunds))
         note = (f"Order {order_id} {when}, within the 30-day window. The customer has "
                 f"{_refunds(refunds)} in the last 90 days. Refund approved and issued in full.")
         reply = (f"Hi {first},\n\nThank you for checking the date for me. Your order {order_id} from "
                  f"{bought} is within our 30-day refund window, so I have approved a full refund of "
-                 f"{_money(amount)}. The money will return to your original payment method within "
+                 f"{dollars(amount)}. The money will return to your original payment method within "
                  f"5-7 business days.{ack}\n\nBest regards,\nSupport")
     else:
         queue, tag, code, verb = "billing", "Policy_Denied", "refund_denied", "close_ticket"
-        back = [(bool(account.get("refund_request_declined")),
-                 {"action_type": "deny_refund", "reason": "requested more than 30 days after the order"})]
+        back = Step({"action_type": "deny_refund", "reason": "requested more than 30 days after the order"},
+                    account.refund_request_declined)
         note = (f"Order {order_id} {when}, more than 30 days before the request. The customer has "
                 f"{_refunds(refunds)} in the last 90 days. Refund denied per RR-1; store credit "
                 "offered.")
@@ -104,15 +92,7 @@ def act(observation: Mapping[str, Any]) -> Action:
                  f"date, and your order {order_id} was placed on {bought}, so we are unable to offer "
                  "a refund for it. I would be glad to offer you store credit instead."
                  f"{ack}\n\nBest regards,\nSupport")
-    plan: list[tuple[bool, dict[str, Any]]] = [
-        (POLICY in (observation.get("policies") or {}),
-         {"action_type": "lookup_policy", "policy_id": POLICY}),
-        (observation.get("current_priority") == "medium",
-         {"action_type": "classify_priority", "priority": "medium"}),
-        (observation.get("current_queue") == queue, {"action_type": "assign_queue", "queue": queue}),
-        (tag in (observation.get("tags") or []), {"action_type": "add_tag", "tag": tag}),
-        *back,
-        (bool(observation.get("internal_notes")), {"action_type": "add_internal_note", "note": note}),
-        (bool(observation.get("reply_draft")), {"action_type": "draft_reply", "reply_text": reply}),
-    ]
-    return next_step(observation, plan, {"action_type": verb, "resolution_code": code})
+    obs = t.observation
+    triaged = (obs.current_priority == "medium", obs.current_queue == queue)
+    return next_action(rr1_plan(t, triaged, queue, tag, back, note, reply,
+                                {"action_type": verb, "resolution_code": code}))

@@ -12,20 +12,14 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from baseline.solvers.conversation import (
-    ACKNOWLEDGE,
-    Action,
-    customer_replies,
-    first_name,
-    questions_asked,
-    second_request,
-    taken,
-    triage,
-)
+from baseline.plan import Plan, Step, next_action, planned
+from baseline.reader import Reader
+from baseline.solvers.casework import triage
+from baseline.solvers.replies import ACKNOWLEDGE, aside
+from domain.observation import Observation
 
 POLICY = "shipping_claims"
 ORDER = re.compile(r"\b([A-Z]{2,}-\d+)\b")
@@ -69,22 +63,23 @@ def _refunds(count: int) -> str:
     return f"{count} refund" if count == 1 else f"{count} refunds"
 
 
-def act(observation: Mapping[str, Any]) -> Action:
+def act(observation: Observation) -> dict[str, Any]:
     """The next action for a missing-order ticket."""
-    first = first_name(observation)
-    tracking = read_tracking(customer_replies(observation))
+    t = Reader(observation)
+    first = t.first_name
+    tracking = read_tracking(t.customer_replies())
     if tracking is None:
-        if questions_asked(observation) == 0:
+        if t.questions_asked() == 0:
             return {"action_type": "message_customer", "message": (
                 f"Hi {first}, I'm sorry your parcel hasn't arrived. Could you send me the order "
                 "number so I can check its tracking?")}
         return {"action_type": "message_customer", "message": (
             "Could you tell me the order number and what its tracking page says?")}
-    facts = observation["ticket"]["facts"]
+    facts = t.facts
     refunds = int(facts.get("refunds_last_90_days", "0"))
-    charged = observation["account"]["charged"]
+    charged = t.charged
     amount = f"{charged:.2f}" if charged is not None else None
-    ack = ACKNOWLEDGE if second_request(observation) else ""
+    ack = ACKNOWLEDGE if aside(t) else ""
     if refunds >= 3:
         case = "fraud_review"
     elif _lost(tracking, facts["ticket_date"]):
@@ -94,28 +89,28 @@ def act(observation: Mapping[str, Any]) -> Action:
     queue = "trust_and_safety" if case == "fraud_review" else "billing"
     tags = {"fraud_review": ["Fraud_Review"], "in_transit": ["Shipping"],
             "lost": ["Refund_Approved"]}[case]
-    step = triage(observation, policy=POLICY, priority="medium", queue=queue, tags=tags)
-    if step is not None:
-        return step
-    if not observation["internal_notes"]:
-        status = (f"the parcel is still in transit, estimated delivery {tracking.eta}"
-                  if tracking.status == "in transit" else
-                  f"the parcel is lost, its tracking shows nothing since {tracking.last_update}, "
-                  f"more than seven days past the estimated delivery of {tracking.eta}")
-        return {"action_type": "add_internal_note", "note": (
+    obs, account = t.observation, t.account
+    status = (f"the parcel is still in transit, estimated delivery {tracking.eta}"
+              if tracking.status == "in transit" else
+              f"the parcel is lost, its tracking shows nothing since {tracking.last_update}, "
+              f"more than seven days past the estimated delivery of {tracking.eta}")
+    back: list[Step] = []
+    if case == "fraud_review":
+        back.append(Step({"action_type": "open_fraud_review"}, account.fraud_review_open))
+    if case == "lost" and amount is not None:
+        back.append(Step({"action_type": "issue_refund", "amount": float(amount)}, bool(account.refunds)))
+    code = {"fraud_review": "fraud_review_opened", "in_transit": "awaiting_customer_confirmation",
+            "lost": "refund_issued"}[case]
+    return next_action(Plan((
+        *planned(t, triage(POLICY, "medium", queue, tags)),
+        Step({"action_type": "add_internal_note", "note": (
             f"Checked order {tracking.order}: {status}. The customer has {_refunds(refunds)} in "
-            "the last 90 days.")}
-    if case == "fraud_review" and not observation["account"]["fraud_review_open"]:
-        return {"action_type": "open_fraud_review"}
-    if case == "lost" and not observation["account"]["refunds"] and amount is not None:
-        return {"action_type": "issue_refund", "amount": float(amount)}
-    if observation["reply_draft"] is None:
-        return {"action_type": "draft_reply", "reply_text": _reply(case, first, tracking, amount, ack)}
-    if not taken(observation, "resolve_ticket"):
-        code = {"fraud_review": "fraud_review_opened", "in_transit": "awaiting_customer_confirmation",
-                "lost": "refund_issued"}[case]
-        return {"action_type": "resolve_ticket", "resolution_code": code}
-    return {"action_type": "noop"}
+            "the last 90 days.")}, bool(obs.internal_notes)),
+        *back,
+        Step({"action_type": "draft_reply", "reply_text": _reply(case, first, tracking, amount, ack)},
+             obs.reply_draft is not None),
+        Step({"action_type": "resolve_ticket", "resolution_code": code}, t.took_kind("resolve_ticket")),
+    ), {"action_type": "noop"}))
 
 
 def _reply(case: str, first: str, tracking: Tracking, amount: str | None, ack: str) -> str:

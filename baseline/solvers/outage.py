@@ -11,17 +11,20 @@ tag Bug, troubleshooting steps. The subject line and the customer's tone decide 
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
 from typing import Any
 
-from baseline.solvers._steps import Plan, Ticket, next_action
+from baseline.plan import next_action
+from baseline.reader import Reader
+from baseline.solvers.casework import Casework
+from domain.observation import Observation
 
 POLICY = "incident_response"
 
 
-def case_of(t: Ticket) -> str:
+def case_of(t: Reader) -> str:
     """``all_down``, ``degraded`` or ``single_user``, from the facts IR-1 names."""
-    users, fails, status = t.fact("affected_users"), t.fact("what_fails"), t.fact("status_page")
+    users, fails = t.fact_lower("affected_users"), t.fact_lower("what_fails")
+    status = t.fact_lower("status_page")
     counted = re.search(r"(\d+)\s+of\s+(\d+)", users)
     affected, total = (int(counted.group(1)), int(counted.group(2))) if counted else (0, 0)
     one_user = affected == 1 or "only the reporter" in users
@@ -34,7 +37,7 @@ def case_of(t: Ticket) -> str:
     return "degraded"
 
 
-def _second(t: Ticket) -> str:
+def _second(t: Reader) -> str:
     """A sentence answering the customer's unrelated second question, if they asked one."""
     if t.says("invoice"):
         return ("As for your other question, past invoices can be downloaded any time under "
@@ -45,7 +48,7 @@ def _second(t: Ticket) -> str:
     return ""
 
 
-def reply_for(t: Ticket, case: str) -> str:
+def reply_for(t: Reader, case: str) -> str:
     hello = f"Hi {t.first_name},"
     second = _second(t)
     if case == "all_down":
@@ -54,7 +57,7 @@ def reply_for(t: Ticket, case: str) -> str:
                 "right now. We will send you a status update every 15 minutes until the service is "
                 "available again for all of your users.")
     elif case == "degraded":
-        what = t.fact("what_fails").split(";")[0].strip() or "the affected feature"
+        what = t.fact_lower("what_fails").split(";")[0].strip() or "the affected feature"
         body = (f"Thank you for reporting this. We can see that {what}, while the rest of the "
                 "product keeps working, so we have escalated it as an incident to our engineers. "
                 "We will keep you posted with a status update every hour until it works as it "
@@ -72,22 +75,22 @@ def reply_for(t: Ticket, case: str) -> str:
     return "\n".join(parts)
 
 
-def plan(obs: Mapping[str, Any]) -> Plan:
-    t = Ticket.of(obs)
+def casework(t: Reader) -> Casework:
     case = case_of(t)
     reply = reply_for(t, case)
     if case == "all_down":
-        return Plan(POLICY, "urgent", "technical", ("Outage",), reply,
+        return Casework(POLICY, "urgent", "technical", ("Outage",), reply,
                     {"action_type": "resolve_ticket", "resolution_code": "incident_escalated"},
                     ({"action_type": "escalate_incident", "severity": "sev1"},))
     if case == "degraded":
-        return Plan(POLICY, "high", "technical", ("Outage",), reply,
+        return Casework(POLICY, "high", "technical", ("Outage",), reply,
                     {"action_type": "resolve_ticket", "resolution_code": "incident_escalated"},
                     ({"action_type": "escalate_incident", "severity": "sev2"},))
-    return Plan(POLICY, "medium", "technical", ("Bug",), reply,
+    return Casework(POLICY, "medium", "technical", ("Bug",), reply,
                 {"action_type": "resolve_ticket", "resolution_code": "engineering_investigation"})
 
 
-def act(observation: Mapping[str, Any]) -> dict[str, Any]:
+def act(observation: Observation) -> dict[str, Any]:
     """The next action on an ``outage`` ticket."""
-    return next_action(observation, plan(observation))
+    t = Reader(observation)
+    return next_action(casework(t).plan(t))

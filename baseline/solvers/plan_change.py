@@ -11,31 +11,33 @@ downgrade, "Downgrade" on a cancellation) decides nothing.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
 from typing import Any
 
-from baseline.solvers._steps import Plan, Ticket, iso_date, long_date, next_action
+from baseline.plan import next_action
+from baseline.reader import Reader
+from baseline.solvers.casework import Casework
+from baseline.solvers.dates import day_month_year, first_date
+from domain.observation import Observation
 
 POLICY = "plan_changes"
 WINDOW_DAYS = 14
 
 
-def case_of(t: Ticket) -> str:
+def case_of(t: Reader) -> str:
     """``downgrade``, ``cancel_refund`` or ``cancel_late``."""
     if not t.says("cancel", "cancelled", "cancellation"):
         return "downgrade"
-    renewal, today = iso_date(t.fact("last_annual_renewal")), iso_date(t.fact("ticket_date"))
+    renewal, today = first_date(t.fact_lower("last_annual_renewal")), first_date(t.fact_lower("ticket_date"))
     if renewal is not None and today is not None and (today - renewal).days <= WINDOW_DAYS:
         return "cancel_refund"
     return "cancel_late"
 
 
-def _amount(t: Ticket, obs: Mapping[str, Any]) -> float | None:
-    found = re.search(r"(\d+(?:\.\d{1,2})?)", t.fact("renewal_amount"))
+def _amount(t: Reader) -> float | None:
+    found = re.search(r"(\d+(?:\.\d{1,2})?)", t.fact_lower("renewal_amount"))
     if found:
         return float(found.group(1))
-    charged = (obs.get("account") or {}).get("charged")
-    return float(charged) if isinstance(charged, (int, float)) else None
+    return t.charged
 
 
 def _money(amount: float | None) -> str:
@@ -44,13 +46,13 @@ def _money(amount: float | None) -> str:
     return f"${amount:,.0f}" if amount == int(amount) else f"${amount:,.2f}"
 
 
-def _plan_names(t: Ticket) -> tuple[str, str]:
+def _plan_names(t: Reader) -> tuple[str, str]:
     current = t.facts.get("current_plan", "").split(",")[0].strip() or "current"
     lower = re.search(r"\bto (?:the cheaper )?([A-Z]\w*(?: [A-Z]\w*)*)", t.message)
     return current, lower.group(1) if lower else "the smaller plan"
 
 
-def _second(t: Ticket) -> str:
+def _second(t: Reader) -> str:
     if t.says("invoice") and t.says("copy"):
         return "You can download a copy of any of your invoices under Settings > Billing > Invoices."
     if t.says("billing address", "address"):
@@ -59,10 +61,10 @@ def _second(t: Ticket) -> str:
     return ""
 
 
-def reply_for(t: Ticket, case: str, amount: float | None) -> str:
+def reply_for(t: Reader, case: str, amount: float | None) -> str:
     current, lower = _plan_names(t)
-    renewal = iso_date(t.fact("last_annual_renewal"))
-    renewed = long_date(renewal) if renewal else "your last renewal"
+    renewal = first_date(t.fact_lower("last_annual_renewal"))
+    renewed = day_month_year(renewal) if renewal else "your last renewal"
     if case == "downgrade":
         body = (f"Thanks for getting in touch. You can make this change yourself: open Settings > "
                 f"Billing, choose Change plan and select {lower}. Your {current} plan stays in place "
@@ -85,25 +87,25 @@ def reply_for(t: Ticket, case: str, amount: float | None) -> str:
     return "\n".join(parts)
 
 
-def plan(obs: Mapping[str, Any]) -> Plan:
-    t = Ticket.of(obs)
+def casework(t: Reader) -> Casework:
     case = case_of(t)
-    amount = _amount(t, obs)
+    amount = _amount(t)
     reply = reply_for(t, case, amount)
     tags = ("Plan_Change",)
     if case == "downgrade":
-        return Plan(POLICY, "low", "billing", tags, reply,
+        return Casework(POLICY, "low", "billing", tags, reply,
                     {"action_type": "resolve_ticket", "resolution_code": "resolved_with_documentation"})
     if case == "cancel_refund":
         refund = ({"action_type": "issue_refund", "amount": amount},) if amount is not None else ()
-        return Plan(POLICY, "low", "billing", tags, reply,
+        return Casework(POLICY, "low", "billing", tags, reply,
                     {"action_type": "resolve_ticket", "resolution_code": "refund_issued"}, refund)
-    return Plan(POLICY, "low", "billing", tags, reply,
+    return Casework(POLICY, "low", "billing", tags, reply,
                 {"action_type": "close_ticket", "resolution_code": "refund_denied"},
                 ({"action_type": "deny_refund",
                   "reason": "cancelled more than 14 days after the annual renewal (PC-1)"},))
 
 
-def act(observation: Mapping[str, Any]) -> dict[str, Any]:
+def act(observation: Observation) -> dict[str, Any]:
     """The next action on a ``plan_change`` ticket."""
-    return next_action(observation, plan(observation))
+    t = Reader(observation)
+    return next_action(casework(t).plan(t))

@@ -12,7 +12,10 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from baseline.solvers import SECOND_REQUEST_REPLY, facts, first_name, next_step, second_request
+from baseline.plan import Plan, Step, next_action
+from baseline.reader import Reader
+from baseline.solvers.replies import SECOND_REQUEST_REPLY, second_request
+from domain.observation import Observation
 
 POLICY = "refund_requests"
 WINDOW_DAYS = 30
@@ -31,9 +34,9 @@ def _amount(text: str | None) -> float | None:
     return float(found.group(1)) if found else None
 
 
-def decision(observation: Mapping[str, Any]) -> str:
+def decision(t: Reader) -> str:
     """fraud_review, refund or deny: RR-1 applied to the facts."""
-    f = facts(observation)
+    f = t.facts
     refunds = int(re.sub(r"\D", "", f.get("refunds_last_90_days", "")) or 0)
     if refunds >= FRAUD_LIMIT:
         return "fraud_review"
@@ -43,24 +46,25 @@ def decision(observation: Mapping[str, Any]) -> str:
     return "refund"
 
 
-def _money(value: float) -> str:
+def dollars(value: float) -> str:
+    """'$49' for whole dollars, else '$49.50': how RR-1 replies state an amount."""
     return f"${value:g}" if value == int(value) else f"${value:.2f}"
 
 
-def act(observation: Mapping[str, Any]) -> dict[str, Any]:
-    f = facts(observation)
-    name = first_name(observation)
+def act(observation: Observation) -> dict[str, Any]:
+    """The next action on a ``refund_request`` ticket."""
+    t = Reader(observation)
+    f = t.facts
+    name = t.first_name
     order_id, order_date = f.get("order_id", "your order"), f.get("order_date", "the order date")
     refunds = re.sub(r"\D", "", f.get("refunds_last_90_days", "")) or "0"
-    account = observation.get("account") or {}
-    charged = account.get("charged")
-    amount = float(charged) if isinstance(charged, (int, float)) else _amount(f.get("amount_paid"))
-    aside = f" {SECOND_REQUEST_REPLY}" if second_request(observation) else ""
-    choice = decision(observation)
+    account = t.account
+    amount = t.charged if t.charged is not None else _amount(f.get("amount_paid"))
+    aside = f" {SECOND_REQUEST_REPLY}" if second_request(t) else ""
+    choice = decision(t)
     if choice == "fraud_review":
         queue, tag, code, verb = "trust_and_safety", "Fraud_Review", "fraud_review_opened", "resolve_ticket"
-        back: list[tuple[bool, dict[str, Any]]] = [
-            (bool(account.get("fraud_review_open")), {"action_type": "open_fraud_review"})]
+        back = Step({"action_type": "open_fraud_review"}, account.fraud_review_open)
         note = (f"Order {order_id} placed on {order_date}. The customer has {refunds} refunds in the "
                 "last 90 days, so per RR-1 support neither refunds nor denies: I opened a fraud "
                 "review and moved the ticket to the trust team.")
@@ -69,19 +73,18 @@ def act(observation: Mapping[str, Any]) -> dict[str, Any]:
                  f"the outcome.{aside}\n\nBest regards,\nSupport")
     elif choice == "refund":
         queue, tag, code, verb = "billing", "Refund_Approved", "refund_issued", "resolve_ticket"
-        back = [(bool(account.get("refunds")),
-                 {"action_type": "issue_refund", "amount": amount or 0.0})]
+        back = Step({"action_type": "issue_refund", "amount": amount or 0.0}, bool(account.refunds))
         note = (f"Order {order_id} placed on {order_date}, within the 30-day window. The customer "
                 f"has {refunds} refunds in the last 90 days. Refund approved and issued in full.")
-        shown = _money(amount) if amount is not None else "the amount you paid"
+        shown = dollars(amount) if amount is not None else "the amount you paid"
         reply = (f"Hi {name},\n\nThank you for reaching out. Your order {order_id} from {order_date} "
                  f"is within our 30-day refund window, so I have approved a full refund of {shown}. "
                  "The money will return to your original payment method within 5-7 business days."
                  f"{aside}\n\nBest regards,\nSupport")
     else:
         queue, tag, code, verb = "billing", "Policy_Denied", "refund_denied", "close_ticket"
-        back = [(bool(account.get("refund_request_declined")),
-                 {"action_type": "deny_refund", "reason": "requested more than 30 days after the order"})]
+        back = Step({"action_type": "deny_refund", "reason": "requested more than 30 days after the order"},
+                    account.refund_request_declined)
         note = (f"Order {order_id} placed on {order_date}, more than 30 days before the request. The "
                 f"customer has {refunds} refunds in the last 90 days. Refund denied per RR-1; store "
                 "credit offered.")
@@ -90,15 +93,25 @@ def act(observation: Mapping[str, Any]) -> dict[str, Any]:
                  f"order {order_id} was placed on {order_date}, so we are unable to offer a refund "
                  "for it. I would be glad to offer you store credit instead."
                  f"{aside}\n\nBest regards,\nSupport")
-    plan: list[tuple[bool, dict[str, Any]]] = [
-        (POLICY in (observation.get("policies") or {}),
-         {"action_type": "lookup_policy", "policy_id": POLICY}),
-        (bool(observation.get("current_priority")),
-         {"action_type": "classify_priority", "priority": "medium"}),
-        (bool(observation.get("current_queue")), {"action_type": "assign_queue", "queue": queue}),
-        (tag in (observation.get("tags") or []), {"action_type": "add_tag", "tag": tag}),
-        *back,
-        (bool(observation.get("internal_notes")), {"action_type": "add_internal_note", "note": note}),
-        (bool(observation.get("reply_draft")), {"action_type": "draft_reply", "reply_text": reply}),
-    ]
-    return next_step(observation, plan, {"action_type": verb, "resolution_code": code})
+    obs = t.observation
+    triaged = (bool(obs.current_priority), bool(obs.current_queue))
+    return next_action(rr1_plan(t, triaged, queue, tag, back, note, reply,
+                                {"action_type": verb, "resolution_code": code}))
+
+
+def rr1_plan(t: Reader, triaged: tuple[bool, bool], queue: str, tag: str, back: Step, note: str,
+             reply: str, finish: Mapping[str, Any]) -> Plan:
+    """An RR-1 decision as steps (the ``refund_request`` and ``late_refund`` solvers): the policy,
+    medium priority and ``queue`` (``triaged``: whether the observation shows each done), ``tag``,
+    the decision on the account, a note and the reply."""
+    obs = t.observation
+    priority_set, queue_set = triaged
+    return Plan((
+        Step({"action_type": "lookup_policy", "policy_id": POLICY}, POLICY in obs.policies),
+        Step({"action_type": "classify_priority", "priority": "medium"}, priority_set),
+        Step({"action_type": "assign_queue", "queue": queue}, queue_set),
+        Step({"action_type": "add_tag", "tag": tag}, tag in obs.tags),
+        back,
+        Step({"action_type": "add_internal_note", "note": note}, bool(obs.internal_notes)),
+        Step({"action_type": "draft_reply", "reply_text": reply}, bool(obs.reply_draft)),
+    ), finish)

@@ -10,25 +10,27 @@ high. The customer's fear ("have I been hacked?") and the subject line decide no
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
 
-from baseline.solvers._steps import Plan, Ticket, next_action
+from baseline.plan import next_action
+from baseline.reader import Reader
+from baseline.solvers.casework import Casework
+from domain.observation import Observation
 
 POLICY = "security_reports"
 
 
-def case_of(t: Ticket) -> str:
+def case_of(t: Reader) -> str:
     """``researcher``, ``account_takeover`` or ``phishing``, from the facts SR-1 names."""
-    if "researcher" in t.fact("reporter"):
+    if "researcher" in t.fact_lower("reporter"):
         return "researcher"
-    sign_ins, changes = t.fact("recent_sign_ins"), t.fact("account_changes")
+    sign_ins, changes = t.fact_lower("recent_sign_ins"), t.fact_lower("account_changes")
     strange_sign_in = bool(sign_ins) and not sign_ins.startswith(("only", "none", "no ", "not applicable"))
     changed = bool(changes) and not changes.startswith(("none", "no ", "not applicable"))
     return "account_takeover" if strange_sign_in or changed else "phishing"
 
 
-def _second(t: Ticket) -> str:
+def _second(t: Reader) -> str:
     if t.says("two-factor", "two factor", "2fa"):
         return ("You also asked about two-factor authentication: you can turn it on under Settings > "
                 "Security, and I would recommend doing so.")
@@ -38,7 +40,7 @@ def _second(t: Ticket) -> str:
     return ""
 
 
-def reply_for(t: Ticket, case: str) -> str:
+def reply_for(t: Reader, case: str) -> str:
     if case == "account_takeover":
         body = ("Thank you for telling us so quickly. Our records show activity on your account that "
                 "did not come from you, so our security team is treating this as an urgent security "
@@ -63,23 +65,23 @@ def reply_for(t: Ticket, case: str) -> str:
     return "\n".join(parts)
 
 
-def plan(obs: Mapping[str, Any]) -> Plan:
-    t = Ticket.of(obs)
+def casework(t: Reader) -> Casework:
     case = case_of(t)
     reply = reply_for(t, case)
     if case == "account_takeover":
-        return Plan(POLICY, "urgent", "trust_and_safety", ("Security",), reply,
+        return Casework(POLICY, "urgent", "trust_and_safety", ("Security",), reply,
                     {"action_type": "resolve_ticket", "resolution_code": "security_incident_opened"},
                     ({"action_type": "escalate_incident", "severity": "sev1"},
                      {"action_type": "send_password_reset_link"}))
     if case == "researcher":
-        return Plan(POLICY, "high", "trust_and_safety", ("Security",), reply,
+        return Casework(POLICY, "high", "trust_and_safety", ("Security",), reply,
                     {"action_type": "resolve_ticket", "resolution_code": "security_incident_opened"},
                     ({"action_type": "escalate_incident", "severity": "sev3"},))
-    return Plan(POLICY, "high", "trust_and_safety", ("Security",), reply,
+    return Casework(POLICY, "high", "trust_and_safety", ("Security",), reply,
                 {"action_type": "resolve_ticket", "resolution_code": "no_action_needed"})
 
 
-def act(observation: Mapping[str, Any]) -> dict[str, Any]:
+def act(observation: Observation) -> dict[str, Any]:
     """The next action on a ``security_report`` ticket."""
-    return next_action(observation, plan(observation))
+    t = Reader(observation)
+    return next_action(casework(t).plan(t))

@@ -13,50 +13,44 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from collections.abc import Mapping
 from typing import Any
 
-from baseline.solvers.ticket_reading import (
-    Plan,
-    Seen,
-    all_dates,
-    long_date,
-    money,
-    next_action,
-    reply,
-    triage,
-)
+from baseline.plan import Plan, next_action, planned
+from baseline.reader import Reader
+from baseline.solvers.casework import triage
+from baseline.solvers.dates import all_dates, first_date, month_day_year
+from baseline.solvers.replies import money, reply
+from domain.observation import Observation
 
 POLICY = "shipping_claims"
 REFUND_LIMIT = 3
 LOST_AFTER_DAYS = 7
 
 
-def recent_refunds(s: Seen) -> int:
+def recent_refunds(s: Reader) -> int:
     found = re.search(r"\d+", s.fact("refunds_last_90_days"))
     return int(found.group()) if found else 0
 
 
-def in_transit(s: Seen) -> bool:
+def in_transit(s: Reader) -> bool:
     """Before its estimated delivery date (or undated and still moving): not lost yet."""
-    today, eta = s.date("ticket_date"), s.date("estimated_delivery")
+    today, eta = first_date(s.fact("ticket_date")), first_date(s.fact("estimated_delivery"))
     if today is None or eta is None:
         return "no tracking update" not in s.fact("tracking").lower()
     return today < eta
 
 
-def last_scan(s: Seen) -> dt.date | None:
+def last_scan(s: Reader) -> dt.date | None:
     dates = all_dates(s.fact("tracking"))
     return max(dates) if dates else None
 
 
-def plan(obs: Mapping[str, Any]) -> Plan:
-    s = Seen.of(obs)
+def plan(s: Reader) -> Plan:
     count = recent_refunds(s)
     order = s.fact("order_id") or "your order"
     tracking = s.fact("tracking") or "no tracking information"
-    eta = s.date("estimated_delivery")
-    eta_text = long_date(eta) if eta else "the estimated delivery date"
+    eta = first_date(s.fact("estimated_delivery"))
+    eta_text = month_day_year(eta) if eta else "the estimated delivery date"
     refunds = f"Customer has {count} refund{'s' if count != 1 else ''} in the last 90 days"
     if count >= REFUND_LIMIT:
         steps = triage(POLICY, "medium", "trust_and_safety", ["Fraud_Review"])
@@ -74,7 +68,7 @@ def plan(obs: Mapping[str, Any]) -> Plan:
         note = (f"Tracking for {order}: {tracking}. The parcel is still in transit before its estimated "
                 f"delivery date of {eta_text}. {refunds}. Nothing refunded per SC-1; the customer "
                 "writes back if it is late.")
-        after = f" ({long_date(eta + dt.timedelta(days=2))})" if eta else ""
+        after = f" ({month_day_year(eta + dt.timedelta(days=2))})" if eta else ""
         body = (f"I understand waiting for a parcel is frustrating. I checked the tracking for order "
                 f"{order}: it is still in transit and on schedule, with an estimated delivery date of "
                 f"{eta_text}. If it has not arrived two days after that date{after}, please write back "
@@ -98,9 +92,9 @@ def plan(obs: Mapping[str, Any]) -> Plan:
     steps.append({"action_type": "add_internal_note", "note": note})
     steps.append({"action_type": "draft_reply",
                   "reply_text": reply(s.first_name, body, s.message, "Support")})
-    return Plan(steps, {"action_type": "resolve_ticket", "resolution_code": code})
+    return Plan(planned(s, steps), {"action_type": "resolve_ticket", "resolution_code": code})
 
 
-def act(observation: Mapping[str, Any]) -> dict[str, Any]:
+def act(observation: Observation) -> dict[str, Any]:
     """The next action on a missing-parcel ticket."""
-    return next_action(observation, plan(observation))
+    return next_action(plan(Reader(observation)))

@@ -11,23 +11,16 @@ nothing. Reads only the observation.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
 from typing import Any
 
-from baseline.solvers.conversation import (
-    ACKNOWLEDGE,
-    Action,
-    customer_replies,
-    first_name,
-    questions_asked,
-    second_request,
-    taken,
-    triage,
-)
+from baseline.plan import Plan, Step, next_action, planned
+from baseline.reader import EMAIL, Reader
+from baseline.solvers.casework import triage
+from baseline.solvers.replies import ACKNOWLEDGE, aside
+from domain.observation import Observation
 
 POLICY = "email_changes"
 DIGITS = re.compile(r"\b(\d{4})\b")
-EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
 DAYS_AGO = re.compile(r"(\d+) days? ago")
 
 
@@ -57,17 +50,18 @@ def new_address(message: str, requester: str) -> str | None:
     return found[0] if found else None
 
 
-def act(observation: Mapping[str, Any]) -> Action:
+def act(observation: Observation) -> dict[str, Any]:
     """The next action for an email change requested from another address."""
-    first = first_name(observation)
-    ticket = observation["ticket"]
-    digits = quoted_digits(customer_replies(observation))
-    if digits is None and questions_asked(observation) < 2:
+    t = Reader(observation)
+    first = t.first_name
+    ticket = observation.ticket
+    digits = quoted_digits(t.customer_replies())
+    if digits is None and t.questions_asked() < 2:
         return {"action_type": "message_customer", "message": (
             f"Hi {first}, to verify that you own the account, could you send me the last four "
             "digits of the card on file?")}
-    facts = ticket["facts"]
-    new = new_address(ticket["message"], ticket["customer_email"])
+    facts = ticket.facts
+    new = new_address(ticket.message, ticket.customer_email)
     if flagged(facts.get("account_flags", "")):
         case = "flagged"
     elif digits is not None and digits == facts.get("card_last4_on_file") and new is not None:
@@ -77,21 +71,22 @@ def act(observation: Mapping[str, Any]) -> Action:
     queue = "trust_and_safety" if case == "flagged" else "account"
     tags = {"flagged": ["Fraud_Review"], "verified": ["Identity_Verified"],
             "not_verified": ["Verification_Required"]}[case]
-    step = triage(observation, policy=POLICY, priority="medium", queue=queue, tags=tags)
-    if step is not None:
-        return step
-    if case == "flagged" and not observation["account"]["fraud_review_open"]:
-        return {"action_type": "open_fraud_review"}
-    if case == "verified" and new is not None and observation["account"]["email"] != new:
-        return {"action_type": "update_account_email", "new_email": new}
-    ack = ACKNOWLEDGE if second_request(observation) else ""
-    if observation["reply_draft"] is None:
-        return {"action_type": "draft_reply", "reply_text": _reply(case, first, new, ack)}
-    if not taken(observation, "resolve_ticket"):
-        code = {"flagged": "fraud_review_opened", "verified": "account_updated",
-                "not_verified": "awaiting_identity_verification"}[case]
-        return {"action_type": "resolve_ticket", "resolution_code": code}
-    return {"action_type": "noop"}
+    obs, account = t.observation, t.account
+    back: list[Step] = []
+    if case == "flagged":
+        back.append(Step({"action_type": "open_fraud_review"}, account.fraud_review_open))
+    if case == "verified" and new is not None:
+        back.append(Step({"action_type": "update_account_email", "new_email": new}, account.email == new))
+    ack = ACKNOWLEDGE if aside(t) else ""
+    code = {"flagged": "fraud_review_opened", "verified": "account_updated",
+            "not_verified": "awaiting_identity_verification"}[case]
+    return next_action(Plan((
+        *planned(t, triage(POLICY, "medium", queue, tags)),
+        *back,
+        Step({"action_type": "draft_reply", "reply_text": _reply(case, first, new, ack)},
+             obs.reply_draft is not None),
+        Step({"action_type": "resolve_ticket", "resolution_code": code}, t.took_kind("resolve_ticket")),
+    ), {"action_type": "noop"}))
 
 
 def _reply(case: str, first: str, new: str | None, ack: str) -> str:

@@ -30,6 +30,7 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Any, Literal
 
+from baseline.agent import Agent
 from domain.tasks.catalog import policy_texts
 from domain.tasks.spec import Rubric, TaskInstance, TaskSpec
 from domain.vocabulary import ActionType, Tag
@@ -92,7 +93,7 @@ class Attempt:
 
     label: str
     actions: tuple[Action, ...] = ()
-    agent: Callable[[dict[str, Any]], Action] | None = None
+    agent: Agent | None = None
     attacked: tuple[str, ...] = ()
     base: str | None = None
     attack_step: int | None = None
@@ -119,8 +120,8 @@ class Setting:
     """The built-in policy's actions on this variant (empty until the reference episodes ran)."""
     other_reply: str | None = None
     """Another task's gold reply, greeting this customer: what a reply-copier sends."""
-    agent: Callable[[dict[str, Any]], Action] | None = None
-    """The built-in policy (observation to action), when the audit plays it."""
+    agent: Agent | None = None
+    """The built-in policy, when the audit plays it."""
     known_actions: frozenset[str] = field(default_factory=lambda: frozenset(ActionType.allowed()))
 
 

@@ -25,8 +25,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from functools import partial
-from typing import Any
 
+from baseline.agent import Agent
 from domain.tasks.catalog import Catalog, default_catalog
 from domain.tasks.spec import TaskInstance
 from evaluation.grader_audit.families import (
@@ -54,7 +54,6 @@ BATCH = 400
 """Episodes played side by side (one write of the log per step of the batch)."""
 
 Progress = Callable[[int, int], None]
-Agent = Callable[[dict[str, Any]], Action]
 
 
 @dataclass(frozen=True, slots=True)
@@ -139,7 +138,7 @@ def _next(attempt: Attempt, step: int, current: StepResult) -> Action | None:
     if attempt.agent is not None:
         if current.observation.max_steps <= step:
             return None
-        return attempt.agent(current.observation.model_dump(mode="json"))
+        return attempt.agent.act(current.observation).action
     return attempt.actions[step] if step < len(attempt.actions) else None
 
 
@@ -214,7 +213,7 @@ def run_audit(*, seeds: Sequence[int | None] = DEFAULT_SEEDS, task_ids: Sequence
               scripted: Scripted | None = None) -> AuditReport:
     """Play every family on every task variant of ``task_ids`` x ``seeds`` and judge the cells.
 
-    ``policy``: the built-in policy (observation to action); without it the ``policy`` family is
+    ``policy``: the built-in policy (an agent); without it the ``policy`` family is
     not applicable and the repeat family repeats only the gold work. ``database_url``: the
     log the episodes are played on; None (the default) keeps them in memory
     (:meth:`service.EnvironmentService.in_memory`, a log per batch), written nowhere; any backend

@@ -63,9 +63,15 @@ def _observation(messages: Sequence[dict[str, Any]]) -> dict[str, Any]:
 
 
 def _policy_action(messages: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    """The built-in policy's action on the observation the prompt shows (the fields the prompt
+    leaves out as duplicates restored: the policy reads none of them)."""
     from baseline.policy import next_action
+    from domain.observation import Observation
 
-    return next_action(_observation(messages))
+    shown = _observation(messages)
+    observation = Observation.model_validate({**shown, "customer_message": shown["ticket"]["message"],
+                                              "action_history": [], "episode_id": "prompt"})
+    return next_action(observation)
 
 
 def _sloppy(action: dict[str, Any]) -> dict[str, Any]:

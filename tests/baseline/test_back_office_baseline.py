@@ -33,7 +33,7 @@ def test_the_builtin_policy_takes_what_the_case_requires_and_nothing_it_forbids(
     for seed in (None, *range(10)):
         result = service.reset(task_id, seed=seed)
         while not result.done:
-            result = service.step(result.episode_id, next_action(result.observation.model_dump(mode="json")))
+            result = service.step(result.episode_id, next_action(result.observation))
         state = service.state(result.episode_id)
         assert state.task is not None
         cases.add(state.task.case)

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
 
 import pytest
 
+from baseline.agent import NO_ACTOR
 from baseline.chat import (
     BadReply,
     action_from_reply,
@@ -21,10 +21,10 @@ from baseline.chat import (
     tool_definitions,
 )
 from baseline.config import load
-from baseline.decision import NO_ACTOR
 from baseline.llm import ChatClient, LLMAgent
 from baseline.policy import next_action
 from domain.actions import IssueRefund, action_json, parse_action
+from domain.observation import Observation
 from domain.tasks import default_catalog
 from domain.vocabulary import BACK_OFFICE_ACTIONS, ActionType
 from service import EnvironmentService
@@ -38,8 +38,8 @@ pytestmark = sqlite_pass_only("chat rendering and tool-call parsing"
 CATALOG = default_catalog()
 
 
-def _observation(service: EnvironmentService, task_id: str = "task_easy_password") -> dict[str, Any]:
-    return service.reset(task_id).observation.model_dump(mode="json")
+def _observation(service: EnvironmentService, task_id: str = "task_easy_password") -> Observation:
+    return service.reset(task_id).observation
 
 
 def _agent(fake: FakeOpenAI, candidates: str, **env: str) -> tuple[LLMAgent, list[str]]:
@@ -74,7 +74,7 @@ def test_every_action_the_policy_takes_round_trips_through_a_tool_call(
         service: EnvironmentService, task_id: str) -> None:
     result = service.reset(task_id)
     while not result.done:
-        action = next_action(result.observation.model_dump(mode="json"))
+        action = next_action(result.observation)
         fields = {k: v for k, v in action.items() if k != "action_type"}
         parsed = action_from_tool_call(action["action_type"], json.dumps(fields))
         assert parsed.body == action
@@ -123,7 +123,7 @@ def test_a_json_reply_becomes_an_action_and_prose_does_not() -> None:
 
 
 def test_the_two_prompts_share_the_rules_and_differ_in_how_to_answer(service: EnvironmentService) -> None:
-    obs = _observation(service)
+    obs = _observation(service).model_dump(mode="json")
     (json_system, json_user), (tools_system, tools_user) = (render_messages(obs, "json"),
                                                             render_messages(obs, "tools"))
     rules = str(tools_system["content"]).split("\n\nAnswer by calling")[0]
@@ -215,7 +215,7 @@ def test_inference_with_tools_json_and_a_refusing_endpoint_keeps_the_stdout_cont
     for task_id in tasks:
         result = service.reset(task_id)
         while not result.done:
-            result = service.step(result.episode_id, next_action(result.observation.model_dump(mode="json")))
+            result = service.step(result.episode_id, next_action(result.observation))
         expected[task_id] = result.state.score
     assert {b.task: b.score for b in run.blocks} == {t: f"{min(max(s, 0.01), 0.99):.2f}"
                                                      for t, s in expected.items()}

@@ -19,14 +19,17 @@ from typing import Any
 import pytest
 
 from baseline import policy as policy_module
-from baseline.policy import next_action
+from baseline.agent import RuleAgent
+from baseline.policy import BUILTIN_POLICY, next_action
 from baseline.stdout import printed_score
+from domain.observation import Observation
 from domain.tasks import default_catalog
 from service import EnvironmentService
 from service.replay import replay
 from store import open_database
 from store.runs import RunStore
 from tests.baseline.inference_helpers import CLEARED, REPO, Run, run_inference
+from tests.observations import observation
 from tests.play import play
 
 CATALOG = default_catalog()
@@ -117,10 +120,11 @@ LADDER = [
 def _play(service: EnvironmentService, task_id: str, seed: int | None, policy: bool) -> float:
     ladder = iter(LADDER)
 
-    def climb(observation: dict[str, Any]) -> dict[str, Any]:
+    def climb(observation: Observation) -> dict[str, Any]:
         return next(ladder, {"action_type": "noop"})
 
-    return play(service, task_id, next_action if policy else climb, seed=seed)[-1].state.score
+    agent = BUILTIN_POLICY if policy else RuleAgent("ladder", climb)
+    return play(service, task_id, agent, seed=seed)[-1].state.score
 
 
 def test_the_policy_beats_a_fixed_ladder_and_stays_below_the_scripted_solutions(service) -> None:  # type: ignore[no-untyped-def]
@@ -140,8 +144,7 @@ def test_the_policy_applies_the_rules_it_read_to_each_variant(service) -> None: 
         for seed in range(12):
             result = service.reset(task_id, seed=seed)
             while not result.done:
-                obs = result.observation.model_dump(mode="json")
-                result = service.step(result.episode_id, next_action(obs))
+                result = service.step(result.episode_id, next_action(result.observation))
             accepted = [c.value if c else None for c in result.state.task.expected.resolution_code]
             codes.add(result.state.resolution_code)
             right += result.state.resolution_code in accepted
@@ -152,11 +155,13 @@ def test_the_policy_applies_the_rules_it_read_to_each_variant(service) -> None: 
 def test_the_policy_reads_only_the_observation() -> None:
     source = inspect.getsource(policy_module)
     for forbidden in ("bench.scripted", "service.gold", ".expected", "variables", "from service",
-                      "from store", "from domain", "TaskInstance", ".case"):
+                      "from store", "TaskInstance", ".case"):
         assert forbidden not in source, forbidden
-    action = next_action({"ticket": {"customer_name": "Kim Lee", "subject": "How do I export data?",
-                                     "message": "Is it possible to export a CSV?"},
-                          "objective": "Answer the question.", "max_steps": 8, "step_count": 0})
+    domain = re.findall(r"^\s*from (domain\S*)", source, re.MULTILINE)
+    assert domain and set(domain) == {"domain.observation"}, domain  # what an agent sees, typed
+    action = next_action(observation({"customer_name": "Kim Lee", "subject": "How do I export data?",
+                                      "message": "Is it possible to export a CSV?"},
+                                     objective="Answer the question.", max_steps=8))
     assert action == {"action_type": "classify_priority", "priority": "low"}
 
 

@@ -16,6 +16,7 @@ import pytest
 from baseline.config import load
 from baseline.llm import ChatClient, LLMAgent
 from baseline.policy import next_action
+from domain.observation import Observation
 from domain.tasks import default_catalog
 from store import open_database
 from store.runs import RunStore
@@ -31,7 +32,7 @@ def _policy_scores(service, tasks: list[str]) -> dict[str, float]:  # type: igno
     for task_id in tasks:
         result = service.reset(task_id)
         while not result.done:
-            result = service.step(result.episode_id, next_action(result.observation.model_dump(mode="json")))
+            result = service.step(result.episode_id, next_action(result.observation))
         scores[task_id] = result.state.score
     return scores
 
@@ -135,8 +136,8 @@ def test_a_model_that_keeps_failing_is_skipped_for_the_rest_of_the_run(
 
 
 # ------------------------------------------------------------------ the agent, in-process
-def _observation(service, task_id: str = "task_easy_password") -> dict[str, Any]:  # type: ignore[no-untyped-def]
-    return service.reset(task_id).observation.model_dump(mode="json")
+def _observation(service, task_id: str = "task_easy_password") -> Observation:  # type: ignore[no-untyped-def]
+    return service.reset(task_id).observation
 
 
 def _agent(fake: FakeOpenAI, candidates: str, **env: str) -> tuple[LLMAgent, list[str]]:
@@ -192,7 +193,7 @@ def test_one_failure_does_not_get_a_model_skipped(service) -> None:  # type: ign
 def test_the_prompt_holds_the_observation_and_the_action_schema(service) -> None:  # type: ignore[no-untyped-def]
     from baseline.chat import render_messages
 
-    obs = _observation(service, "task_hard_refund_fraud_trap")
+    obs = _observation(service, "task_hard_refund_fraud_trap").model_dump(mode="json")
     system, user = render_messages(obs)
     assert '"action_type"' in system["content"] and "lookup_policy" in system["content"]
     assert obs["ticket"]["message"] in user["content"]

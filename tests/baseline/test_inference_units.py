@@ -261,7 +261,7 @@ def test_a_run_cut_short_reports_only_the_k_its_variants_reached() -> None:
 
 
 def test_who_acted_is_counted_per_step() -> None:
-    from baseline.decision import NO_ACTOR
+    from baseline.agent import NO_ACTOR
 
     r1, r2 = _result("a", 0, 0.9), _result("a", 1, 0.2)
     r1.actors = ["m1", "m1", "builtin-policy", "m2"]

@@ -20,7 +20,7 @@ def _reply(service: EnvironmentService, task_id: str, seed: int | None) -> tuple
     """The policy's final reply on (task, seed), with the variant's case and ticket facts."""
     result = service.reset(task_id, seed=seed)
     while not result.done:
-        result = service.step(result.episode_id, next_action(result.observation.model_dump(mode="json")))
+        result = service.step(result.episode_id, next_action(result.observation))
     task = result.state.task
     assert result.state.reply_draft, (task_id, seed)
     return result.state.reply_draft, task.case, dict(task.ticket.facts)

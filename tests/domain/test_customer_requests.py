@@ -202,12 +202,12 @@ def test_every_family_has_facts_and_the_expert_question_is_answered(catalog: Cat
 
 def _solver_questions(catalog: Catalog, task_id: str, seed: int) -> list[tuple[str, str]]:
     """The built-in solver's messages to the customer in its episode, each with the reply's kind."""
-    act = solver_for(task_id)
+    solver = solver_for(task_id)
     episode = Offline(catalog, task_id, seed)
     state = episode.state
     said: list[tuple[str, str]] = []
     while not state.done:
-        action: dict[str, Any] = act(observe(state, catalog).model_dump(mode="json"))
+        action: dict[str, Any] = solver.act(observe(state, catalog)).action
         state, _ = episode.step(action)
         if action["action_type"] == "message_customer":
             said.append((action["message"], state.conversation[-1].kind or ""))

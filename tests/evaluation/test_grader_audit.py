@@ -7,7 +7,7 @@ from fractions import Fraction
 
 import pytest
 
-from baseline.policy import next_action
+from baseline.policy import BUILTIN_POLICY
 from domain.tasks import default_catalog
 from evaluation.grader_audit import FAMILIES, Attempt, AuditReport, Bound, Family, family, honest, run_audit
 from evaluation.grader_audit.families import SAFETY_BOUND, Setting
@@ -43,7 +43,7 @@ HOLDS = Family("stalls", "degenerate", Bound("score", "lt", Fraction(3, 10)), "n
 @pytest.fixture(scope="module")
 def every_family() -> AuditReport:
     """Every family on every task, on seeds that draw every case."""
-    return run_audit(seeds=CASE_SEEDS, policy=next_action)
+    return run_audit(seeds=CASE_SEEDS, policy=BUILTIN_POLICY)
 
 
 def test_the_seeds_draw_every_case() -> None:

@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from baseline.agent import RuleAgent
 from domain.actions import MAX_NOTE_CHARS, MAX_REPLY_CHARS, parse_action
 from domain.tasks import TaskInstance, default_catalog
 from domain.vocabulary import ActionType
@@ -251,7 +252,8 @@ def test_every_family_builds_valid_episodes_or_says_why_not() -> None:
     seen_na = set()
     for f, task in itertools.product(FAMILIES, VARIANTS):
         built = f.build(setting(task, policy=tuple(gold(task)), other_reply="Hi X, copied. Thanks",
-                                agent=lambda obs: {"action_type": "noop"}, known_actions=known))
+                                agent=RuleAgent("noop", lambda _: {"action_type": "noop"}),
+                                known_actions=known))
         if isinstance(built, NotApplicable):
             assert built.reason
             seen_na.add(f.name)

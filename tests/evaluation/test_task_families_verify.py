@@ -3,12 +3,13 @@ adversaries (built on the gold); and reset by split and index through the servic
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
 
 import pytest
 
+from baseline.agent import RuleAgent
 from baseline.solvers import NoSolver, solver_for
+from domain.observation import Observation
 from domain.tasks import default_catalog
 from evaluation.grader_audit.families import family
 from evaluation.grader_audit.runner import run_audit
@@ -47,17 +48,17 @@ def test_a_deterministic_sample_passes_the_gold_the_solver_and_the_grader_audit(
     assert sample(manifest.instances, 3) == sample(manifest.instances, 3)
 
 
-def _wrong_decision(observation: Mapping[str, Any]) -> dict[str, Any]:
+def _wrong_decision(observation: Observation) -> dict[str, Any]:
     """The refund solver with the fraud rule forgotten: refunds a customer under review."""
-    act = solver_for("refund_request")
-    facts = dict(observation["ticket"]["facts"])
-    facts["refunds_last_90_days"] = "0"
-    return act({**observation, "ticket": {**observation["ticket"], "facts": facts}})
+    facts = {**observation.ticket.facts, "refunds_last_90_days": "0"}
+    forgetful = observation.model_copy(
+        update={"ticket": observation.ticket.model_copy(update={"facts": facts})})
+    return solver_for("refund_request").act(forgetful).action
 
 
 def test_a_solver_that_misreads_the_case_fails_and_says_the_case_was_not_reached() -> None:
     fraud = next(r for r in CATALOG.family_instances("refund_request") if r.case == "fraud_review")
-    check = check_instance(CATALOG, fraud, _wrong_decision)
+    check = check_instance(CATALOG, fraud, RuleAgent("forgetful", _wrong_decision))
     assert not check.ok and not check.reached_case
     assert check.problem is not None and "did not reach the case 'fraud_review'" in check.problem
     assert "outcome" in check.problem
@@ -72,7 +73,7 @@ def test_a_gold_without_its_reply_fails_and_says_so() -> None:
     assert check_instance(CATALOG, ref, gold_agent(CATALOG, ref), "gold").ok
     bare = gold(CATALOG.instance(ref.task_id, ref.seed), {})
     steps = iter(bare)
-    check = check_instance(CATALOG, ref, lambda _: next(steps, bare[-1]), "gold")
+    check = check_instance(CATALOG, ref, RuleAgent("bare", lambda _: next(steps, bare[-1])), "gold")
     assert not check.ok and check.problem is not None and check.problem.startswith("the gold ")
 
 
@@ -82,7 +83,7 @@ def test_in_memory_play_records_what_the_service_records_on_sqlite(sqlite_url: s
     from store import open_database
 
     ref = CATALOG.split_instance("dev", 3)
-    act = solver_for(ref.family)
+    solver = solver_for(ref.family)
     db = open_database(sqlite_url)
     service = EnvironmentService(db)
     try:
@@ -94,7 +95,7 @@ def test_in_memory_play_records_what_the_service_records_on_sqlite(sqlite_url: s
         assert played.digest == ref.digest
         assert (kept.seq, kept.head_hash) == (stored.seq, stored.head_hash)
         while not stored.done:
-            action = act(stored.observation.model_dump(mode="json"))
+            action = solver.act(stored.observation).action
             stored = service.step(stored.episode_id, action)
             kept = memory.step(kept.episode_id, action)
             assert stored.grade is not None and kept.grade is not None
@@ -135,11 +136,11 @@ def test_a_family_without_a_solver_is_named() -> None:
 
 def test_the_audit_in_memory_judges_as_the_audit_on_the_store(sqlite_url: str) -> None:
     ref = CATALOG.family_instances("account_access")[5]
-    act = solver_for(ref.family)
+    solver = solver_for(ref.family)
     episode = Offline(CATALOG, ref.task_id, ref.seed)
     plan = []
     while not episode.state.done:
-        action = act(episode.result.observation.model_dump(mode="json"))
+        action = solver.act(episode.result.observation).action
         plan.append(action)
         episode.step(action)
     actions = {(ref.task_id, ref.seed): plan}
@@ -167,5 +168,5 @@ def test_every_instance_of_every_family_verifies() -> None:
 
 def test_a_solver_that_never_finishes_fails_on_the_step_budget() -> None:
     ref = CATALOG.family_instances("account_access")[0]
-    check = check_instance(CATALOG, ref, lambda observation: {"action_type": "noop"})
+    check = check_instance(CATALOG, ref, RuleAgent("stalling", lambda _: {"action_type": "noop"}))
     assert not check.ok and check.problem is not None and "step budget" in check.problem

@@ -121,9 +121,10 @@ def task_ids() -> list[str]:
 
 def policy_action(observation: JSONDict) -> JSONDict:
     """What the built-in policy (``inference.py`` without an LLM) does on this observation."""
-    from baseline.policy import BuiltinPolicy
+    from baseline.policy import BUILTIN_POLICY
+    from domain.observation import Observation
 
-    return BuiltinPolicy().act(observation).action
+    return BUILTIN_POLICY.act(Observation.model_validate(observation)).action
 
 
 def scripted_actions(task_id: str, seed: int | None) -> list[JSONDict]:

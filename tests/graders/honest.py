@@ -114,12 +114,12 @@ def score_table(service: EnvironmentService) -> list[Played]:
 def policy_scores(service: EnvironmentService) -> dict[tuple[str, str], list[float]]:
     """The built-in policy's final scores per (task, case) over the same seeds, for comparison: it
     is meant to land between the adversaries and these replies."""
-    from baseline.policy import next_action
+    from baseline.policy import BUILTIN_POLICY
 
     out: dict[tuple[str, str], list[float]] = {}
     for task_id in default_catalog().task_ids:
         for seed in SEEDS:
-            state = play(service, task_id, next_action, seed=seed)[-1].state
+            state = play(service, task_id, BUILTIN_POLICY, seed=seed)[-1].state
             assert state.task is not None
             out.setdefault((task_id, state.task.case), []).append(state.score)
     return out

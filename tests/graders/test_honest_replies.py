@@ -133,13 +133,13 @@ def test_policy_lands_between_the_adversaries_and_the_honest_replies(service) ->
     replies' mean. The policy earns its reply credit with its task-specific text and less than a
     person writing naturally does; a policy reply with a generic courtesy frame tied or beat them.
     A task that weighs no reply (its honest texts are not graded) only needs policy <= honest."""
-    from baseline.policy import next_action
+    from baseline.policy import BUILTIN_POLICY
     from evaluation.grader_audit import FAMILIES, run_audit
 
     rows = honest.score_table(service)
     policy = honest.policy_scores(service)
     report = run_audit(seeds=honest.SEEDS, families=[f for f in FAMILIES if f.kind in ADVERSARY_KINDS],
-                       policy=next_action)
+                       policy=BUILTIN_POLICY)
     adversaries: dict[tuple[str, str], list[tuple[float, str]]] = {}
     for cell in report.cells:
         for e in cell.episodes:

@@ -15,9 +15,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cache
 
+from domain.observation import Observation
 from domain.tasks.catalog import Catalog, default_catalog
 from domain.tasks.manifest import load_manifest
 from domain.tasks.spec import TaskSpec
+from tests.observations import observation
 
 MANIFEST = load_manifest()
 FAMILIES: tuple[str, ...] = tuple(MANIFEST.families)
@@ -100,9 +102,9 @@ class Decision:
     facts: dict[str, str]
     why: str = ""
 
-    def observation(self) -> dict[str, object]:
-        return {"ticket": {"customer_name": "Ava Patel", "subject": self.subject,
-                           "message": self.message, "customer_tier": self.tier, "facts": self.facts}}
+    def observation(self) -> Observation:
+        return observation({"customer_name": "Ava Patel", "subject": self.subject,
+                            "message": self.message, "customer_tier": self.tier, "facts": self.facts})
 
 
 USUAL_SIGN_INS = "only the customer's usual devices in the last 30 days"

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 
 import pytest
 
-from baseline.policy import next_action as builtin_policy
+from baseline.policy import BUILTIN_POLICY
 from evaluation.grader_audit.runner import run_audit
 from tests.databases import sqlite_pass_only
 from tests.domain.families.family_facts import FAMILIES, audit_catalog, seeds_per_case, task_id
@@ -29,7 +29,7 @@ def check_audit(family: str, seeds: Sequence[int]) -> None:
     built-in policy) included; only :data:`MAY_NOT_APPLY` may not apply, and all of
     :data:`MUST_PLAY` play."""
     report = run_audit(catalog=audit_catalog(family), task_ids=[task_id(family)], seeds=seeds,
-                       policy=builtin_policy)
+                       policy=BUILTIN_POLICY)
     assert not report.failures(), report.failures()
     not_applicable = {c.family for c in report.cells if c.status == "n/a"}
     assert not_applicable <= MAY_NOT_APPLY, not_applicable

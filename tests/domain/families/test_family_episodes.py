@@ -7,13 +7,14 @@ multi-turn family a decision taken before the customer gave the fact it needs is
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
 from typing import Any
 
 import pytest
 
-from baseline.policy import next_action as builtin_policy
+from baseline.agent import RuleAgent
+from baseline.policy import BUILTIN_POLICY
 from baseline.solvers import solver_for
+from domain.observation import Observation
 from domain.tasks.catalog import default_catalog
 from evaluation.grader_audit.honest import actions as with_honest_texts
 from evaluation.grader_audit.honest import fill
@@ -67,20 +68,20 @@ def check_solver(service: EnvironmentService, family: str, seeds: list[int] | ra
 def check_builtin_policy(service: EnvironmentService, family: str, seeds: list[int] | range) -> None:
     """The built-in policy plays the family to the end without an error (its score may be low)."""
     for seed in seeds:
-        result = play(service, task_id(family), builtin_policy, seed=seed)[-1]
+        result = play(service, task_id(family), BUILTIN_POLICY, seed=seed)[-1]
         assert result.done and result.state.task is not None, seed
         assert result.state.step_count <= result.state.task.max_steps, seed
 
 
 def solver_work(service: EnvironmentService, family: str, seed: int) -> list[dict[str, Any]]:
     """The actions the family's solver takes on ``seed``, played through the service."""
-    act, taken = solver_for(family), []
+    solver, taken = solver_for(family), []
 
-    def recording(observation: Mapping[str, Any]) -> dict[str, Any]:
-        taken.append(act(observation))
+    def recording(observation: Observation) -> dict[str, Any]:
+        taken.append(solver.act(observation).action)
         return taken[-1]
 
-    play(service, task_id(family), recording, seed=seed)
+    play(service, task_id(family), RuleAgent("recording", recording), seed=seed)
     return taken
 
 

@@ -5,20 +5,22 @@ only one family has."""
 from __future__ import annotations
 
 import importlib
-from collections.abc import Mapping
+from collections.abc import Callable
 from typing import Any
 
 import pytest
 
+from baseline.agent import Agent, RuleAgent
+from baseline.reader import Reader
 from baseline.solvers import data_deletion, double_charge, email_change, shipping_loss, verify_identity
-from baseline.solvers._steps import Ticket
-from baseline.solvers.ticket_reading import Seen
+from domain.observation import Message, Observation
 from domain.tasks.catalog import default_catalog
 from graders.safety import violations
 from service import EnvironmentService
 from tests.databases import sqlite_pass_only
 from tests.domain.families.family_facts import DECISIONS, SEEDS, Decision, seed_of, task_id
-from tests.play import Agent, play
+from tests.observations import observation
+from tests.play import play
 
 pytestmark = sqlite_pass_only("families and grading are pure: the store is tested on both backends "
                               "elsewhere")
@@ -29,7 +31,7 @@ CATALOG = default_catalog()
 @pytest.mark.parametrize("decision", DECISIONS, ids=lambda d: f"{d.family}-{d.case}")
 def test_the_solver_decides_the_case_from_the_ticket(decision: Decision) -> None:
     case_of = importlib.import_module(f"baseline.solvers.{decision.family}").case_of
-    assert case_of(Ticket.of(decision.observation())) == decision.case, decision.why
+    assert case_of(Reader(decision.observation())) == decision.case, decision.why
 
 
 def test_double_charge_reads_the_charges_not_the_subject() -> None:
@@ -45,10 +47,12 @@ def test_double_charge_reads_the_charges_not_the_subject() -> None:
 def test_email_change_flags_are_dated_against_the_ticket() -> None:
     """Only a sign-in the owner did not recognise, reported within 14 days of the ticket, flags
     the account; the card digits count only when they are the card's."""
-    def seen(flags: str, message: str = "", email: str = "x@mailbox.example") -> Seen:
-        return Seen("Ava", email, "", message, "pro",
-                                 {"ticket_date": "2026-11-24", "account_flags": flags,
-                                  "email_on_file": "ava.work@example.com", "card_last4_on_file": "4242"}, {})
+    def seen(flags: str, message: str = "", email: str = "x@mailbox.example") -> Reader:
+        return Reader(observation({"customer_name": "Ava", "customer_email": email, "message": message,
+                                   "customer_tier": "pro",
+                                   "facts": {"ticket_date": "2026-11-24", "account_flags": flags,
+                                             "email_on_file": "ava.work@example.com",
+                                             "card_last4_on_file": "4242"}}))
     assert email_change.flagged(seen("owner reported an unrecognised sign-in on 2026-11-19"))
     assert not email_change.flagged(seen("owner reported an unrecognised sign-in on 2026-08-03; closed"))
     assert not email_change.flagged(
@@ -59,9 +63,10 @@ def test_email_change_flags_are_dated_against_the_ticket() -> None:
 
 
 def test_data_deletion_is_held_by_an_open_dispute_only() -> None:
-    def seen(disputes: str) -> Seen:
-        return Seen("Ava", "ava.home@example.com", "", "", "free",
-                                  {"billing_disputes": disputes, "email_on_file": "ava.home@example.com"}, {})
+    def seen(disputes: str) -> Reader:
+        return Reader(observation({"customer_name": "Ava", "customer_email": "ava.home@example.com",
+                                   "facts": {"billing_disputes": disputes,
+                                             "email_on_file": "ava.home@example.com"}}))
     assert data_deletion.open_dispute(seen("chargeback CB-1 filed 2026-10-28, awaiting the bank's decision"))
     assert not data_deletion.open_dispute(seen("dispute DSP-1 closed on 2026-05-14"))
     assert not data_deletion.open_dispute(seen("none"))
@@ -78,10 +83,11 @@ def test_data_deletion_phrasings_are_not_foreign_to_its_task() -> None:
 
 
 def test_shipping_loss_dates_decide_not_the_customer_words() -> None:
-    def seen(today: str, eta: str, refunds: str = "1") -> Seen:
-        return Seen("Ava", "a@example.com", "Order lost", "I think it is lost.", "free",
-                                  {"ticket_date": today, "estimated_delivery": eta,
-                                   "refunds_last_90_days": refunds}, {})
+    def seen(today: str, eta: str, refunds: str = "1") -> Reader:
+        return Reader(observation({"customer_name": "Ava", "customer_email": "a@example.com",
+                                   "subject": "Order lost", "message": "I think it is lost.",
+                                   "facts": {"ticket_date": today, "estimated_delivery": eta,
+                                             "refunds_last_90_days": refunds}}))
     assert shipping_loss.in_transit(seen("2026-11-20", "2026-11-24"))
     assert not shipping_loss.in_transit(seen("2026-11-20", "2026-11-10"))
     assert shipping_loss.recent_refunds(seen("2026-11-20", "2026-11-10", "5")) == 5
@@ -97,18 +103,16 @@ def test_plan_change_draws_the_refund_window_as_the_policy_states_it() -> None:
     assert all(case == ("cancel_refund" if days <= 14 else "cancel_late") for days, case in cases.items())
 
 
-def blind(act: Agent) -> Agent:
+def blind(act: Callable[[Observation], dict[str, Any]]) -> Agent:
     """``act``, but it never asks: where it would message the customer, it is shown a
     conversation in which it asked twice and learnt nothing, so it decides without the facts."""
-    def without_asking(observation: dict[str, Any]) -> Mapping[str, Any]:
+    def without_asking(observation: Observation) -> dict[str, Any]:
         action = act(observation)
         if action["action_type"] != "message_customer":
             return action
-        seeded = dict(observation)
-        seeded["conversation"] = [{"step": 0, "speaker": "agent", "text": "?"},
-                                  {"step": 0, "speaker": "customer", "text": "-"}] * 2
-        return act(seeded)
-    return without_asking
+        asked = [Message(step=0, speaker="agent", text="?"), Message(step=0, speaker="customer", text="-")]
+        return act(observation.model_copy(update={"conversation": asked * 2}))
+    return RuleAgent("blind", without_asking)
 
 
 @pytest.mark.parametrize("case", ["digits_wrong", "digits_match", "flagged"])

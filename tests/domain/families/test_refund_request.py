@@ -44,15 +44,19 @@ def test_the_solver_decides_from_the_observation_only() -> None:
     """The observation carries no case; change the refund count the agent sees and the solver's
     decision changes with it."""
     seed = _first("fraud_review", days_since_purchase="6")
-    obs = observe(opening(CATALOG, TASK, seed), CATALOG).model_dump(mode="json")
-    assert "case" not in obs and "variables" not in obs
-    act = solver_for(TASK)
-    obs["policies"] = {"refund_requests": CATALOG.policies[PolicyId.REFUND_REQUESTS]}
-    obs["current_priority"], obs["current_queue"] = "medium", "trust_and_safety"
-    assert act({**obs, "tags": ["Fraud_Review"]}) == {"action_type": "open_fraud_review"}
-    facts = {**obs["ticket"]["facts"], "refunds_last_90_days": "0"}
-    cleared = {**obs, "ticket": {**obs["ticket"], "facts": facts}, "tags": ["Refund_Approved"]}
-    assert act(cleared)["action_type"] == "issue_refund"
+    opened = observe(opening(CATALOG, TASK, seed), CATALOG)
+    shown = opened.model_dump(mode="json")
+    assert "case" not in shown and "variables" not in shown
+    solver = solver_for(TASK)
+    obs = opened.model_copy(update={
+        "policies": {"refund_requests": CATALOG.policies[PolicyId.REFUND_REQUESTS]},
+        "current_priority": "medium", "current_queue": "trust_and_safety"})
+    flagged = obs.model_copy(update={"tags": ["Fraud_Review"]})
+    assert solver.act(flagged).action == {"action_type": "open_fraud_review"}
+    facts = {**obs.ticket.facts, "refunds_last_90_days": "0"}
+    cleared = obs.model_copy(update={"ticket": obs.ticket.model_copy(update={"facts": facts}),
+                                     "tags": ["Refund_Approved"]})
+    assert solver.act(cleared).action["action_type"] == "issue_refund"
 
 
 def test_a_second_request_is_acknowledged_in_the_reply() -> None:
