@@ -1,8 +1,9 @@
 """The environment as the runner sees it: reset and step returning plain JSON observations.
 
 In-process (the default) wraps :class:`service.EnvironmentService`; with ``ENV_BASE_URL`` the same
-interface speaks stateful HTTP to a server (:mod:`baseline.remote`). Agents get the observation as
-a JSON dict in both cases, so a policy behaves identically in-process and over the wire.
+interface speaks stateful HTTP to a server (:mod:`baseline.remote`). Both answer the observation
+as JSON, which the runner types (:class:`domain.observation.Observation`) before an agent reads
+it, so an agent behaves identically in-process and over the wire.
 """
 
 from __future__ import annotations
