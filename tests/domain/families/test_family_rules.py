@@ -1,6 +1,6 @@
 """What decides a case, family by family: hand-written tickets and the case each family's solver
-must read from them (:data:`tests.domain.families.family_facts.DECISIONS`), and the signals and edges
-only one family has."""
+must read from them (:data:`tests.domain.families.family_facts.CASE_TICKETS`), and the
+signals and edges only one family has."""
 
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ from domain.tasks.catalog import default_catalog
 from graders.safety import violations
 from service import EnvironmentService
 from tests.databases import sqlite_pass_only
-from tests.domain.families.family_facts import DECISIONS, SEEDS, Decision, seed_of, task_id
+from tests.domain.families.family_facts import CASE_TICKETS, SEEDS, CaseTicket, seed_of, task_id
 from tests.observations import observation
 from tests.play import play
 
@@ -28,10 +28,10 @@ pytestmark = sqlite_pass_only("families and grading are pure: the store is teste
 CATALOG = default_catalog()
 
 
-@pytest.mark.parametrize("decision", DECISIONS, ids=lambda d: f"{d.family}-{d.case}")
-def test_the_solver_decides_the_case_from_the_ticket(decision: Decision) -> None:
-    case_of = importlib.import_module(f"baseline.solvers.{decision.family}").case_of
-    assert case_of(Reader(decision.observation())) == decision.case, decision.why
+@pytest.mark.parametrize("ticket", CASE_TICKETS, ids=lambda d: f"{d.family}-{d.case}")
+def test_the_solver_decides_the_case_from_the_ticket(ticket: CaseTicket) -> None:
+    case_of = importlib.import_module(f"baseline.solvers.{ticket.family}").case_of
+    assert case_of(Reader(ticket.observation())) == ticket.case, ticket.why
 
 
 def test_double_charge_reads_the_charges_not_the_subject() -> None:
