@@ -46,3 +46,9 @@ def next_action(plan: Plan) -> dict[str, Any]:
 def planned(reader: Reader, actions: Iterable[Mapping[str, Any]]) -> tuple[Step, ...]:
     """``actions`` as steps, each done once the observation shows it (:meth:`Reader.shows`)."""
     return tuple(Step(action, reader.shows(action)) for action in actions)
+
+
+def on_account(reader: Reader, action: Mapping[str, Any]) -> Step:
+    """The back-office ``action`` as a step, done once the account shows it carried out
+    (:meth:`Reader.account_shows`)."""
+    return Step(action, reader.account_shows(action))

@@ -34,7 +34,7 @@ from baseline.plan import Plan, Step
 from baseline.reader import EMAIL, Reader
 
 if TYPE_CHECKING:  # read, never built, here: the runner loads the domain model with its first reset
-    from domain.observation import Observation, PublicAccount
+    from domain.observation import Observation
 
 WORD_NUMBERS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
                 "eight": 8, "nine": 9, "ten": 10}
@@ -470,28 +470,6 @@ DROP_ORDER = ("note", "priority", "queue", "policy", "tags", "reply")
 actions, which carry out the decision, never go)."""
 
 
-def _carried_out(action: Mapping[str, Any], account: PublicAccount) -> bool:
-    """Whether the observation's account already shows ``action`` done."""
-    match action["action_type"]:
-        case "issue_refund":
-            return bool(account.refunds)
-        case "deny_refund":
-            return account.refund_request_declined
-        case "update_account_email":
-            return account.email.lower() == str(action["new_email"]).lower()
-        case "send_password_reset_link":
-            return bool(account.password_reset_links_sent)
-        case "schedule_data_deletion":
-            return account.data_deletion_queued
-        case "place_legal_hold":
-            return account.legal_hold
-        case "open_fraud_review":
-            return account.fraud_review_open
-        case "escalate_incident":
-            return bool(account.incident_severity == action["severity"])
-    return False
-
-
 def _demanded(t: Reader) -> set[str]:
     """The parts the environment's last refusal says the ticket still lacks."""
     error = t.observation.last_action_error or ""
@@ -519,7 +497,7 @@ def plan_of(t: Reader, handling: Handling) -> Plan:
                       bool(obs.current_queue), "queue"))
     tags = handling.tags or (["Escalated"] if "tags" in demanded else [])
     steps += [Step({"action_type": "add_tag", "tag": tag}, tag in obs.tags, "tags") for tag in tags]
-    steps += [Step(action, _carried_out(action, t.account) or t.just_refused(action), "back_office")
+    steps += [Step(action, t.account_shows(action) or t.just_refused(action), "back_office")
               for action in handling.back_office]
     note = handling.note or ("Handled per the documented process; details are in the reply."
                              if "note" in demanded else None)

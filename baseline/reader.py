@@ -140,6 +140,29 @@ class Reader:
                 return bool(obs.reply_draft)
         return self.took_kind(action["action_type"])
 
+    def account_shows(self, action: Mapping[str, Any]) -> bool:
+        """Whether the account shows the back-office ``action`` carried out (a refund issued, the
+        email changed to its address, the incident at its severity, ...)."""
+        account = self.observation.account
+        match action["action_type"]:
+            case "issue_refund":
+                return bool(account.refunds)
+            case "deny_refund":
+                return account.refund_request_declined
+            case "update_account_email":
+                return account.email.lower() == str(action["new_email"]).lower()
+            case "send_password_reset_link":
+                return bool(account.password_reset_links_sent)
+            case "schedule_data_deletion":
+                return account.data_deletion_queued
+            case "place_legal_hold":
+                return account.legal_hold
+            case "open_fraud_review":
+                return account.fraud_review_open
+            case "escalate_incident":
+                return bool(account.incident_severity == action["severity"])
+        return False
+
     def just_refused(self, action: Mapping[str, Any]) -> bool:
         """Whether ``action`` is the last one taken and the environment refused it."""
         return bool(self.observation.last_action_error) and self.observation.last_action == action

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from baseline.plan import Plan, Step, next_action
+from baseline.plan import Plan, Step, next_action, on_account
 from baseline.reader import Reader
 from baseline.solvers.replies import SECOND_REQUEST_REPLY, second_request
 from domain.observation import Observation
@@ -33,18 +33,14 @@ def act(observation: Observation) -> dict[str, Any]:
     """The next action on an ``account_access`` ticket."""
     t = Reader(observation)
     name = t.first_name
-    account = t.account
     aside = f" {SECOND_REQUEST_REPLY}" if second_request(t) else ""
-    link_sent = bool(account.password_reset_links_sent)
-    link = {"action_type": "send_password_reset_link"}
+    link = on_account(t, {"action_type": "send_password_reset_link"})
     choice = decision(t)
     back: list[Step] = []
     if choice == "incident":
         priority, queue, code = "urgent", "trust_and_safety", "security_incident_opened"
         tags = ["Password", "Security"]
-        back = [Step({"action_type": "escalate_incident", "severity": "sev2"},
-                     account.incident_severity == "sev2"),
-                Step(link, link_sent)]
+        back = [on_account(t, {"action_type": "escalate_incident", "severity": "sev2"}), link]
         reply = (f"Hi {name},\n\nThank you for telling us, and I am sorry this happened. We have "
                  "opened a security incident, and our security specialists are investigating the "
                  "activity you did not make. I have also sent a password reset link to the email "
@@ -52,7 +48,7 @@ def act(observation: Observation) -> dict[str, Any]:
                  f"{aside}\n\nBest regards,\nTrust and Safety")
     elif choice == "reset":
         priority, queue, tags, code = "medium", "account", ["Password"], "awaiting_customer_confirmation"
-        back = [Step(link, link_sent)]
+        back = [link]
         reply = (f"Hi {name},\n\nSorry for the trouble signing in. I have sent a password reset link "
                  "to the email address on your account. It expires in 60 minutes, so please use it "
                  f"soon to choose a new password.{aside}\n\nBest regards,\nAccount Support")

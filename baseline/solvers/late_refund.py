@@ -14,7 +14,7 @@ import datetime as dt
 import re
 from typing import Any
 
-from baseline.plan import Step, next_action
+from baseline.plan import next_action, on_account
 from baseline.reader import Reader
 from baseline.solvers.refund_request import FRAUD_LIMIT, WINDOW_DAYS, dollars, rr1_plan
 from baseline.solvers.replies import ACKNOWLEDGE, second_request
@@ -51,7 +51,6 @@ def act(observation: Observation) -> dict[str, Any]:
         return {"action_type": "message_customer", "message": (
             "Could you tell me the purchase date of the order?")}
     order_id = facts.get("order_id", "your order")
-    account = t.account
     amount = t.charged if t.charged is not None else 0.0
     ticket_day = dt.date.fromisoformat(facts["ticket_date"])
     if refunds >= FRAUD_LIMIT:
@@ -64,7 +63,7 @@ def act(observation: Observation) -> dict[str, Any]:
     when = f"placed on {bought}" if bought is not None else "placed on a date the customer did not give"
     if case == "fraud_review":
         queue, tag, code, verb = "trust_and_safety", "Fraud_Review", "fraud_review_opened", "resolve_ticket"
-        back = Step({"action_type": "open_fraud_review"}, account.fraud_review_open)
+        back = on_account(t, {"action_type": "open_fraud_review"})
         note = (f"Order {order_id} {when}. The customer has {_refunds(refunds)} in the last 90 "
                 "days, so per RR-1 support neither refunds nor denies: I opened a fraud review and "
                 "moved the ticket to the trust team.")
@@ -73,7 +72,7 @@ def act(observation: Observation) -> dict[str, Any]:
                  f"days with the outcome.{ack}\n\nBest regards,\nSupport")
     elif case == "refund":
         queue, tag, code, verb = "billing", "Refund_Approved", "refund_issued", "resolve_ticket"
-        back = Step({"action_type": "issue_refund", "amount": amount}, bool(account.refunds))
+        back = on_account(t, {"action_type": "issue_refund", "amount": amount})
         note = (f"Order {order_id} {when}, within the 30-day window. The customer has "
                 f"{_refunds(refunds)} in the last 90 days. Refund approved and issued in full.")
         reply = (f"Hi {first},\n\nThank you for checking the date for me. Your order {order_id} from "
@@ -82,8 +81,8 @@ def act(observation: Observation) -> dict[str, Any]:
                  f"5-7 business days.{ack}\n\nBest regards,\nSupport")
     else:
         queue, tag, code, verb = "billing", "Policy_Denied", "refund_denied", "close_ticket"
-        back = Step({"action_type": "deny_refund", "reason": "requested more than 30 days after the order"},
-                    account.refund_request_declined)
+        back = on_account(t, {"action_type": "deny_refund",
+                              "reason": "requested more than 30 days after the order"})
         note = (f"Order {order_id} {when}, more than 30 days before the request. The customer has "
                 f"{_refunds(refunds)} in the last 90 days. Refund denied per RR-1; store credit "
                 "offered.")

@@ -15,7 +15,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from baseline.plan import Plan, Step, next_action, planned
+from baseline.plan import Plan, Step, next_action, on_account, planned
 from baseline.reader import Reader
 from baseline.solvers.casework import triage
 from baseline.solvers.replies import ACKNOWLEDGE, aside
@@ -89,16 +89,16 @@ def act(observation: Observation) -> dict[str, Any]:
     queue = "trust_and_safety" if case == "fraud_review" else "billing"
     tags = {"fraud_review": ["Fraud_Review"], "in_transit": ["Shipping"],
             "lost": ["Refund_Approved"]}[case]
-    obs, account = t.observation, t.account
+    obs = t.observation
     status = (f"the parcel is still in transit, estimated delivery {tracking.eta}"
               if tracking.status == "in transit" else
               f"the parcel is lost, its tracking shows nothing since {tracking.last_update}, "
               f"more than seven days past the estimated delivery of {tracking.eta}")
     back: list[Step] = []
     if case == "fraud_review":
-        back.append(Step({"action_type": "open_fraud_review"}, account.fraud_review_open))
+        back.append(on_account(t, {"action_type": "open_fraud_review"}))
     if case == "lost" and amount is not None:
-        back.append(Step({"action_type": "issue_refund", "amount": float(amount)}, bool(account.refunds)))
+        back.append(on_account(t, {"action_type": "issue_refund", "amount": float(amount)}))
     code = {"fraud_review": "fraud_review_opened", "in_transit": "awaiting_customer_confirmation",
             "lost": "refund_issued"}[case]
     return next_action(Plan((

@@ -12,7 +12,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from baseline.plan import Plan, Step, next_action
+from baseline.plan import Plan, Step, next_action, on_account
 from baseline.reader import Reader
 from baseline.solvers.replies import SECOND_REQUEST_REPLY, second_request
 from domain.observation import Observation
@@ -58,13 +58,12 @@ def act(observation: Observation) -> dict[str, Any]:
     name = t.first_name
     order_id, order_date = f.get("order_id", "your order"), f.get("order_date", "the order date")
     refunds = re.sub(r"\D", "", f.get("refunds_last_90_days", "")) or "0"
-    account = t.account
     amount = t.charged if t.charged is not None else _amount(f.get("amount_paid"))
     aside = f" {SECOND_REQUEST_REPLY}" if second_request(t) else ""
     choice = decision(t)
     if choice == "fraud_review":
         queue, tag, code, verb = "trust_and_safety", "Fraud_Review", "fraud_review_opened", "resolve_ticket"
-        back = Step({"action_type": "open_fraud_review"}, account.fraud_review_open)
+        back = on_account(t, {"action_type": "open_fraud_review"})
         note = (f"Order {order_id} placed on {order_date}. The customer has {refunds} refunds in the "
                 "last 90 days, so per RR-1 support neither refunds nor denies: I opened a fraud "
                 "review and moved the ticket to the trust team.")
@@ -73,7 +72,7 @@ def act(observation: Observation) -> dict[str, Any]:
                  f"the outcome.{aside}\n\nBest regards,\nSupport")
     elif choice == "refund":
         queue, tag, code, verb = "billing", "Refund_Approved", "refund_issued", "resolve_ticket"
-        back = Step({"action_type": "issue_refund", "amount": amount or 0.0}, bool(account.refunds))
+        back = on_account(t, {"action_type": "issue_refund", "amount": amount or 0.0})
         note = (f"Order {order_id} placed on {order_date}, within the 30-day window. The customer "
                 f"has {refunds} refunds in the last 90 days. Refund approved and issued in full.")
         shown = dollars(amount) if amount is not None else "the amount you paid"
@@ -83,8 +82,8 @@ def act(observation: Observation) -> dict[str, Any]:
                  f"{aside}\n\nBest regards,\nSupport")
     else:
         queue, tag, code, verb = "billing", "Policy_Denied", "refund_denied", "close_ticket"
-        back = Step({"action_type": "deny_refund", "reason": "requested more than 30 days after the order"},
-                    account.refund_request_declined)
+        back = on_account(t, {"action_type": "deny_refund",
+                              "reason": "requested more than 30 days after the order"})
         note = (f"Order {order_id} placed on {order_date}, more than 30 days before the request. The "
                 f"customer has {refunds} refunds in the last 90 days. Refund denied per RR-1; store "
                 "credit offered.")

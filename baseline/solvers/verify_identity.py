@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from baseline.plan import Plan, Step, next_action, planned
+from baseline.plan import Plan, Step, next_action, on_account, planned
 from baseline.reader import EMAIL, Reader
 from baseline.solvers.casework import triage
 from baseline.solvers.replies import ACKNOWLEDGE, aside
@@ -74,7 +74,7 @@ def act(observation: Observation) -> dict[str, Any]:
     obs, account = t.observation, t.account
     back: list[Step] = []
     if case == "flagged":
-        back.append(Step({"action_type": "open_fraud_review"}, account.fraud_review_open))
+        back.append(on_account(t, {"action_type": "open_fraud_review"}))
     if case == "verified" and new is not None:
         back.append(Step({"action_type": "update_account_email", "new_email": new}, account.email == new))
     ack = ACKNOWLEDGE if aside(t) else ""
