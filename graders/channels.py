@@ -78,6 +78,11 @@ def judge_3_1(state: EpisodeState) -> Findings:
     return _judge(state, statements.READING_3_1)
 
 
+def judge_3_2(state: EpisodeState) -> Findings:
+    """Grader 3.2's findings: 3.1's, read as :data:`graders.statements.READING_3_2` says."""
+    return _judge(state, statements.READING_3_2)
+
+
 def _judge(state: EpisodeState, reading: statements.Reading) -> Findings:
     acts = (forbidden_actions(state) + decisions.unrequested_action_violations(state)
             + missing_facts(state) + decisions.seed_decision_violations(state))

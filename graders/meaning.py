@@ -220,7 +220,8 @@ def _forms(lemma: str) -> dict[str, str]:
     return forms
 
 
-def _verbs(*lemmas: str) -> dict[str, str]:
+def verbs(*lemmas: str) -> dict[str, str]:
+    """Every form of each of ``lemmas``, with the name of the form (``base``, ``ed``, ``ing``)."""
     out: dict[str, str] = {}
     for lemma in lemmas:
         out.update(_forms(lemma))
@@ -243,8 +244,12 @@ class Concept:
     the old one")."""
 
 
-def _x(*patterns: str) -> tuple[re.Pattern[str], ...]:
+def expressions(*patterns: str) -> tuple[re.Pattern[str], ...]:
+    """Whole expressions, each matched only as whole words."""
     return tuple(re.compile(rf"(?<![a-z0-9])(?:{p})(?![a-z0-9])") for p in patterns)
+
+
+_verbs, _x = verbs, expressions  # short names keep the table of concepts readable
 
 
 MONEY = frozenset({"charge", "charges", "money", "amount", "payment", "payments", "funds", "refund",
@@ -649,13 +654,14 @@ def _topic_claim(clause: Clause, context: tuple[str, ...]) -> Frame | None:
     return None
 
 
-def _frames(all_clauses: Iterable[Clause]) -> tuple[Frame, ...]:
+def _frames(all_clauses: Iterable[Clause], concepts: tuple[Concept, ...] = CONCEPTS,
+            topics: bool = True) -> tuple[Frame, ...]:
     out: list[Frame] = []
     previous: tuple[str, ...] = ()
     for clause in all_clauses:
-        found = [f for concept in CONCEPTS
+        found = [f for concept in concepts
                  if (f := _concept_in(clause, concept, frozenset(previous))) is not None]
-        if not found and len(clause.words) <= 8:
+        if topics and not found and len(clause.words) <= 8:
             topic = _topic_claim(clause, previous)
             if topic is not None:
                 found.append(topic)
@@ -670,6 +676,13 @@ def read(text: str) -> Reading:
     change what a text says, only whether it is true."""
     parts = clauses(text)
     return Reading(_frames(parts), parts)
+
+
+def frames_of(text: str, concepts: tuple[Concept, ...]) -> tuple[Frame, ...]:
+    """The claims of ``concepts`` in ``text``, read clause by clause as :func:`read` reads its own
+    concepts: how a later grader reads outcomes beside them without changing what :func:`read`
+    finds for the graders before it."""
+    return _frames(read(text).clauses, concepts, topics=False) if concepts else ()
 
 
 def outcomes(text: str) -> frozenset[tuple[str, str]]:

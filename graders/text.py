@@ -611,6 +611,20 @@ LEXICON_3_0 = LEXICON_2_1.extended("3.0")
 LEXICON_3_1 = LEXICON_3_0.extended("3.1", values=True)
 """Grader 3.1's reading: 3.0's, with required facts read as the values they name and labelled
 lines read as statements (:attr:`Lexicon.values`)."""
+LEXICON_3_2 = LEXICON_3_1.extended(
+    "3.2",
+    paraphrases=(
+        # a problem that is the customer's alone, said as the outage there is not: "there's no
+        # wider outage", "nobody else is affected" say what "only affects you" says
+        ("no wider outage", "only affects you"), ("not a wider outage", "only affects you"),
+        ("no broader outage", "only affects you"), ("not a broader outage", "only affects you"),
+        ("no general outage", "only affects you"), ("not a general outage", "only affects you"),
+        ("no wider issue", "only affects you"), ("no wider problem", "only affects you"),
+        ("nobody else is affected", "only affects you"), ("no one else is affected", "only affects you"),
+    ),
+)
+"""Grader 3.2's reading of required facts and tone: 3.1's, and a problem confined to the customer
+said as the wider outage there is not."""
 
 
 CLOSINGS = ["regards", "best", "sincerely", "thank you", "thanks", "let us know", "happy to help",

@@ -402,7 +402,6 @@ HONEST_NOTES: dict[str, dict[str, tuple[str, ...]]] = {
 """The internal notes paired in order with :data:`HONEST`'s replies, for a family that weighs a note."""
 
 KNOWN_REPLY_MISSES: dict[tuple[str, str, int], str] = {
-    ("outage", "single_user", 1): "no wider outage",
     ("security_report", "account_takeover", 1): "access record",
     ("plan_change", "downgrade", 1): "starts at renewal",
 }
