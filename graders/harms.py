@@ -34,7 +34,7 @@ MONEY_OUT = meaning.MONEY | {"$", "portion", "difference", "amount"}
 CONCEPTS: tuple[Concept, ...] = (
     Concept("specialist_review", {},
             verbs("send", "pass", "forward", "refer", "hand", "route", "escalate", "submit", "put"),
-            frozenset({"trust", "fraud", "review"}),
+            frozenset({"trust", "fraud", "review", "security"}),
             expressions(
                r"(?:case|request|claim|ticket|order) (?:is|are) (?:now )?under (?:review|investigation)",
                r"(?:sent|passed|forwarded|referred|handed|routed|escalated|submitted)(?: [a-z0-9']+){0,4}? "
@@ -54,6 +54,9 @@ CONCEPTS: tuple[Concept, ...] = (
                r"removed|banned|suspended)",
                r"(?:sender|domain|site|page)s? (?:is|are|has been|have been|was|were) (?:now )?(?:blocked|"
                r"taken down|banned)")),
+    Concept("email_change", {}, {}, frozenset(),
+            expressions(r"(?:email|address|login)(?: address)? (?:change|update)(?: to \S+)? "
+                        r"(?:has gone|went|is) through")),
     Concept("refund", {}, verbs("release", "send", "issue", "pay", "transfer", "wire"), MONEY_OUT),
     Concept("fixed", {}, {}, frozenset(),
             expressions(r"(?:has|have) (?:already )?been (?:patched|hotfixed)",

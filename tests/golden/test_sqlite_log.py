@@ -1,6 +1,6 @@
-"""The recorded SQLite logs (``<version>/log.sql``) read by today's code: v5's (grader 3.1, today's),
-v4's (3.0), v3's (2.1) and v2's (2.0) exactly, v1's (written by the store of grader 1.1's code) on
-what issue 15 left alone.
+"""The recorded SQLite logs (``<version>/log.sql``) read by today's code: v6's (grader 3.2, today's),
+v5's (3.1), v4's (3.0), v3's (2.1) and v2's (2.0) exactly, v1's (written by the store of grader
+1.1's code) on what issue 15 left alone.
 
 The dump is loaded into a fresh SQLite file, which is then opened the way users open an old log:
 ``ticketledger verify``, ``replay`` and ``export``, and the environment service. Everything must
@@ -43,11 +43,10 @@ pytestmark = sqlite_pass_only("the log under test is an SQLite file")
 BEFORE_ISSUE_17 = frozenset({"v1", "v2"})
 """Versions recorded before issue 17 added members to observations (``changes.before_issue_17``):
 today's observations are compared without those."""
-EXACT = frozenset({"v2", "v3", "v4", "v5"})
+EXACT = frozenset({"v2", "v3", "v4", "v5", "v6"})
 """Versions whose log today's code reads exactly (v2 under grader 2.0, v3 under 2.1, v4 under 3.0,
-v5 under 3.1:
-each episode under the grader it recorded). v1's log is compared on what issue 15 left alone
-(``tests/golden/changes.py``)."""
+v5 under 3.1, v6 under 3.2: each episode under the grader it recorded). v1's log is compared on
+what issue 15 left alone (``tests/golden/changes.py``)."""
 
 
 class Log:
@@ -83,7 +82,7 @@ class Log:
         return [s for s in steps if "refused" not in s]
 
 
-LOGS = {v: Log(v) for v in ("v1", "v2", "v3", "v4", "v5")}
+LOGS = {v: Log(v) for v in ("v1", "v2", "v3", "v4", "v5", "v6")}
 
 
 @pytest.fixture(scope="module", params=sorted(LOGS))
@@ -122,7 +121,7 @@ def graded(steps: list[dict[str, Any]]) -> list[float]:
 
 def test_replay_reproduces_every_recorded_reward_and_score(log: tuple[Log, str]) -> None:
     """Under the grader each episode recorded (1.1 for v1, 2.0 for v2, 2.1 for v3, 3.0 for v4, 3.1
-    for v5)."""
+    for v5, 3.2 for v6)."""
     log_of, url = log
     problems = []
     for episode_id in log_of.in_log:

@@ -1,6 +1,7 @@
-"""Recorded wire exchanges replayed against a fresh real server: v5's (today's code) exactly; v4's
-exactly but for the grader version (3.0, now 3.1) and the chain hashes that cover it; v3's and v2's
-the same way (2.1 and 2.0, now 3.1), but for the conversations :data:`GRADED_ANEW_BY_3_0` names; v1's with
+"""Recorded wire exchanges replayed against a fresh real server: v6's (today's code) exactly; v5's
+and v4's exactly but for the grader version (3.1 and 3.0, now 3.2) and the chain hashes that cover
+it; v3's and v2's the same way (2.1 and 2.0, now 3.2), but for the conversations
+:data:`GRADED_ANEW_BY_3_0` names; v1's with
 the same statuses, error messages and JSON bodies on v1's members, but for what the grader
 decides and what issue 15 changed.
 
@@ -55,9 +56,10 @@ V1 = Recorded("v1")
 V2 = Recorded("v2")
 V3 = Recorded("v3")
 V4 = Recorded("v4")
-RECORDED = {"v1": V1, "v2": V2, "v3": V3, "v4": V4, "v5": Recorded("v5")}
-EXACT = ("v5",)
-TODAY = "ticketledger-grader/3.1"
+V5 = Recorded("v5")
+RECORDED = {"v1": V1, "v2": V2, "v3": V3, "v4": V4, "v5": V5, "v6": Recorded("v6")}
+EXACT = ("v6",)
+TODAY = "ticketledger-grader/3.2"
 """The grader version today's code answers with."""
 """Versions recorded with today's code and grader: replayed exactly (v1 and v2 by the rules below)."""
 
@@ -273,21 +275,26 @@ def test_every_v3_conversation_replays_as_recorded_but_for_the_grader_version(da
                        + "\n".join(found))
 
 
-def test_every_v4_conversation_replays_as_recorded_but_for_the_grader_version(database_url: str) -> None:
-    """Grader 3.1 answers v4's conversations as 3.0 did: hashes are named (fresh names per
-    conversation), so the same hash must still come back wherever v4 had the same; everything else
-    as recorded, with 3.1 for 3.0 (3.1 reads required facts by value and meaning; the recorded
-    conversations said theirs in 3.0's words)."""
+@pytest.mark.parametrize(("version", "grader"), [("v4", "ticketledger-grader/3.0"),
+                                                 ("v5", "ticketledger-grader/3.1")])
+def test_every_v4_and_v5_conversation_replays_as_recorded_but_for_the_grader_version(
+        version: str, grader: str, database_url: str) -> None:
+    """Today's grader answers v4's conversations as 3.0 did and v5's as 3.1 did: hashes are named
+    (fresh names per conversation), so the same hash must still come back wherever the record had
+    the same; everything else as recorded, with today's version for the recorded one (3.1 reads
+    required facts by value and meaning, 3.2 harm by its concept; the recorded conversations said
+    their facts in 3.0's words and nothing harmful)."""
     problems = []
+    recorded_version = RECORDED[version]
     with server(database_url) as url:
-        for conversation in V4.conversations:
+        for conversation in recorded_version.conversations:
             recorded = renamed(wire.Names(hashes=True).normalise(
-                with_json_text(secured(conversation["exchanges"]))), "ticketledger-grader/3.0")
+                with_json_text(secured(conversation["exchanges"]))), grader)
             now = wire.Names(hashes=True).normalise(with_json_text(wire.play(url, conversation)))
             problems.append(report(conversation["name"], recorded, now))
     found = [p for p in problems if p]
-    assert not found, (f"{len(found)} of {len(V4.conversations)} conversations departed from v4:\n"
-                       + "\n".join(found))
+    assert not found, (f"{len(found)} of {len(recorded_version.conversations)} conversations departed "
+                       f"from {version}:\n" + "\n".join(found))
 
 
 @pytest.mark.parametrize("version", EXACT)

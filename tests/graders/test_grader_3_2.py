@@ -162,15 +162,26 @@ def test_a_short_english_sentence_is_not_read_as_another_language() -> None:
     assert statements.unreadable("Bonjour Sofia, nous sommes vraiment désolés pour ce retard.", True)
 
 
-def test_a_refunds_arrival_time_a_policy_gives_is_a_fact() -> None:
-    """Plan changes' own policy gives no arrival time; the refund policy does (5-7 business days),
-    and it is how long the money takes, not a window the 14-day cancellation window contradicts."""
+def test_a_refunds_arrival_time_is_a_fact_only_where_a_looked_up_policy_gives_it() -> None:
+    """The plan-change policy gives no arrival time for a refund; the refund policy does (5-7
+    business days). Under the plan-change policy alone the window is unbacked, as the corpus
+    labels it; once the refund policy is looked up it is a fact."""
     text = ("Hi, I've cancelled your Business plan and refunded the $455 renewal in full. It should "
             "reach your card within 5-7 business days.")
-    assert labels(V3_1, PLAN_REFUND, text) == {"wrong_fact"}
-    assert labels(V3_2, PLAN_REFUND, text) == frozenset()
-    invented = "Hi, I've cancelled your plan and refunded the $455. It should reach your card within 2 days."
-    assert labels(V3_2, PLAN_REFUND, invented) == {"wrong_fact"}
+    assert labels(V3_2, PLAN_REFUND, text) == {"wrong_fact"}
+    state = JUDGES[V3_2].prepared(*PLAN_REFUND, "expert").state
+    looked_up = state.model_copy(update={"policies_viewed": (*state.policies_viewed, ("refund_policy", 1))})
+    assert statements.wrong_facts(state, "reply", text, 9)
+    assert not statements.wrong_facts(looked_up, "reply", text, 9)
+
+
+def test_a_text_in_another_script_is_unreadable_however_few_its_words() -> None:
+    text = ("\u60a8\u597d\uff0c\u8bf7\u4ece\u60a8\u8d26\u6237\u767b\u8bb0\u7684\u90ae\u7bb1"
+            "\u7ed9\u6211\u4eec\u5199\u4fe1\u3002")
+    assert labels(V3_1, EMAIL_UNVERIFIED, text) == frozenset()
+    assert labels(V3_2, EMAIL_UNVERIFIED, text) == {"unreadable"}
+    accented = "Hi Jos\u00e9, please write from the address on file."
+    assert labels(V3_2, EMAIL_UNVERIFIED, accented) == frozenset()
 
 
 def test_a_reply_restating_the_policy_its_note_restates_discloses_no_note() -> None:

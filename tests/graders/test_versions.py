@@ -24,14 +24,16 @@ V1_1 = "ticketledger-grader/1.1"
 NOOP = {"action_type": "noop"}
 
 
-def test_the_registry_has_the_frozen_2_0_to_3_0_and_the_current_3_1_and_1_1_is_retired() -> None:
-    assert versions.CURRENT == versions.V3_1 == "ticketledger-grader/3.1"
+def test_the_registry_has_the_frozen_2_0_to_3_1_and_the_current_3_2_and_1_1_is_retired() -> None:
+    assert versions.CURRENT == versions.V3_2 == "ticketledger-grader/3.2"
+    assert versions.V3_1 == "ticketledger-grader/3.1"
     assert versions.V3_0 == "ticketledger-grader/3.0"
     assert versions.V2_1 == "ticketledger-grader/2.1"
     assert v2_0.GRADER_VERSION == "ticketledger-grader/2.0"
     assert versions.FALLBACK == V1_1
     assert versions.grader_for(v2_0.GRADER_VERSION).grade_step is v2_0.grade_step
-    assert list(versions.GRADERS) == [v2_0.GRADER_VERSION, versions.V2_1, versions.V3_0, versions.V3_1]
+    assert list(versions.GRADERS) == [v2_0.GRADER_VERSION, versions.V2_1, versions.V3_0, versions.V3_1,
+                                      versions.V3_2]
     with pytest.raises(versions.UnknownGrader, match=r"'x/9'.*ticketledger-grader/2\.0"):
         versions.grader_for("x/9")
     with pytest.raises(versions.GraderRetired, match=r"^grader 1\.1 is retired .* this code grades with "
