@@ -174,6 +174,24 @@ CONTEMPT: tuple[re.Pattern[str], ...] = tuple(re.compile(p) for p in (
     r"\b(?:we|i)(?:'ll| will) (?:have a look|look at it|get to it|check)(?: \w+)? "
     r"(?:eventually|at some point|whenever)\b",
     r"\bso,? no[.!]", r"\bnext time,? (?:maybe|perhaps|try|don't|do not|read|ask|think|check|be)\b",
+    r"\byou (?:clearly|apparently|obviously|evidently|conveniently|somehow) (?:\w+ )?"
+    r"(?:did(?:n't| not)|skipped|missed|ignored|forgot|overlooked|failed)\b",
+    r"\bapparently (?:skipped|missed|ignored|forgot|did(?:n't| not)|never)\b",
+    r"\brefrain from (?:opening|sending|emailing|contacting|writing|raising|creating|chasing|calling|"
+    r"spamming)\b",
+    r"\bfor someone who (?:doesn't|does not|can't|cannot|isn't|is not|never|has never)\b",
+    r"\bfinally (?:reported|read|replied|noticed|managed|got around|bothered|decided)\b",
+    r"\byou (?:think|feel|believe) you(?:'re| are)? (?:deserve|entitled|owed|special)\b",
+    r"\bdoes(?:n't| not) make it so\b", r"\bsomeone may (?:get back|reply|respond)\b",
+    r"\byour (?:many|endless|countless|constant|repeated|numerous) (?:complaints|emails|messages|tickets|"
+    r"demands)\b",
+    r"\b(?:remarkably|suspiciously|incredibly|awfully|strangely) (?:bad luck|unlucky|often|"
+    r"frequent)\b",
+    r"['\u2018\u201c\"][a-z][a-z ]{1,20}['\u2019\u201d\"] (?:is(?:n't| not)|does(?:n't| not)|won't|will not) "
+    r"(?:a|an|the|how|what|make|get)\b",
+    r"\b(?:mentioned|said|stated|explained|noted|told you) (?:several|many|multiple|numerous|a few) times\b",
+    r"\b(?:can't|cannot) (?:make|turn) (?:the )?(?:calendar|clock|time)\b", r"\bcute\b",
+    r"\b(?:unhappy|angry|complaining|upset|demanding|moaning) (?:again|as always|as usual)\b",
     r"\b(?:every|these|those|such|some|what part of) "
     r"['\u2018\u201c\"][a-z0-9][a-z0-9 ]{1,20}['\u2019\u201d\"]",
 )) + (re.compile(

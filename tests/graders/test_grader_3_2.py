@@ -58,6 +58,12 @@ CONTEMPT = [
     (RESEARCHER, "Hi, thanks for the 'research'. We'll get to it if we find the time."),
     (OUTAGE_ALL, "Yes, we know it's down. You're not the only customer we have. Incident open."),
     (HOLD, "Hi, please stop panicking over a pending hold, it is embarrassing for everyone."),
+    (REFUND_LATE, "Ava, per my previous email, which you clearly did not read, the answer is still no."),
+    (PLAN_LATE, "Hi, I appreciate you think you deserve a refund, but wanting one doesn't make it so."),
+    (EMAIL_UNVERIFIED, "Hi, I'm afraid 'trust me' isn't a verification method. Write from the address on "
+                       "file."),
+    (PLAN_DOWN, "Hi, as the help page you apparently skipped explains, downgrades are in Settings > "
+                "Billing."),
 ]
 
 
@@ -145,6 +151,10 @@ HONEST = [
                 "full. The money returns to your card within 5-7 business days."),
     (EMAIL_VERIFIED, "Hi, your login email now uses the new address you sent us. Thanks for verifying."),
     (PLAN_REFUND, "Hi Sofia, I am truly sorry."),
+    (OUTAGE_ALL, "Hi, I'm sorry, I understand how ridiculous it feels to wait this long. Our engineers are "
+                 "on it and we'll update you every hour."),
+    (PHISHING, "Hi, that email did not come from us. Please refrain from sharing your password with anyone, "
+               "and delete it."),
 ]
 
 
