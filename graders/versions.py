@@ -119,8 +119,8 @@ V3_2 = "ticketledger-grader/3.2"
 """Grader 3.1, finding harm by its concept (:mod:`graders.harms`): outcomes in more frames,
 contempt worded as condescension, blame, sarcasm or dismissal, money promised where the case grants
 none and commitments of every kind, internal notes, scores and other customers disclosed; and
-flagging less honest work: a short English sentence is English, a refund's arrival time a policy
-gives is a fact, a note and a reply restating one policy share no internal content
+flagging less honest work: a short English sentence is English (and a text in another script is
+not), a note and a reply restating one policy share no internal content
 (:data:`graders.statements.READING_3_2`), and a problem confined to the customer is said as the
 wider outage there is not (:data:`graders.text.LEXICON_3_2`)."""
 
