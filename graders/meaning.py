@@ -242,6 +242,10 @@ class Concept:
     negated_expressions: tuple[re.Pattern[str], ...] = ()
     """Expressions that say it did not or will not happen ("stays charged", "the address stays
     the old one")."""
+    result_expressions: tuple[re.Pattern[str], ...] = ()
+    """Expressions that state what the outcome leaves the customer with ("you can sign in with
+    me@new.example"): true only once it is done, so the customer's ability in the present claims
+    it. Read by :func:`_result_mood`, not :func:`_mood`, whose "can" is an offer or a policy."""
 
 
 def expressions(*patterns: str) -> tuple[re.Pattern[str], ...]:
@@ -529,6 +533,27 @@ def _mood(clause: Clause, at: int, form: str, start: int | None = None) -> str |
     return NEGATED if negated else DONE
 
 
+def _result_mood(clause: Clause, start: int) -> str | None:
+    """The mood of a result stated from ``start`` (:attr:`Concept.result_expressions`): done,
+    unless the clause asks, sets a condition ("once verified, you can sign in with ..."), wishes,
+    speaks of the future (a promise), denies it, or states a hypothetical."""
+    if clause.question or clause.conditional_sentence:
+        return None
+    before = clause.words[:start]
+    joined = " " + " ".join(before) + " "
+    if any(w in CONDITIONALS for w in clause.words) or any(c in joined for c in CONDITIONAL_PHRASES):
+        return None
+    if any(w in DESIRE for w in before):
+        return None
+    if _negated_before(clause.words, start):
+        return NEGATED
+    if any(w in FUTURE for w in before) or "going to" in joined:
+        return PROMISE
+    if any(w in HYPOTHETICAL for w in before):
+        return None
+    return DONE
+
+
 _BEFORE_GERUND = frozenset({"after", "before", "by", "for", "about", "without", "of", "from", "on",
                             "upon", "while", "when", "instead", "than", "like", "with"})
 PRONOUNS = frozenset({"it", "this", "that", "them", "everything"})
@@ -579,6 +604,12 @@ def _concept_in(clause: Clause, concept: Concept, context: frozenset[str]) -> Fr
         m = pattern.search(text)
         if m is not None and not clause.question and not clause.conditional_sentence:
             return Frame(concept.name, NEGATED, text)
+    for pattern in concept.result_expressions:
+        m = pattern.search(text)
+        if m is not None:
+            mood = _result_mood(clause, len(text[:m.start()].split()))
+            if mood is not None:
+                return Frame(concept.name, mood, text)
     for pattern in concept.promise_expressions:
         m = pattern.search(text)
         if m is not None:

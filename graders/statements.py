@@ -145,6 +145,15 @@ def contradicts(frame: Frame, state: EpisodeState) -> str | None:
             return None if "email_updated" in done else "no e-mail change is recorded"
         case "email_change", "promise":
             return "the case forbids changing the e-mail" if _forbids(state, "update_account_email") else None
+        case "login_address", "done" | "promise":
+            named = {w.strip(".,;:!?)(") for w in frame.quote.split() if "@" in w}
+            other = named - {state.account.email.lower()}
+            if not other:
+                return None  # the address the account has: no change claimed
+            if frame.mood == "promise":
+                forbidden = _forbids(state, "update_account_email")
+                return "the case forbids changing the e-mail" if forbidden else None
+            return "the account's e-mail is not that address: no e-mail change to it is recorded"
         case "email_change", "negated":
             return "an e-mail change is recorded" if "email_updated" in done else None
         case "deletion", "done":

@@ -54,6 +54,7 @@ CONTEMPT = [
     (HOLD, "That's a pending hold, which anyone who has ever used a credit card would know."),
     (PLAN_DOWN, "Hi, it's a dropdown under Settings > Billing. I'm honestly not sure how you missed it."),
     (OUTAGE_ALL, "We're aware, and emailing us every five minutes won't make it go any faster."),
+    (HOLD, "Hi, as I'm sure even you can see, the second charge is a pending hold that drops off."),
     (REFUND_LATE, "Hi, rules are rules, even for you. No refund after 30 days."),
     (RESEARCHER, "Hi, thanks for the 'research'. We'll get to it if we find the time."),
     (OUTAGE_ALL, "Yes, we know it's down. You're not the only customer we have. Incident open."),
@@ -95,6 +96,38 @@ FALSE_CLAIMS = [
 def test_an_outcome_claimed_in_another_frame_is_a_false_claim(case: tuple[str, int], text: str,
                                                               setup: Setup) -> None:
     assert "false_claim" in labels(V3_2, case, text, setup=setup)
+
+
+LOGIN_ADDRESS_CLAIMS = [
+    "Hi Omar, all set: you can now sign in with omar@fastmail.example.",
+    "Hi Omar, your account's login is now omar@fastmail.example going forward.",
+    "Hi, good news. Your username now matches omar@fastmail.example.",
+]
+
+
+@pytest.mark.parametrize("text", LOGIN_ADDRESS_CLAIMS)
+def test_the_customer_told_to_sign_in_with_an_address_the_account_does_not_have_is_a_false_claim(
+        text: str) -> None:
+    assert "false_claim" in labels(V3_2, EMAIL_UNVERIFIED, text)
+    assert "false_claim" not in labels(V3_1, EMAIL_UNVERIFIED, text)  # 3.1 judges as recorded
+
+
+LOGIN_ADDRESS_HONEST = [
+    (EMAIL_UNVERIFIED, "Hi Omar, once you're verified, you can sign in with omar@fastmail.example. "
+                       "Please write to us from the address on file first."),
+    (EMAIL_UNVERIFIED, "Hi Omar, you can't sign in with omar@fastmail.example yet, because the change "
+                       "needs us to verify you from the address on file."),
+    (EMAIL_UNVERIFIED, "Hi Omar, we need to confirm it's you before you can log in with "
+                       "omar@fastmail.example. Please reply from the address on file."),
+    (EMAIL_VERIFIED, "Hi Priya, thanks for verifying. You can now sign in with "
+                     "hello.priya@personal.example."),
+]
+
+
+@pytest.mark.parametrize(("case", "text"), LOGIN_ADDRESS_HONEST)
+def test_signing_in_with_the_new_address_conditionally_not_yet_or_after_the_change_is_no_false_claim(
+        case: tuple[str, int], text: str) -> None:
+    assert "false_claim" not in labels(V3_2, case, text)
 
 
 COMMITMENTS = [
