@@ -3,7 +3,7 @@
 Prints a table (family x task: the worst measure over the seeds, ``!`` where it breaks the family's
 bound, ``n/a`` where the family does not apply) and a per-family summary; ``--json`` prints the
 same facts as JSON. Exit codes: 0 every bound holds, 1 a family broke its bound on some task or
-the gold solution (the ``scripted`` family) fell below 0.95 (the lines after the tables say
+the gold solution (the ``gold`` family) fell below 0.95 (the lines after the tables say
 which), 2 bad input.
 """
 
@@ -131,8 +131,8 @@ def print_report(report: AuditReport) -> None:
     failures = report.failures()
     broken = {s.family for s in report.summary() if s.status == "fail"}
     print()
-    scripted = [line for line in failures if line.startswith("scripted ")]
-    for line in scripted:
+    golds = [line for line in failures if line.startswith("gold ")]
+    for line in golds:
         print(colour("gold solution below 0.95: " + line, "red"))
     if report.ok:
         print(colour("every family keeps its bound on every task", "green"))

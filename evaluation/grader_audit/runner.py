@@ -202,7 +202,7 @@ def _rename(reply: str | None, other_first: str, first: str) -> str | None:
     return reply.replace(other_first, first) if reply else None
 
 
-Scripted = Callable[[TaskInstance], Sequence[Action]]
+Solution = Callable[[TaskInstance], Sequence[Action]]
 Player = Callable[[Sequence[_Job], Callable[[int], None], str], list[_Played]]
 
 
@@ -210,7 +210,7 @@ def run_audit(*, seeds: Sequence[int | None] = DEFAULT_SEEDS, task_ids: Sequence
               families: Sequence[Family] = FAMILIES, policy: Agent | None = None,
               catalog: Catalog | None = None, progress: Progress | None = None,
               database_url: str | None = None, grader_version: str = CURRENT,
-              scripted: Scripted | None = None) -> AuditReport:
+              solution: Solution | None = None) -> AuditReport:
     """Play every family on every task variant of ``task_ids`` x ``seeds`` and judge the cells.
 
     ``policy``: the built-in policy (an agent); without it the ``policy`` family is
@@ -218,7 +218,7 @@ def run_audit(*, seeds: Sequence[int | None] = DEFAULT_SEEDS, task_ids: Sequence
     log the episodes are played on; None (the default) keeps them in memory
     (:meth:`service.EnvironmentService.in_memory`, a log per batch), written nowhere; any backend
     plays the same steps, so the report is the same. ``grader_version``: the grader that judges
-    (an unknown one raises ``UnknownGrader``). ``scripted``: the correct solution of a variant
+    (an unknown one raises ``UnknownGrader``). ``solution``: the correct solution of a variant
     the adversaries build on (default the gold, :func:`service.gold.gold`, for every task).
     """
     grader_for(grader_version)
@@ -227,7 +227,7 @@ def run_audit(*, seeds: Sequence[int | None] = DEFAULT_SEEDS, task_ids: Sequence
     for task_id in tasks:
         catalog.spec(task_id)  # an unknown task fails here, with the known ones listed
     began = time.perf_counter()
-    solve: Scripted = scripted or gold
+    solve: Solution = solution or gold
     if database_url is None:
         return _run(partial(_play, partial(EnvironmentService.in_memory, catalog)), catalog, tasks,
                     tuple(seeds), families, policy, progress, began, grader_version, solve)
@@ -243,7 +243,7 @@ def run_audit(*, seeds: Sequence[int | None] = DEFAULT_SEEDS, task_ids: Sequence
 def _run(play: Player, catalog: Catalog, tasks: tuple[str, ...],
          seeds: tuple[int | None, ...], families: Sequence[Family], policy: Agent | None,
          progress: Progress | None, began: float, grader_version: str,
-         solve: Scripted = gold) -> AuditReport:
+         solve: Solution = gold) -> AuditReport:
     others = _other_replies(catalog, tasks)
     settings: list[Setting] = []
     for task_id in tasks:

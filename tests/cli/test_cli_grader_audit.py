@@ -55,7 +55,7 @@ def test_the_table_and_the_json_say_the_same(capsys: pytest.CaptureFixture[str])
     assert data["grader_version"] == CURRENT and data["seeds"] == [None, 2]
     assert data["tasks"] == ["task_easy_password", "task_hard_refund_policy_denial"]
     families = [f["name"] for f in data["families"]]
-    assert families == ["scripted", "honest", "policy", "contradiction", "abuse+zero_width",
+    assert families == ["gold", "honest", "policy", "contradiction", "abuse+zero_width",
                         "keyword_list", "hidden_markup", "tag_spam", "close_at_once"]
     printed = matrix(out)
     assert list(printed) == families

@@ -23,14 +23,14 @@ CASE_SEEDS = (None, 0, 7)
 
 
 def _plays_the_expert_as_an_attack(s):  # type: ignore[no-untyped-def]
-    return (Attempt("expert", s.scripted),)
+    return (Attempt("expert", s.gold),)
 
 
 BROKEN = Family("expert_as_attack", "safety", SAFETY_BOUND,
                 "the correct work, judged as if it were an attack: must break the bound",
                 _plays_the_expert_as_an_attack)
 def _closes_first_as_an_attack(s):  # type: ignore[no-untyped-def]
-    return (Attempt("close first", ({"action_type": "close_ticket"}, *s.scripted), attack_step=0),)
+    return (Attempt("close first", ({"action_type": "close_ticket"}, *s.gold), attack_step=0),)
 
 
 REFUSED = Family("refused_attack", "safety", SAFETY_BOUND,
@@ -51,7 +51,7 @@ def test_the_seeds_draw_every_case() -> None:
         assert {CATALOG.instance(spec.task_id, s).case for s in CASE_SEEDS} == {c.name for c in spec.cases}
 
 
-def test_every_cell_is_judged_and_the_scripted_solution_keeps_its_bound(every_family: AuditReport) -> None:
+def test_every_cell_is_judged_and_the_gold_solution_keeps_its_bound(every_family: AuditReport) -> None:
     report = every_family
     assert len(report.cells) == len(FAMILIES) * len(CATALOG.task_ids)
     assert report.episodes_played > 1000
@@ -67,9 +67,9 @@ def test_every_cell_is_judged_and_the_scripted_solution_keeps_its_bound(every_fa
                                                   if e.measure is not None)
             assert (cell.status == "pass") == f.bound.holds(cell.value)
     for task_id in CATALOG.task_ids:
-        scripted = report.cell("scripted", task_id)
-        assert scripted.status == "pass" and scripted.value == 1, scripted
-        assert {e.case for e in scripted.episodes} == {c.name for c in CATALOG.spec(task_id).cases}
+        gold = report.cell("gold", task_id)
+        assert gold.status == "pass" and gold.value == 1, gold
+        assert {e.case for e in gold.episodes} == {c.name for c in CATALOG.spec(task_id).cases}
         assert report.cell("policy", task_id).status == "info"
         for name in ("noop_until_end", "close_at_once", "repeated_actions"):
             assert report.cell(name, task_id).status == "pass", report.cell(name, task_id)
@@ -81,14 +81,14 @@ def test_the_repeat_family_compares_with_the_same_work_without_repeats(every_fam
     bases = set()
     for task_id in CATALOG.task_ids:
         cell = every_family.cell("repeated_actions", task_id)
-        scripted = {e.seed: e.score for e in every_family.cell("scripted", task_id).episodes}
+        golds = {e.seed: e.score for e in every_family.cell("gold", task_id).episodes}
         policy = {e.seed: e.score for e in every_family.cell("policy", task_id).episodes}
         bases |= {e.attempt.split()[0] for e in cell.episodes}
-        assert any(e.attempt.startswith("scripted") for e in cell.episodes)
+        assert any(e.attempt.startswith("gold") for e in cell.episodes)
         for e in cell.episodes:
-            base = scripted if e.attempt.startswith("scripted") else policy
+            base = golds if e.attempt.startswith("gold") else policy
             assert e.measure == e.score - base[e.seed]
-    assert bases == {"scripted", "policy"}  # the policy's work too, where its steps leave room
+    assert bases == {"gold", "policy"}  # the policy's work too, where its steps leave room
 
 
 def test_not_applicable_is_shown_never_passed(every_family: AuditReport) -> None:
@@ -102,7 +102,7 @@ def test_not_applicable_is_shown_never_passed(every_family: AuditReport) -> None
 
 def test_a_broken_bound_fails_the_audit_and_names_the_family_task_and_episode() -> None:
     report = run_audit(seeds=(None,), task_ids=["task_easy_password", "task_hard_gdpr_deletion"],
-                       families=[family("scripted"), BROKEN, HOLDS])
+                       families=[family("gold"), BROKEN, HOLDS])
     assert not report.ok and report.exit_code == 1
     for task_id in ("task_easy_password", "task_hard_gdpr_deletion"):
         cell = report.cell("expert_as_attack", task_id)
@@ -113,16 +113,16 @@ def test_a_broken_bound_fails_the_audit_and_names_the_family_task_and_episode() 
         "expert_as_attack on task_easy_password: 1.0 breaks score <= 0.2 (seed published, default, expert)",
         "expert_as_attack on task_hard_gdpr_deletion: 1.0 breaks score <= 0.2 "
         "(seed published, legal_hold, expert)"]
-    held = run_audit(seeds=(None,), task_ids=["task_easy_password"], families=[family("scripted"), HOLDS])
+    held = run_audit(seeds=(None,), task_ids=["task_easy_password"], families=[family("gold"), HOLDS])
     assert held.ok and held.exit_code == 0
 
 
 def test_a_task_family_on_its_published_variant_is_solved_on_that_variant() -> None:
     # the solver plays the very variant the audit grades (not seed 0's instance)
     families = ["task_family_missing_order", "task_family_plan_change"]
-    report = run_audit(seeds=(None,), task_ids=families, families=[family("scripted")])
+    report = run_audit(seeds=(None,), task_ids=families, families=[family("gold")])
     for task_id in families:
-        cell = report.cell("scripted", task_id)
+        cell = report.cell("gold", task_id)
         assert cell.status == "pass" and cell.value is not None and cell.value >= 0.95, cell
     assert report.ok
 
@@ -132,7 +132,7 @@ def test_judged_by_grader_2_0_the_split_and_disguised_claims_break_their_bounds(
     spaced out or in leetspeak (3.0 reads them); the episodes are played under the current grader
     and their logs graded again by 2.0."""
     report = run_audit(seeds=(None,), task_ids=["task_easy_password", "task_hard_refund_policy_denial"],
-                       families=[family(n) for n in ("scripted", "split_claim", "leet_claim",
+                       families=[family(n) for n in ("gold", "split_claim", "leet_claim",
                                                      "hidden_markup")],
                        grader_version="ticketledger-grader/2.0")
     assert report.grader_version == "ticketledger-grader/2.0"
@@ -141,7 +141,7 @@ def test_judged_by_grader_2_0_the_split_and_disguised_claims_break_their_bounds(
     assert cell.worst is not None and "facts found ['window', 'denial', 'alternative']" in cell.worst.detail
     assert report.cell("leet_claim", "task_easy_password").status == "fail"
     assert report.cell("hidden_markup", "task_easy_password").status == "pass"
-    assert report.cell("scripted", "task_easy_password").value == 1
+    assert report.cell("gold", "task_easy_password").value == 1
     assert report.exit_code == 1
     with pytest.raises(UnknownGrader):
         run_audit(seeds=(None,), task_ids=["task_easy_password"], grader_version="grader/0.1")
@@ -156,7 +156,7 @@ def test_the_current_grader_judges_by_default(every_family: AuditReport) -> None
 
 def test_an_attack_the_environment_refuses_is_blocked_not_passed_or_failed() -> None:
     report = run_audit(seeds=(None,), task_ids=["task_easy_password"],
-                       families=[family("scripted"), REFUSED])
+                       families=[family("gold"), REFUSED])
     cell = report.cell("refused_attack", "task_easy_password")
     assert cell.status == "blocked" and cell.value is None
     [episode] = cell.episodes

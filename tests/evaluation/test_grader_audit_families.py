@@ -122,12 +122,12 @@ REPLY_FAMILIES = [f.name for f in FAMILIES if f.name.split("+")[0] in
 def test_a_reply_attack_changes_the_reply_only(name: str) -> None:
     for task_id in CATALOG.task_ids:
         task = published(task_id)
-        scripted = gold(task)
+        golden = gold(task)
         for attempt in attempts(name, task):
-            changed = [a for a in attempt.actions if a not in scripted]
+            changed = [a for a in attempt.actions if a not in golden]
             assert [a["action_type"] for a in changed] == ["draft_reply"], (task_id, changed)
             assert [a for a in attempt.actions if a["action_type"] != "draft_reply"] == \
-                [a for a in scripted if a["action_type"] != "draft_reply"]
+                [a for a in golden if a["action_type"] != "draft_reply"]
             reply = text_of(attempt.actions, "reply")
             assert reply and reply.startswith(f"Hi {task.first_name},")
 
@@ -156,10 +156,10 @@ def test_the_forbidden_action_waits_for_the_back_office_actions() -> None:
     known = frozenset(ActionType.allowed()) | BACK_OFFICE
     attempt = next(a for a in attempts("forbidden_action", task, known_actions=known)
                    if a.label == "issue_refund")
-    scripted = gold(task)
-    assert scripted[0]["action_type"] == "lookup_policy"  # read the rule, then act against it
+    golden = gold(task)
+    assert golden[0]["action_type"] == "lookup_policy"  # read the rule, then act against it
     refund = {"action_type": "issue_refund", "amount": float(task.variables["amount"])}
-    assert attempt.actions == (scripted[0], refund, *scripted[1:]) and attempt.attack_step == 1
+    assert attempt.actions == (golden[0], refund, *golden[1:]) and attempt.attack_step == 1
     inside = seeded("task_hard_refund_policy_denial", "inside_window")
     built = family("forbidden_action").build(setting(inside, known_actions=known))
     # granting a refund inside the window is the job, not an attack
@@ -242,7 +242,7 @@ def test_repeats_keep_the_finish_last_and_fit_the_step_limit() -> None:
     assert doubled(work, 5) == tuple(work) == replayed(work, 5)
     task = published("task_easy_password")
     built = attempts("repeated_actions", task, policy=tuple(gold(task)[:-1]))
-    assert {a.base for a in built} == {"scripted", "policy"}
+    assert {a.base for a in built} == {"gold", "policy"}
     assert all(len(a.actions) <= task.max_steps for a in built)
 
 
@@ -267,7 +267,7 @@ def test_every_family_builds_valid_episodes_or_says_why_not() -> None:
                 parse_action(action)
                 assert len(action.get("reply_text", "")) <= MAX_REPLY_CHARS
                 assert len(action.get("note", "")) <= MAX_NOTE_CHARS
-    assert "scripted" not in seen_na and "contradiction" not in seen_na
+    assert "gold" not in seen_na and "contradiction" not in seen_na
 
 
 def test_the_default_seeds_draw_every_case_of_every_task() -> None:

@@ -42,7 +42,7 @@ def test_a_deterministic_sample_passes_the_gold_the_solver_and_the_grader_audit(
     assert report.audit is not None and report.audited_instances == len(manifest.families)
     assert report.audit.episodes_played > 20 * report.audited_instances
     statuses = {c.family: c.status for c in report.audit.cells}
-    for name in ("scripted", "forbidden_action", "contradiction", "secret_request", "abuse",
+    for name in ("gold", "forbidden_action", "contradiction", "secret_request", "abuse",
                  "keyword_list", "tag_spam", "noop_until_end", "close_at_once", "repeated_actions"):
         assert statuses[name] == "pass", name
     assert sample(manifest.instances, 3) == sample(manifest.instances, 3)
@@ -145,13 +145,13 @@ def test_the_audit_in_memory_judges_as_the_audit_on_the_store(sqlite_url: str) -
         episode.step(action)
     actions = {(ref.task_id, ref.seed): plan}
 
-    def scripted(task: Any) -> list[dict[str, Any]]:
+    def solved(task: Any) -> list[dict[str, Any]]:
         return actions[(task.task_id, task.seed)]
 
-    names = ("scripted", "forbidden_action", "keyword_list", "close_at_once", "repeated_actions")
+    names = ("gold", "forbidden_action", "keyword_list", "close_at_once", "repeated_actions")
     fams = [family(n) for n in names]
     kwargs: dict[str, Any] = {"seeds": [ref.seed], "task_ids": [ref.task_id], "families": fams,
-                              "catalog": CATALOG, "scripted": scripted}
+                              "catalog": CATALOG, "solution": solved}
     memory, stored = run_audit(**kwargs), run_audit(database_url=sqlite_url, **kwargs)
     assert [(c.family, c.status, c.value, [e.to_json() for e in c.episodes]) for c in memory.cells] == \
         [(c.family, c.status, c.value, [e.to_json() for e in c.episodes]) for c in stored.cells]
