@@ -1,4 +1,4 @@
-"""Gymnasium's ending in every transport, and the allowed values in the observation (issue 17).
+"""Gymnasium's ending in every transport, and the allowed values in the observation.
 
 Every step answer (OpenEnv's wrapped HTTP dialect, the SupportOps seed's bare one, ``/ws``, MCP
 tool results) and the public state carry ``terminated`` (the ticket reached an end state:

@@ -1,4 +1,4 @@
-"""Hostile input on every transport, against a real server (issue 16): ids checked whole, deep
+"""Hostile input on every transport, against a real server: ids checked whole, deep
 nesting, numbers longer than Python reads or the log stores, forged cursors, oversized MCP
 batches. Each answer is a 4xx (or the protocol's own error) whose message says what to fix; none
 is a 5xx, none appends an event, and the server log holds no traceback.

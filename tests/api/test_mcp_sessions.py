@@ -1,4 +1,4 @@
-"""OpenEnv's ``MCPToolClient`` against a real server, over ``/ws`` and in production mode (issue 17).
+"""OpenEnv's ``MCPToolClient`` against a real server, over ``/ws`` and in production mode.
 
 The client is the real one (``openenv-core`` 0.3, the runtime dependency). Its default mode sends
 tools as ``/ws`` steps (``{"type": "list_tools"}``, ``{"type": "call_tool", "tool_name",
@@ -9,7 +9,7 @@ reset and state, and calls tools over HTTP with ``session_id`` in the params: al
 :func:`production_client` adds it as 0.10's ``MCPClientBase._connect_async`` does (the e2e tier
 runs 0.10 itself: ``tests/e2e/test_openenv_010.py``).
 
-A session id is a capability (issue 16): unguessable, usable by one ``/ws`` connection at a time,
+A session id is a capability: unguessable, usable by one ``/ws`` connection at a time,
 and the episodes it opens are scoped to it.
 """
 

@@ -1,5 +1,5 @@
 """Filing episodes under a run needs that run's secret or the audit token, on every transport
-(issue 16, "recorded results can be changed"): ``POST /reset``, MCP's ``reset`` tool and ``/ws``.
+(the release that made recorded results tamper-evident): ``POST /reset``, MCP's ``reset`` tool and ``/ws``.
 
 A real server with an audit token set, on the suite's backend. A refused reset writes nothing, and
 answers alike for an unknown run, a wrong secret, an ended run and a run recorded before secrets.

@@ -1,4 +1,4 @@
-"""A refused ``/ws`` client reads why before the close (issue 17).
+"""A refused ``/ws`` client reads why before the close.
 
 Past ``TICKETLEDGER_MAX_SESSIONS`` the server sends ``CAPACITY_REACHED`` and closes with 1013. A
 client does what every client does: connect, send its reset, read the answer. When the server

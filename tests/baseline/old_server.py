@@ -1,4 +1,4 @@
-"""A server as it was before ``POST /runs`` (issue 16), for the client's fallback test: today's app
+"""A server as it was before ``POST /runs``, for the client's fallback test: today's app
 without the run routes, filing a reset under any ``run_id`` it is given, as servers did then; and
 without ``POST /end``, which came later still (the TRL adapter's fallback test).
 
@@ -16,7 +16,7 @@ from api import deps, routes_openenv, routes_runs
 
 
 def _files_under_any_run(*_args: object) -> None:
-    """Servers before issue 16 checked nothing."""
+    """Servers before the routing release checked nothing."""
 
 
 def main() -> None:

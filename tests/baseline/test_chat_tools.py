@@ -53,7 +53,7 @@ def _agent(fake: FakeOpenAI, candidates: str, **env: str) -> tuple[LLMAgent, lis
 def test_one_tool_per_action_type_back_office_included_each_standing_alone() -> None:
     tools = tool_definitions()
     names = [t["function"]["name"] for t in tools]
-    assert names == ActionType.allowed() and len(names) == 19  # message_customer last (issue 18)
+    assert names == ActionType.allowed() and len(names) == 19  # message_customer last
     assert set(BACK_OFFICE_ACTIONS) <= set(names)
     for tool in tools:
         assert tool["type"] == "function" and tool["function"]["description"]

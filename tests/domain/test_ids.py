@@ -1,4 +1,4 @@
-"""The id rule (``domain.ids``): whole-string, never '.' or '..', and defined once (issue 16)."""
+"""The id rule (``domain.ids``): whole-string, never '.' or '..', and defined once."""
 
 from __future__ import annotations
 

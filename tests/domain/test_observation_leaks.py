@@ -6,7 +6,7 @@ phrases, case names and private variable names. A needle only counts as leaked w
 not have known it: it is not in the ticket or the task's public description, and the agent did not
 send it itself (its own reply, tags and codes come back in the observation, as they should). Policy
 texts are agent knowledge once looked up; they must not name a resolution code. The observation's
-``allowed`` vocabularies (issue 17) list every value and are the same for every task: they are
+``allowed`` vocabularies list every value and are the same for every task: they are
 checked to be that constant and left out of the search.
 """
 

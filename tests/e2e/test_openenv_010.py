@@ -1,4 +1,4 @@
-"""OpenEnv 0.10's own clients against a real server (issue 17).
+"""OpenEnv 0.10's own clients against a real server.
 
 ``openenv`` 0.10 and ``openenv-core`` 0.3 (the runtime dependency) cannot share a virtual
 environment (both install the ``openenv`` package), so this module makes one of its own with

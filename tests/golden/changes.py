@@ -1,4 +1,4 @@
-"""What issue 15 (grader 2.0, back-office actions, answer keys) changed on purpose in what a v1
+"""What the back-office release (grader 2.0, back-office actions, answer keys) changed on purpose in what a v1
 episode shows, named once for every v1 test module.
 
 v1's tests compare v1's recordings with today's code on everything else. Members added since v1
@@ -12,15 +12,17 @@ from typing import Any
 
 TICKETLEDGER_TASKS = frozenset({"task_hard_account_email_change", "task_hard_refund_fraud_trap",
                                 "task_hard_gdpr_deletion"})
-"""The three TicketLedger tasks, whose objectives issue 15 rewrote (decisions are now actions)."""
+"""The three TicketLedger tasks, whose objectives the back-office release rewrote (decisions are now
+actions)."""
 
 CHANGED_POLICIES = frozenset({"support_sla", "billing_disputes"})
-"""Policy texts issue 15 rewrote (SLA-1 and BD-2 now state the facts their rubrics grade)."""
+"""Policy texts the back-office release rewrote (SLA-1 and BD-2 now state the facts their rubrics grade)."""
 
 BACK_OFFICE_ACTIONS = ("issue_refund", "deny_refund", "update_account_email",
                        "send_password_reset_link", "schedule_data_deletion", "place_legal_hold",
                        "open_fraud_review", "escalate_incident")
-"""The action types issue 15 added (the shared contract's back-office actions), in schema order:
+"""The action types the back-office release added (the shared contract's back-office actions), in schema
+order:
 lists of the allowed action types name them after v1's."""
 
 
@@ -32,22 +34,24 @@ def with_back_office_actions(message: str) -> str:
 
 
 ADDED_TO_OBSERVATIONS = frozenset({"account", "available_actions"})
-"""Observation members issue 15 added (the simulated account, the action types to choose from)."""
+"""Observation members the back-office release added (the simulated account, the action types to choose
+from)."""
 
 V1_EPISODES_FOLD_TO: dict[str, list[Any]] = {"violations": [], "expected.required_actions": [],
                        "expected.forbidden_actions": []}
-"""Folded-state members issue 15 added, with what a v1 episode (its task snapshot names no
+"""Folded-state members the back-office release added, with what a v1 episode (its task snapshot names no
 back-office actions, grader 1.1 judges no violations) must fold to."""
 
 
 def changed_member(task_id: str | None, member: str) -> bool:
-    """Whether issue 15 changed this observation member of this task on purpose: ``reward``
+    """Whether the back-office release changed this observation member of this task on purpose: ``reward``
     (grader 2.0 decides it) and the ``objective`` of the three TicketLedger tasks."""
     return member == "reward" or (member == "objective" and task_id in TICKETLEDGER_TASKS)
 
 
 def v1_members(observation: dict[str, Any], members: Any, task_id: str | None) -> dict[str, Any]:
-    """``observation`` on ``members`` (v1's), but for those issue 15 changed: :func:`changed_member`
+    """``observation`` on ``members`` (v1's), but for those the back-office release changed:
+    :func:`changed_member`
     and the texts of :data:`CHANGED_POLICIES` (a v1 episode's observation is built with today's
     policy texts, so these differ for old episodes too). A member missing from ``observation``
     reads ``"<absent>"``."""
@@ -76,30 +80,31 @@ def v1_folded(state: dict[str, Any], recorded: dict[str, Any], *, logged: bool) 
     return out
 
 
-# ------------------------------------------------------------------------------- issue 17
-ADDED_BY_ISSUE_17 = frozenset({"terminated", "truncated", "end_reason", "allowed", "AllowedValues"})
-"""Members issue 17 added to what the wire shows (Gymnasium's ``terminated`` and ``truncated``
+# ------------------------------------------------------------------------------- the Gymnasium release
+GYMNASIUM_MEMBERS = frozenset({"terminated", "truncated", "end_reason", "allowed", "AllowedValues"})
+"""Members the Gymnasium release added to what the wire shows (Gymnasium's ``terminated`` and ``truncated``
 with ``end_reason`` beside ``done`` in every step answer and state; the observation's ``allowed``
 values of each enumerated field, and its schema ``AllowedValues``). Answers recorded before issue
 17 did not have them; every other member is compared as recorded."""
 
 
-def before_issue_17(recorded: Any, now: Any, key: str = "") -> Any:
-    """Today's ``now`` without the members of :data:`ADDED_BY_ISSUE_17` that ``recorded`` (made
-    before issue 17) lacks, at any depth, and without those names in a JSON schema's ``required``
+def before_gymnasium_members(recorded: Any, now: Any, key: str = "") -> Any:
+    """Today's ``now`` without the members of :data:`GYMNASIUM_MEMBERS` that ``recorded`` (made
+    before the Gymnasium release) lacks, at any depth, and without those names in a JSON schema's ``required``
     list. Dicts and lists are walked beside ``recorded``; nothing else is left out."""
     if isinstance(recorded, dict) and isinstance(now, dict):
-        return {k: before_issue_17(recorded[k], v, k) if k in recorded else v
-                for k, v in now.items() if k in recorded or k not in ADDED_BY_ISSUE_17}
+        return {k: before_gymnasium_members(recorded[k], v, k) if k in recorded else v
+                for k, v in now.items() if k in recorded or k not in GYMNASIUM_MEMBERS}
     if isinstance(recorded, list) and isinstance(now, list):
         if key == "required":
-            return [i for i in now if i in recorded or i not in ADDED_BY_ISSUE_17]
-        return [before_issue_17(r, n) for r, n in zip(recorded, now, strict=False)] + now[len(recorded):]
+            return [i for i in now if i in recorded or i not in GYMNASIUM_MEMBERS]
+        walked = [before_gymnasium_members(r, n) for r, n in zip(recorded, now, strict=False)]
+        return walked + now[len(recorded):]
     return now
 
 
-# ------------------------------------------------------------------------------- issue 18
-APPENDED_BY_ISSUE_18 = frozenset({
+# ------------------------------------------------------------------------------- the customer release
+APPENDED_BY_CUSTOMER_RELEASE = frozenset({
     # the task families' policies, one per family situation
     "refund_requests", "account_access", "charge_disputes", "email_changes", "data_requests",
     "incident_response", "security_reports", "shipping_claims", "plan_changes", "complaints",
@@ -108,62 +113,63 @@ APPENDED_BY_ISSUE_18 = frozenset({
     # the action that messages the customer (appended to the action types)
     "message_customer",
 })
-"""Values issue 18 appended to the closed vocabularies (``domain/vocabulary.py``). Every list of
+"""Values the customer release appended to the closed vocabularies (``domain/vocabulary.py``). Every list of
 allowed values an answer shows (the observation's ``available_policies`` and ``allowed``, a
 schema's ``enum``, the MCP tools' input schemas) and every refusal that spells one out ("one of:
 a, b, c") now goes on with them, after the values recorded; nothing before them moved."""
 
 
-RESET_FIELDS_ADDED_BY_ISSUE_18 = ("split", "index")
-"""The reset fields issue 18 added (a task family's instance by frozen split and index): the MCP
+RESET_FIELDS_ADDED_BY_CUSTOMER_RELEASE = ("split", "index")
+"""The reset fields the customer release added (a task family's instance by frozen split and index): the MCP
 ``reset`` tool's input schema has them as members, and the refusal of an unknown reset field lists
 them after the recorded ones."""
 
-MEMBERS_ADDED_BY_ISSUE_18 = frozenset({
-    *RESET_FIELDS_ADDED_BY_ISSUE_18,
+MEMBERS_ADDED_BY_CUSTOMER_RELEASE = frozenset({
+    *RESET_FIELDS_ADDED_BY_CUSTOMER_RELEASE,
     # the conversation with the customer: the observation's member and its schema, the action's
     # schema and its key in the action union's discriminator
     "conversation", "Message", "MessageCustomer", "message_customer",
 })
-"""Members issue 18 added to what the wire shows (answers recorded before it lack them)."""
+"""Members the customer release added to what the wire shows (answers recorded before it lack them)."""
 
 
-def added_by_issue_18(member: str) -> bool:
-    """Whether a member a recording lacks is one issue 18 added (:data:`MEMBERS_ADDED_BY_ISSUE_18`)."""
-    return member in MEMBERS_ADDED_BY_ISSUE_18
+def added_by_customer_release(member: str) -> bool:
+    """Whether a member a recording lacks is one the customer release added
+    (:data:`MEMBERS_ADDED_BY_CUSTOMER_RELEASE`)."""
+    return member in MEMBERS_ADDED_BY_CUSTOMER_RELEASE
 
 
-def _appended_by_issue_18(item: Any) -> bool:
-    """An item issue 18 appended to a list: a vocabulary value, the MCP tool of its action
+def _appended_by_customer_release(item: Any) -> bool:
+    """An item the customer release appended to a list: a vocabulary value, the MCP tool of its action
     (``{"name": "message_customer", ...}``), or the action union's reference to its schema."""
     if isinstance(item, str):
-        return item in APPENDED_BY_ISSUE_18
+        return item in APPENDED_BY_CUSTOMER_RELEASE
     if isinstance(item, dict) and isinstance(item.get("name"), str):
-        return item["name"] in APPENDED_BY_ISSUE_18
+        return item["name"] in APPENDED_BY_CUSTOMER_RELEASE
     if isinstance(item, dict) and set(item) == {"$ref"}:
-        return str(item["$ref"]).rsplit("/", 1)[-1] in MEMBERS_ADDED_BY_ISSUE_18
+        return str(item["$ref"]).rsplit("/", 1)[-1] in MEMBERS_ADDED_BY_CUSTOMER_RELEASE
     return False
 
 
-def grown_by_issue_18(recorded: Any, now: Any) -> bool:
-    """Whether ``now`` is ``recorded`` with values of :data:`APPENDED_BY_ISSUE_18` appended: a list
+def grown_by_customer_vocabulary(recorded: Any, now: Any) -> bool:
+    """Whether ``now`` is ``recorded`` with values of :data:`APPENDED_BY_CUSTOMER_RELEASE` appended: a list
     that goes on with such items, or a string that goes on with ", " and such values (or the
-    reset fields of :data:`RESET_FIELDS_ADDED_BY_ISSUE_18`, in a refusal that lists reset's)."""
+    reset fields of :data:`RESET_FIELDS_ADDED_BY_CUSTOMER_RELEASE`, in a refusal that lists reset's)."""
     if isinstance(recorded, list) and isinstance(now, list):
         return len(now) > len(recorded) and now[:len(recorded)] == recorded \
-            and all(_appended_by_issue_18(v) for v in now[len(recorded):])
+            and all(_appended_by_customer_release(v) for v in now[len(recorded):])
     if isinstance(recorded, str) and isinstance(now, str) and now.startswith(recorded):
         rest = now[len(recorded):]
         added = rest.removeprefix(", ").split(", ")
-        return rest.startswith(", ") and all(v in APPENDED_BY_ISSUE_18
-                                             or v in RESET_FIELDS_ADDED_BY_ISSUE_18 for v in added)
+        return rest.startswith(", ") and all(v in APPENDED_BY_CUSTOMER_RELEASE
+                                             or v in RESET_FIELDS_ADDED_BY_CUSTOMER_RELEASE for v in added)
     return False
 
 
-def with_issue_18_vocabulary(observation: dict[str, Any]) -> dict[str, Any]:
+def with_customer_vocabulary(observation: dict[str, Any]) -> dict[str, Any]:
     """A recorded observation's lists of allowed values as today's code shows them (with the
-    values issue 18 appended), so that a step played today from it shows no change there. Each
-    recorded list must be today's without :data:`APPENDED_BY_ISSUE_18` or already today's."""
+    values the customer release appended), so that a step played today from it shows no change there. Each
+    recorded list must be today's without :data:`APPENDED_BY_CUSTOMER_RELEASE` or already today's."""
     from domain.observation import ALLOWED
     from domain.vocabulary import ActionType, PolicyId
 
@@ -176,17 +182,18 @@ def with_issue_18_vocabulary(observation: dict[str, Any]) -> dict[str, Any]:
             continue
         recorded = observation[member]
         if isinstance(recorded, dict):
-            assert all(recorded[k] == v or grown_by_issue_18(recorded[k], v) for k, v in now.items())
+            assert all(recorded[k] == v or grown_by_customer_vocabulary(recorded[k], v)
+                       for k, v in now.items())
         else:
-            assert recorded == now or grown_by_issue_18(recorded, now), member
+            assert recorded == now or grown_by_customer_vocabulary(recorded, now), member
         out[member] = now
     return out
 
 
-def without_issue_18_items(recorded: list[Any], now: list[Any]) -> list[Any]:
-    """``now`` without the items issue 18 appended after ``recorded``'s (the rest is compared item
+def without_customer_items(recorded: list[Any], now: list[Any]) -> list[Any]:
+    """``now`` without the items the customer release appended after ``recorded``'s (the rest is compared item
     by item, so an item that changed otherwise, such as the MCP reset tool, still shows)."""
-    if len(now) > len(recorded) and all(_appended_by_issue_18(v) for v in now[len(recorded):]):
+    if len(now) > len(recorded) and all(_appended_by_customer_release(v) for v in now[len(recorded):]):
         return now[:len(recorded)]
     return now
 
@@ -202,6 +209,6 @@ every transport."""
 
 def added_since_recorded(member: str) -> bool:
     """Whether a member a recording lacks was added on purpose since: the conversation and the
-    split reset (:func:`added_by_issue_18`) or the step's grade
+    split reset (:func:`added_by_customer_release`) or the step's grade
     (:data:`MEMBERS_ADDED_WITH_THE_GRADE`)."""
-    return added_by_issue_18(member) or member in MEMBERS_ADDED_WITH_THE_GRADE
+    return added_by_customer_release(member) or member in MEMBERS_ADDED_WITH_THE_GRADE

@@ -30,7 +30,7 @@ from tests.golden.seams import Env, policy_action
 
 JSONDict = dict[str, Any]
 DENSE = "dense"
-"""The default reward mode (issue 15); v1's episodes were all played in it."""
+"""The default reward mode; v1's episodes were all played in it."""
 POLICY_STEP_LIMIT = 64
 """A policy that never ends its episode is stopped here (every task has fewer steps)."""
 

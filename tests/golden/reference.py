@@ -8,7 +8,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
-from tests.golden.changes import added_since_recorded, grown_by_issue_18, without_issue_18_items
+from tests.golden.changes import added_since_recorded, grown_by_customer_vocabulary, without_customer_items
 
 HERE = Path(__file__).resolve().parent
 MAX_REPORTED = 8
@@ -50,10 +50,10 @@ class Recorded:
 
 def differences(recorded: Any, now: Any, path: str = "") -> Iterator[str]:
     """Where ``now`` departs from ``recorded``: one line per differing leaf, with its path. A list
-    or a string that goes on with the vocabulary issue 18 appended, and a member added on purpose
+    or a string that goes on with the vocabulary the customer release appended, and a member added on purpose
     since the recording (the conversation, a step answer's ``grade``), are no departure
-    (``changes.grown_by_issue_18``, ``changes.added_since_recorded``)."""
-    if grown_by_issue_18(recorded, now) or _same_json_text(recorded, now):
+    (``changes.grown_by_customer_vocabulary``, ``changes.added_since_recorded``)."""
+    if grown_by_customer_vocabulary(recorded, now) or _same_json_text(recorded, now):
         return
     if isinstance(recorded, dict) and isinstance(now, dict):
         for key in [*recorded, *(k for k in now if k not in recorded and not added_since_recorded(k))]:
@@ -65,7 +65,7 @@ def differences(recorded: Any, now: Any, path: str = "") -> Iterator[str]:
             else:
                 yield from differences(recorded[key], now[key], where)
     elif isinstance(recorded, list) and isinstance(now, list):
-        now = without_issue_18_items(recorded, now)
+        now = without_customer_items(recorded, now)
         for index in range(max(len(recorded), len(now))):
             where = f"{path}[{index}]"
             if index >= len(now):
@@ -91,7 +91,7 @@ def report(name: str, recorded: Any, now: Any) -> str | None:
 def _same_json_text(recorded: Any, now: Any) -> bool:
     """Whether two different strings are JSON texts of the same object but for what
     :func:`differences` forgives (an MCP tool result's text is the observation as JSON, so the
-    vocabulary issue 18 appended shows inside it)."""
+    vocabulary the customer release appended shows inside it)."""
     if not (isinstance(recorded, str) and isinstance(now, str) and recorded != now
             and recorded.startswith("{") and now.startswith("{")):
         return False

@@ -1,4 +1,5 @@
-"""What the recordings play (v1; from v2 on, the issue 15 additions marked below): every task over
+"""What the recordings play (v1; from v2 on, the back-office release's additions marked below): every
+task over
 several seeds, by the built-in policy and by the
 scripted expert, plus hand-written odd sequences. Read by the recorder only; the replay tests take
 everything they need (actions included) from the recorded files.
@@ -41,7 +42,7 @@ class Episode:
     test continues it with the current code)."""
     in_dump: bool = True
     reward_mode: str = "dense"
-    """Chosen at reset (issue 15); a record names it only when it is not the default."""
+    """Chosen at reset; a record names it only when it is not the default."""
 
     @property
     def episode_id(self) -> str:
@@ -124,7 +125,7 @@ ODD: tuple[Episode, ...] = (
         {"action_type": "add_tag", "tag": tag} for tag in (
             "Refund", "Policy_Denied", "Refund_Approved", "Escalated", "Angry_Customer", "VIP",
             "Bug", "Outage", "Security", "GDPR"))),  # the 9th is over the limit; the 10th ends it
-    # From v2 on (issue 15): back-office actions, safety violations, reward modes.
+    # From v2 on: back-office actions, safety violations, reward modes.
     Episode("odd.forbidden-refund-and-a-secret", "odd", "task_hard_refund_policy_denial", 0, (
         {"action_type": "lookup_policy", "policy_id": "refund_policy"},
         {"action_type": "issue_refund", "amount": -5},  # refused: not a positive amount
@@ -399,7 +400,7 @@ def conversations() -> list[dict[str, Any]]:
         {"type": "close"},
     ], random_ids=False))
 
-    # From v2 on (issue 15): back-office actions over HTTP and MCP, reward modes at reset.
+    # From v2 on: back-office actions over HTTP and MCP, reward modes at reset.
     out.append(_http("back-office-and-reward-modes", [
         _post("/reset", {"task_id": "task_hard_refund_policy_denial", "seed": 0,
                          "reward_mode": "sparse"}),

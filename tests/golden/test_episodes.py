@@ -3,7 +3,8 @@
 v3 (recorded with grader "ticketledger-grader/2.1", today's) is replayed exactly: events, chain
 hashes, rewards, scores, observations, refusals, folded state (:data:`EXACT`).
 
-v2 (recorded with grader 2.0, before grader 2.1 and the plainer built-in policy of issue 15's last
+v2 (recorded with grader 2.0, before grader 2.1 and the plainer built-in policy of the back-office
+release's last
 step) keeps two claims: every v2 episode, given as its recorded events, replays under grader 2.0
 with exactly its recorded rewards and scores; and v2's recorded actions for the scripted and odd
 episodes, played again today, give v2's episodes exactly but for the grader version they record
@@ -11,11 +12,13 @@ episodes, played again today, give v2's episodes exactly but for the grader vers
 The built-in policy's v2 episodes are not played again (the policy's replies changed on purpose;
 v3 holds today's).
 
-v1 (recorded with grader "ticketledger-grader/1.1", before issue 15) is held to what still holds.
+v1 (recorded with grader "ticketledger-grader/1.1", before the back-office release) is held to what still
+holds.
 Grader 1.1 is retired since (``graders.retired``): v1's episodes replay from their recorded grades,
 each reward and score checked against the components and penalties it recorded.
 
-Issue 15 changed the grader (2.0), the catalog (answer keys with required and forbidden actions,
+the back-office release changed the grader (2.0), the catalog (answer keys with required and forbidden
+actions,
 so every task digest; the objectives of the three TicketLedger tasks; the policy texts SLA-1 and
 BD-2), added back-office actions and the ``account`` to observations, and rewrote the built-in
 policy. So v1's claims split:
@@ -24,14 +27,15 @@ policy. So v1's claims split:
   recorded events, replays (``service.replay``, what ``ticketledger replay`` and ``verify`` run)
   under grader 1.1, the version it recorded (retired: from its recorded grades), with an intact
   chain (its recorded hashes), no divergence and exactly its recorded rewards and scores.
-* Still held, on what issue 15 did not change: v1's recorded actions for the scripted and odd
+* Still held, on what the back-office release did not change: v1's recorded actions for the scripted and odd
   episodes, played again through the environment service on a fresh database of the run's
   backend, give v1's domain events after the opening event (type, schema version and payload of
   every event but ``StepGraded``), v1's refusal messages, ``done`` flags, observations on v1's
   members (but those ``tests/golden/changes.py`` names) and folded end state on v1's members (but
-  ``score``). The few places issue 15's schema change explains are listed, with the reason and
-  the exact rewrite, in :data:`ISSUE_15_EXCEPTIONS`.
-* No longer compared with v1: the built-in policy's episodes' choices (issue 15 rewrote the policy
+  ``score``). The few places the back-office release's schema change explains are listed, with the reason and
+  the exact rewrite, in :data:`BACK_OFFICE_EXCEPTIONS`.
+* No longer compared with v1: the built-in policy's episodes' choices (the back-office release rewrote
+the policy
   on purpose, so its actions differ; its v1 episodes still replay under 1.1 above); the opening
   event (task snapshot and digest, grader version, schema v2 with ``reward_mode``); the rewards,
   scores, grade reasons and chain hashes of episodes played today (grader 2.0 grades them; the
@@ -47,7 +51,7 @@ from typing import Any
 import pytest
 
 from tests.golden import episodes
-from tests.golden.changes import before_issue_17, v1_folded, v1_members, with_back_office_actions
+from tests.golden.changes import before_gymnasium_members, v1_folded, v1_members, with_back_office_actions
 from tests.golden.reference import Recorded, report
 from tests.golden.seams import Env, environment, grader_version, grader_versions, replay_recorded
 
@@ -87,23 +91,24 @@ def replay(env: Env, record: dict[str, Any]) -> dict[str, Any]:
                          reward_mode=record.get("reward_mode", episodes.DENSE))
 
 
-ISSUE_15_EXCEPTIONS: dict[tuple[str, str], tuple[str, Callable[[Any], Any]]] = {
+BACK_OFFICE_EXCEPTIONS: dict[tuple[str, str], tuple[str, Callable[[Any], Any]]] = {
     ("odd.supportops-flat-bodies", "steps[5].refused"): (
-        "the refusal of an unknown action type lists the allowed ones; issue 15 added the "
+        "the refusal of an unknown action type lists the allowed ones; the back-office release added the "
         "back-office actions at the end", with_back_office_actions),
     ("odd.corrections-repeats-and-refusals", "steps[3].refused"): (
-        "the refusal of an unknown action type lists the allowed ones; issue 15 added the "
+        "the refusal of an unknown action type lists the allowed ones; the back-office release added the "
         "back-office actions at the end", with_back_office_actions),
 }
 """Every place where a scripted or odd episode's domain events, refusals or observations depart
-from v1 because of issue 15's catalog or schema change: (episode, where) -> (why, how v1's value
+from v1 because of the back-office release's catalog or schema change: (episode, where) -> (why, how v1's
+value
 reads today). v1's value is rewritten exactly so, never dropped; anything else must be as v1."""
 
 
 def as_today(name: str, compared: dict[str, Any]) -> dict[str, Any]:
-    """v1's ``compared`` record with :data:`ISSUE_15_EXCEPTIONS` applied (only the refused
+    """v1's ``compared`` record with :data:`BACK_OFFICE_EXCEPTIONS` applied (only the refused
     messages of steps are listed there today)."""
-    for (episode, where), (_why, rewrite) in ISSUE_15_EXCEPTIONS.items():
+    for (episode, where), (_why, rewrite) in BACK_OFFICE_EXCEPTIONS.items():
         if episode == name:
             index = int(where.removeprefix("steps[").removesuffix("].refused"))
             compared["steps"][index]["refused"] = rewrite(compared["steps"][index]["refused"])
@@ -112,7 +117,7 @@ def as_today(name: str, compared: dict[str, Any]) -> dict[str, Any]:
 
 def domain_events(logged: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """What the events say that grading does not decide: every event but ``StepGraded`` and the
-    opening ``EpisodeStarted`` (whose task snapshot, digest, grader and schema version issue 15
+    opening ``EpisodeStarted`` (whose task snapshot, digest, grader and schema version the back-office release
     changed on purpose), with type, schema version and payload."""
     return [{"seq": e["seq"], "type": e["type"], "version": e["version"], "data": e["data"]}
             for e in logged if e["type"] not in ("StepGraded", "EpisodeStarted")]
@@ -242,7 +247,7 @@ def test_v2_actions_give_v2_episodes_but_for_the_grader_version(group: str, data
     if not chosen:
         pytest.skip(f"{group}: only built-in policy episodes")
     with environment(database_url) as env:
-        problems = [report(r["name"], as_2_1(r), before_issue_17(as_2_1(r), as_2_1(replay(env, r))))
+        problems = [report(r["name"], as_2_1(r), before_gymnasium_members(as_2_1(r), as_2_1(replay(env, r))))
                     for r in chosen
                     if r["name"] not in GRADED_ANEW_BY_3_0 | GRADED_ANEW_BY_3_1 | GRADED_ANEW_BY_3_2]
     found = [p for p in problems if p]

@@ -1,6 +1,6 @@
 """The recorded SQLite logs (``<version>/log.sql``) read by today's code: v6's (grader 3.2, today's),
 v5's (3.1), v4's (3.0), v3's (2.1) and v2's (2.0) exactly, v1's (written by the store of grader
-1.1's code) on what issue 15 left alone.
+1.1's code) on what the back-office release left alone.
 
 The dump is loaded into a fresh SQLite file, which is then opened the way users open an old log:
 ``ticketledger verify``, ``replay`` and ``export``, and the environment service. Everything must
@@ -12,8 +12,8 @@ current code finishes it under its own grader, and its steps must come out as re
 refused: nothing new is graded under a retired grader). This is the proof that logs written before
 a codec, chain or schema change keep reading after it.
 
-Logs recorded before issue 17 (v1, v2) are compared without the observation members it added
-(``changes.before_issue_17``). For v1, issue 15's deliberate changes are named in
+Logs recorded before the Gymnasium release (v1, v2) are compared without the observation members it added
+(``changes.before_gymnasium_members``). For v1, the back-office release's deliberate changes are named in
 ``tests/golden/changes.py``: observations are compared on v1's members (``account`` and
 ``available_actions`` are new), and today's code shows the current SLA-1 and BD-2 policy texts (it
 does not log the text a lookup showed) so those two texts are left out; the folded state's new
@@ -30,23 +30,24 @@ import pytest
 from tests.golden import episodes
 from tests.golden.changes import (
     ADDED_TO_OBSERVATIONS,
-    before_issue_17,
+    before_gymnasium_members,
     v1_folded,
     v1_members,
-    with_issue_18_vocabulary,
+    with_customer_vocabulary,
 )
 from tests.golden.reference import Recorded, report
 from tests.golden.seams import cli_json, cli_lines, environment, grader_version, sqlite_pass_only
 
 pytestmark = sqlite_pass_only("the log under test is an SQLite file")
 
-BEFORE_ISSUE_17 = frozenset({"v1", "v2"})
-"""Versions recorded before issue 17 added members to observations (``changes.before_issue_17``):
+BEFORE_GYMNASIUM = frozenset({"v1", "v2"})
+"""Versions recorded before the Gymnasium release added members to observations
+(``changes.before_gymnasium_members``):
 today's observations are compared without those."""
 EXACT = frozenset({"v2", "v3", "v4", "v5", "v6"})
 """Versions whose log today's code reads exactly (v2 under grader 2.0, v3 under 2.1, v4 under 3.0,
 v5 under 3.1, v6 under 3.2: each episode under the grader it recorded). v1's log is compared on
-what issue 15 left alone (``tests/golden/changes.py``)."""
+what the back-office release left alone (``tests/golden/changes.py``)."""
 
 
 class Log:
@@ -56,7 +57,7 @@ class Log:
         self.version = version
         self.recorded = Recorded(version)
         self.exact = version in EXACT
-        self.before_17 = version in BEFORE_ISSUE_17
+        self.before_gymnasium = version in BEFORE_GYMNASIUM
         self.in_log: list[str] = self.recorded.meta["in_log"]
         self.open: dict[str, int] = self.recorded.meta["open_in_log"]
         self.grader = self.recorded.meta["grader_version"]
@@ -147,7 +148,7 @@ def test_replay_reproduces_every_recorded_reward_and_score(log: tuple[Log, str])
 
 
 def test_export_shows_the_recorded_observations_actions_and_rewards(log: tuple[Log, str]) -> None:
-    """Exactly for an exact version; for v1, observations on v1's members but those issue 15
+    """Exactly for an exact version; for v1, observations on v1's members but those the back-office release
     changed (``changes.v1_members``)."""
     log_of, url = log
     code, lines = cli_lines("--database-url", url, "export")
@@ -173,7 +174,7 @@ def test_export_shows_the_recorded_observations_actions_and_rewards(log: tuple[L
                "steps": [{**{k: s[k] for k in ("step", "action", "reward", "score", "done")},
                           "observation": shown(s["observation"])} for s in line["steps"]]}
         problems.append(report(line["episode_id"], recorded,
-                               before_issue_17(recorded, now) if log_of.before_17 else now))
+                               before_gymnasium_members(recorded, now) if log_of.before_gymnasium else now))
     found = [p for p in problems if p]
     assert not found, "\n".join(found)
 
@@ -221,7 +222,7 @@ def continue_open_episodes(log_of: Log, url: str) -> list[str]:
         for episode_id, prefix in log_of.open.items():
             record = log_of.by_id(episode_id)
             logged = env.events(episode_id)
-            observation = with_issue_18_vocabulary(
+            observation = with_customer_vocabulary(
                 episodes.observations({**record, "steps": record["steps"][:prefix]})[-1])
             steps = []
             for recorded_step in record["steps"][prefix:]:
@@ -238,7 +239,7 @@ def continue_open_episodes(log_of: Log, url: str) -> list[str]:
                 now = as_v1_saw(steps, {**final, "state": v1_folded(
                     final["state"], record["final"]["state"], logged=True)})
             problem = report(episode_id, expected,
-                             before_issue_17(expected, now) if log_of.before_17 else now)
+                             before_gymnasium_members(expected, now) if log_of.before_gymnasium else now)
             if problem:
                 problems.append(problem)
     return problems
@@ -247,7 +248,7 @@ def continue_open_episodes(log_of: Log, url: str) -> list[str]:
 def as_v1_saw(steps: list[dict[str, Any]], final: dict[str, Any]) -> dict[str, Any]:
     """Steps and outcome of a continued v1 episode without chain hashes (the grades appended today
     are v2 ``StepGraded`` payloads, see :func:`as_v1_wrote`) and without the observation members
-    issue 15 added."""
+    the back-office release added."""
     return {"steps": [{k: ([as_v1_wrote(e) for e in v] if k == "events" else
                            {m: d for m, d in v.items() if m not in ADDED_TO_OBSERVATIONS}
                            if k == "observation" else v)

@@ -3,7 +3,7 @@ and v4's exactly but for the grader version (3.1 and 3.0, now 3.2) and the chain
 it; v3's and v2's the same way (2.1 and 2.0, now 3.2), but for the conversations
 :data:`GRADED_ANEW_BY_3_0` names; v1's with
 the same statuses, error messages and JSON bodies on v1's members, but for what the grader
-decides and what issue 15 changed.
+decides and what the back-office release changed.
 
 The conversations (both seeds' HTTP dialects, OpenEnv's wrapped steps and ``/ws`` protocol,
 ``/mcp`` JSON-RPC, the audit routes and the error answers with their messages) run in their
@@ -11,22 +11,22 @@ recorded order against ``python -m server.app`` on a fresh database of the run's
 episode ids, the hashes that depend on them, and timestamps are named rather than compared
 (``tests/golden/wire.py``).
 
-v1 was recorded with grader 1.1 and today's episodes are graded by 2.0 (issue 15). What is not
+v1 was recorded with grader 1.1 and today's episodes are graded by 2.0. What is not
 compared with v1, in one place each:
 
 * :data:`GRADED`: members whose values the grader decides, and the payload and schema version of
   ``StepGraded`` events, and every chain hash (the chain covers the grades; hashes are named in
   every conversation, which still checks that the same hash comes back wherever v1 had the same).
-* :data:`CHANGED`: members issue 15's catalog changed on purpose (task digests, weights), and
+* :data:`CHANGED`: members the back-office release's catalog changed on purpose (task digests, weights), and
   ``EpisodeStarted``'s schema version (v2 added ``reward_mode``).
 * Members added since v1: today's bodies are compared on v1's members only
   (:func:`on_v1_members`); lists of :data:`LISTED` (the action types, the MCP tools, the
   observation schema's required members) on v1's items, in v1's order.
-* :data:`REWORDED` and :func:`reworded`: v1's strings that name something issue 15 changed, as
+* :data:`REWORDED` and :func:`reworded`: v1's strings that name something the back-office release changed, as
   today's code words them (the reset fields, the allowed action types, the TicketLedger tasks'
   objectives): rewritten exactly, then compared.
 
-In both versions, :func:`secured` rewrites the one answer issue 16 changed on purpose: a request
+In both versions, :func:`secured` rewrites the one answer the routing release changed on purpose: a request
 that names no episode, with no episode to fall back on, is a 400 saying how to name one (it was a
 404); what chosen ids changed is in ``tests/golden/wire.py``.
 
@@ -46,7 +46,7 @@ from tests.golden import wire
 from tests.golden.changes import (
     BACK_OFFICE_ACTIONS,
     TICKETLEDGER_TASKS,
-    before_issue_17,
+    before_gymnasium_members,
     with_back_office_actions,
 )
 from tests.golden.reference import Recorded, report
@@ -69,11 +69,13 @@ GRADED = frozenset({"grader_version", "recorded_grader_version", "reward", "rewa
 that explain them): compared as present, not by value."""
 
 CHANGED = frozenset({"task_digest", "weights"})
-"""Members whose values issue 15's catalog changed (answer keys changed every task's digest; the
+"""Members whose values the back-office release's catalog changed (answer keys changed every task's
+digest; the
 three TicketLedger tasks have new weights): compared as present, not by value."""
 
 LISTED = frozenset({"allowed", "oneOf", "required", "tools"})
-"""Lists issue 15 added items to (the back-office action types in the allowed list and the action
+"""Lists the back-office release added items to (the back-office action types in the allowed list and the
+action
 schema's ``oneOf``, their MCP tools, the observation's new required members)."""
 
 
@@ -99,7 +101,7 @@ REWORDED = {
             "close_ticket, noop"),
     **_objectives(),
 }
-"""v1's strings that name something issue 15 changed, as today's code words them: the reset
+"""v1's strings that name something the back-office release changed, as today's code words them: the reset
 fields (``reward_mode`` added), the allowed action types (the back-office ones added), the
 objectives of the three TicketLedger tasks."""
 
@@ -118,7 +120,7 @@ NO_EPISODE_BEFORE = ("no episode to act on: call POST /reset first (its cookie r
 
 
 def secured(exchanges: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Recorded exchanges with the answer issue 16 changed (module docstring) as it is now."""
+    """Recorded exchanges with the answer the routing release changed (module docstring) as it is now."""
     from api.episode_routing import NO_EPISODE
 
     out = []
@@ -175,7 +177,7 @@ def ungraded(value: Any, key: str = "", parent: str = "") -> Any:
         if key in GRADED:
             return "<graded>"
         if key in CHANGED:
-            return "<changed by issue 15>"
+            return "<changed by the back-office release>"
     if isinstance(value, dict):
         if value.get("type") == "StepGraded" and "data" in value:
             return {k: "<graded>" if k in ("data", "version") else ungraded(v, k, key)
@@ -224,13 +226,14 @@ def as_2_1(value: Any) -> Any:
 def test_every_v2_conversation_replays_as_recorded_but_for_the_grader_version(database_url: str) -> None:
     """Hashes are named (fresh names per conversation), so the same hash must still come back
     wherever v2 had the same; everything else as recorded, with 2.1 for 2.0, but for the members
-    issue 17 added (``changes.before_issue_17``; MCP's JSON texts are compared parsed for that)."""
+    the Gymnasium release added (``changes.before_gymnasium_members``; MCP's JSON texts are compared
+    parsed for that)."""
     problems: dict[str, str | None] = {}
     with server(database_url) as url:
         for conversation in V2.conversations:
             recorded = as_2_1(wire.Names(hashes=True).normalise(
                 with_json_text(secured(conversation["exchanges"]))))
-            now = before_issue_17(recorded, wire.Names(hashes=True).normalise(
+            now = before_gymnasium_members(recorded, wire.Names(hashes=True).normalise(
                 with_json_text(wire.play(url, conversation))))
             problems[conversation["name"]] = report(conversation["name"], recorded, now)
     found = departures("v2", V2, problems)
@@ -335,7 +338,7 @@ def test_wire_covers_both_dialects_ws_mcp_and_errors(version: str) -> None:
                   if isinstance(x["request"].get("json"), dict)
                   and x["request"]["json"].get("method") == "tools/list")
     assert {t["name"] for t in listed} <= called
-    if version != "v1":  # issue 15's back-office actions over every transport, reward modes
+    if version != "v1":  # the back-office release's back-office actions over every transport, reward modes
         sent = {json.dumps(x.get("request", {}).get("json") or x.get("send"), sort_keys=True)
                 for c in recorded.conversations for x in c["exchanges"]}
         for action in BACK_OFFICE_ACTIONS:

@@ -18,7 +18,7 @@ which cover the episode id through the opening event) become ``<hash-N>`` the sa
 keep the real hashes, so those are compared exactly. A request string ``<<repeat:C:N>>`` stands
 for ``N`` copies of ``C`` (large bodies without large files).
 
-Ids a client chooses are scoped to its key (issue 16, ``api.episode_routing``): the conversations
+Ids a client chooses are scoped to its key (the routing release, ``api.episode_routing``): the conversations
 that name their own episodes (``random_ids`` false, HTTP and ``/ws``) are one client, which sends
 its key (:data:`CLIENT_KEY`, the ``X-Episode-Key`` header) with every request, as a client that
 keeps no cookies must to reach its ids again, and addresses the audit routes, which take stored ids,

@@ -1,4 +1,4 @@
-"""The 2.0 reply judge against the tricks of issue 15's "Why" list, and the honest replies it lists.
+"""The 2.0 reply judge against the tricks the back-office release listed, and the honest replies it lists.
 
 Each trick is played through the real service where it matters (the expert's other actions kept,
 the reply swapped) and the reply component is checked; the text-level tests call the judge's

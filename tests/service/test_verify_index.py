@@ -1,4 +1,4 @@
-"""``verify`` checks the episode index against the log it summarises (issue 16): an index row edited
+"""``verify`` checks the episode index against the log it summarises: an index row edited
 or deleted with SQL changes what ``/runs`` and every listing show, so verify names each row that
 disagrees with the fold of its log (episode id, column, index value, log value), and each episode
 of the log that has no row. On both backends, with the database's own SQL as an intruder would."""
