@@ -140,7 +140,7 @@ class Observation(BaseModel):
         description="The messages exchanged with the customer (message_customer and the "
                     "customer's replies), in order; absent until the first (an episode that "
                     "never messages the customer, every seed client's, shows exactly the members "
-                    "it showed before issue 18)")
+                    "it showed before the customer could be messaged)")
 
 
 UNITS = 10_000
