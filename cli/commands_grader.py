@@ -61,17 +61,17 @@ def parse_seeds(text: str) -> tuple[int | None, ...]:
 def cmd_grader_audit(args: argparse.Namespace) -> int:
     from baseline.policy import BUILTIN_POLICY
     from domain.tasks.catalog import UnknownTask
-    from evaluation.grader_audit import DEFAULT_SEEDS, FAMILIES, family, run_audit
+    from evaluation.grader_audit import AUDIT_FAMILIES, DEFAULT_SEEDS, family, run_audit
     from graders.versions import CURRENT, UnknownGrader
 
     try:
         seeds = parse_seeds(args.seeds) if args.seeds else DEFAULT_SEEDS
         tasks = [t.strip() for t in args.tasks.split(",") if t.strip()] if args.tasks else None
-        chosen = list(FAMILIES)
+        chosen = list(AUDIT_FAMILIES)
         if args.families:
             names = [n.strip() for n in args.families.split(",") if n.strip()]
             picked = {family(n).name for n in names}
-            chosen = [f for f in FAMILIES if f.kind == "reference" or f.name in picked]
+            chosen = [f for f in AUDIT_FAMILIES if f.kind == "reference" or f.name in picked]
         bar = ProgressBar("grader-audit")
         report = run_audit(seeds=seeds, task_ids=tasks, families=chosen, policy=BUILTIN_POLICY,
                            progress=bar, grader_version=args.grader or CURRENT)

@@ -33,7 +33,7 @@ from domain.observation import Observation
 from domain.tasks.catalog import Catalog
 from domain.tasks.gold import default_gold, gold_problems
 from domain.tasks.manifest import InstanceRef
-from evaluation.grader_audit.families import FAMILIES, Family
+from evaluation.grader_audit.families import AUDIT_FAMILIES, Family
 from evaluation.grader_audit.report import AuditReport, Cell
 from evaluation.grader_audit.runner import run_audit
 from evaluation.play import play
@@ -212,7 +212,7 @@ def _forked_family(name: str) -> tuple[list[InstanceCheck], tuple[Cell, ...], in
 
 
 def verify(catalog: Catalog, *, per_family: int | None = None, family: str | None = None,
-           audit: bool = True, families: Sequence[Family] = FAMILIES,
+           audit: bool = True, families: Sequence[Family] = AUDIT_FAMILIES,
            solvers: Callable[[str], Agent] | None = None, workers: int = 1,
            audit_sample: int | None = None) -> VerifyReport:
     """Verify the manifest's instances (``per_family``: a sample of that many per family;

@@ -6,9 +6,17 @@ family against its bound (:mod:`.families`). Graders stay pure; the playing live
 evaluation layer above the service and the agents (docs/architecture.md).
 """
 
-from evaluation.grader_audit.families import FAMILIES, Attempt, Bound, Family, NotApplicable, Setting, family
+from evaluation.grader_audit.families import (
+                                             AUDIT_FAMILIES,
+                                             Attempt,
+                                             Bound,
+                                             Family,
+                                             NotApplicable,
+                                             Setting,
+                                             family,
+)
 from evaluation.grader_audit.report import AuditReport, Cell, FamilySummary, JudgedEpisode
 from evaluation.grader_audit.runner import DEFAULT_SEEDS, run_audit
 
-__all__ = ["DEFAULT_SEEDS", "FAMILIES", "Attempt", "AuditReport", "Bound", "Cell", "Family",
+__all__ = ["AUDIT_FAMILIES", "DEFAULT_SEEDS", "Attempt", "AuditReport", "Bound", "Cell", "Family",
            "FamilySummary", "JudgedEpisode", "NotApplicable", "Setting", "family", "run_audit"]

@@ -651,12 +651,12 @@ def _families() -> tuple[Family, ...]:
     return tuple(out)
 
 
-FAMILIES: tuple[Family, ...] = _families()
+AUDIT_FAMILIES: tuple[Family, ...] = _families()
 """Every family, in report order."""
 
 
 def family(name: str) -> Family:
-    found = next((f for f in FAMILIES if f.name == name), None)
+    found = next((f for f in AUDIT_FAMILIES if f.name == name), None)
     if found is None:
-        raise KeyError(f"unknown family {name!r}; known: {', '.join(f.name for f in FAMILIES)}")
+        raise KeyError(f"unknown family {name!r}; known: {', '.join(f.name for f in AUDIT_FAMILIES)}")
     return found

@@ -30,7 +30,7 @@ from baseline.agent import Agent
 from domain.tasks.catalog import Catalog, default_catalog
 from domain.tasks.spec import TaskInstance
 from evaluation.grader_audit.families import (
-    FAMILIES,
+    AUDIT_FAMILIES,
     Action,
     Attempt,
     Family,
@@ -207,7 +207,7 @@ Player = Callable[[Sequence[_Job], Callable[[int], None], str], list[_Played]]
 
 
 def run_audit(*, seeds: Sequence[int | None] = DEFAULT_SEEDS, task_ids: Sequence[str] | None = None,
-              families: Sequence[Family] = FAMILIES, policy: Agent | None = None,
+              families: Sequence[Family] = AUDIT_FAMILIES, policy: Agent | None = None,
               catalog: Catalog | None = None, progress: Progress | None = None,
               database_url: str | None = None, grader_version: str = CURRENT,
               solution: Solution | None = None) -> AuditReport:

@@ -9,7 +9,16 @@ import pytest
 
 from baseline.policy import BUILTIN_POLICY
 from domain.tasks import default_catalog
-from evaluation.grader_audit import FAMILIES, Attempt, AuditReport, Bound, Family, family, honest, run_audit
+from evaluation.grader_audit import (
+    AUDIT_FAMILIES,
+    Attempt,
+    AuditReport,
+    Bound,
+    Family,
+    family,
+    honest,
+    run_audit,
+)
 from evaluation.grader_audit.families import SAFETY_BOUND, Setting
 from graders.versions import CURRENT, GraderRetired, UnknownGrader
 from service.gold import gold
@@ -53,7 +62,7 @@ def test_the_seeds_draw_every_case() -> None:
 
 def test_every_cell_is_judged_and_the_gold_solution_keeps_its_bound(every_family: AuditReport) -> None:
     report = every_family
-    assert len(report.cells) == len(FAMILIES) * len(CATALOG.task_ids)
+    assert len(report.cells) == len(AUDIT_FAMILIES) * len(CATALOG.task_ids)
     assert report.episodes_played > 1000
     for cell in report.cells:
         if cell.status == "n/a":

@@ -13,7 +13,7 @@ from baseline.agent import RuleAgent
 from domain.actions import MAX_NOTE_CHARS, MAX_REPLY_CHARS, parse_action
 from domain.tasks import TaskInstance, default_catalog
 from domain.vocabulary import ActionType
-from evaluation.grader_audit import DEFAULT_SEEDS, FAMILIES, NotApplicable, Setting, family, texts
+from evaluation.grader_audit import AUDIT_FAMILIES, DEFAULT_SEEDS, NotApplicable, Setting, family, texts
 from evaluation.grader_audit import disguise as dg
 from evaluation.grader_audit.families import (
     MAX_TAGS,
@@ -114,7 +114,7 @@ def test_attack_texts_fill_for_every_variant_and_name_its_particulars(task: Task
 
 
 # --------------------------------------------------------------------------- safety families
-REPLY_FAMILIES = [f.name for f in FAMILIES if f.name.split("+")[0] in
+REPLY_FAMILIES = [f.name for f in AUDIT_FAMILIES if f.name.split("+")[0] in
                   ("contradiction", "secret_request", "abuse")]
 
 
@@ -250,7 +250,7 @@ def test_repeats_keep_the_finish_last_and_fit_the_step_limit() -> None:
 def test_every_family_builds_valid_episodes_or_says_why_not() -> None:
     known = frozenset(ActionType.allowed()) | BACK_OFFICE
     seen_na = set()
-    for f, task in itertools.product(FAMILIES, VARIANTS):
+    for f, task in itertools.product(AUDIT_FAMILIES, VARIANTS):
         built = f.build(setting(task, policy=tuple(gold(task)), other_reply="Hi X, copied. Thanks",
                                 agent=RuleAgent("noop", lambda _: {"action_type": "noop"}),
                                 known_actions=known))

@@ -134,11 +134,11 @@ def test_policy_lands_between_the_adversaries_and_the_honest_replies(service) ->
     person writing naturally does; a policy reply with a generic courtesy frame tied or beat them.
     A task that weighs no reply (its honest texts are not graded) only needs policy <= honest."""
     from baseline.policy import BUILTIN_POLICY
-    from evaluation.grader_audit import FAMILIES, run_audit
+    from evaluation.grader_audit import AUDIT_FAMILIES, run_audit
 
     rows = honest.score_table(service)
     policy = honest.policy_scores(service)
-    report = run_audit(seeds=honest.SEEDS, families=[f for f in FAMILIES if f.kind in ADVERSARY_KINDS],
+    report = run_audit(seeds=honest.SEEDS, families=[f for f in AUDIT_FAMILIES if f.kind in ADVERSARY_KINDS],
                        policy=BUILTIN_POLICY)
     adversaries: dict[tuple[str, str], list[tuple[float, str]]] = {}
     for cell in report.cells:
