@@ -7,13 +7,13 @@ evaluation layer above the service and the agents (docs/architecture.md).
 """
 
 from evaluation.grader_audit.families import (
-                                             AUDIT_FAMILIES,
-                                             Attempt,
-                                             Bound,
-                                             Family,
-                                             NotApplicable,
-                                             Setting,
-                                             family,
+    AUDIT_FAMILIES,
+    Attempt,
+    Bound,
+    Family,
+    NotApplicable,
+    Setting,
+    family,
 )
 from evaluation.grader_audit.report import AuditReport, Cell, FamilySummary, JudgedEpisode
 from evaluation.grader_audit.runner import DEFAULT_SEEDS, run_audit
