@@ -38,7 +38,7 @@ def _note_steps(state: EpisodeState) -> list[int]:
     """The step that added each internal note, in the order of ``state.notes``."""
     steps: list[int] = []
     for record in state.steps:
-        steps += [record.step] * sum(1 for c in record.changes if c == "internal note added")
+        steps += [record.step] * record.changes.count("internal note added")
     return steps
 
 

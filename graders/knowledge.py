@@ -27,6 +27,7 @@ import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from decimal import Decimal
+from functools import lru_cache
 from typing import Literal
 
 from domain.state import EpisodeState
@@ -250,9 +251,21 @@ def knowledge(state: EpisodeState, policies: Mapping[str, str] | None = None) ->
         card_quoted=frozenset(_card_digits(texts.customer, texts.year)),
         policy_ids=frozenset(_policy_id(texts_by_id[p]) for p, _ in state.policies_viewed
                              if p in texts_by_id),
-        catalog_policy_ids=frozenset(_policy_id(t) for t in texts_by_id.values()),
+        catalog_policy_ids=_catalog_policy_ids() if policies is None else _policy_ids(policies),
         incident_severity=severity,
     )
+
+
+def _policy_ids(texts_by_id: Mapping[str, str]) -> frozenset[str]:
+    """The ids the policy texts ``texts_by_id`` name."""
+    return frozenset(_policy_id(t) for t in texts_by_id.values())
+
+
+@lru_cache(maxsize=1)
+def _catalog_policy_ids() -> frozenset[str]:
+    """The ids of the packaged policies: the same for every episode, so read once, as their texts
+    are."""
+    return _policy_ids(_policy_texts())
 
 
 def _policy_id(text: str) -> str:

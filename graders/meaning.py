@@ -53,6 +53,8 @@ def _unspaced(m: re.Match[str]) -> str:
 
 def _unleet(m: re.Match[str]) -> str:
     token = m.group()
+    if token.isalpha():  # most words: nothing to read as letters
+        return token
     letters = sum(c.isalpha() for c in token)
     others = len(token) - letters
     if not others or letters < 2 or _UNITS.match(token) or token.isdigit():

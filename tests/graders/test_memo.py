@@ -17,7 +17,8 @@ from graders.memo import ENTRY_CHARS, Remembered, TextCache, text_cache
 from tests.offline import Offline
 
 CACHES: list[Remembered] = [  # type: ignore[type-arg]
-    normalize.visible, tx._analysed, statements._seen, statements._versions, claims.read,
+    normalize.visible, tx._analysed, statements._seen, statements._plain, statements._versions,
+    statements._offers, statements._disclosed, statements._said, claims.read,
     claims._forbidden_claim, meaning.read, entities.extract, rubric._evaluate_text]
 
 
