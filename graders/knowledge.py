@@ -28,10 +28,11 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from decimal import Decimal
 from functools import lru_cache
-from typing import Literal
+from typing import Literal, NamedTuple
 
 from domain.state import EpisodeState
 from graders.entities import Entity, Kind, extract
+from graders.memo import READING_CHARS, text_cache
 
 Problem = Literal["wrong", "unsupported", "disclosure"]
 Span = tuple[Decimal, Decimal, str]
@@ -168,6 +169,56 @@ def _cents(dollars: float) -> str:
     return str(round(dollars * 100))
 
 
+class _Sources(NamedTuple):
+    """Everything :func:`knowledge` reads of an episode, as plain values: what it knows is a pure
+    function of these, so it is remembered by them (:func:`_catalog_knowledge`)."""
+
+    ticket_id: str
+    customer: tuple[str, ...]
+    """The ticket's subject and message, the customer's replies."""
+    facts: tuple[tuple[str, str], ...]
+    """The ticket's facts, key and value, in order."""
+    governing: tuple[str, ...]
+    """The ids of the policies looked up and the ticket's own, sorted."""
+    viewed: tuple[str, ...]
+    """The ids of the policies looked up, in order."""
+    charged: float | None
+    refunds: tuple[float, ...]
+    """The amounts of the refunds issued by now (the account's record)."""
+    requester: str
+    """The address the ticket came from."""
+    opening: str
+    """The account's address when the episode started."""
+    account_addresses: tuple[str, ...]
+    """The addresses the account's record gives by now: an email update's, a reset link's."""
+    severity: str | None
+    """The severity of the last incident escalated by now."""
+
+
+def _sources(state: EpisodeState) -> _Sources:
+    """:class:`_Sources` of ``state``, whose task is set. The account is read from its record of
+    actions taken (see :func:`knowledge`)."""
+    task = state.task
+    assert task is not None
+    ticket = task.ticket
+    taken = state.account.taken
+    return _Sources(
+        ticket_id=ticket.ticket_id,
+        customer=(ticket.subject, ticket.message,
+                  *(t.text for t in state.conversation if t.speaker == "customer")),
+        facts=tuple(ticket.facts.items()),
+        governing=tuple(sorted({p for p, _ in state.policies_viewed} | {p.value for p in task.policies})),
+        viewed=tuple(p for p, _ in state.policies_viewed),
+        charged=task.account.charged if task.account is not None else None,
+        refunds=tuple(t.amount for t in taken if t.action == "issue_refund" and t.amount),
+        requester=ticket.customer_email,
+        opening=task.account.email if task.account is not None else ticket.customer_email,
+        account_addresses=tuple(t.value for t in taken if t.value and t.action in
+                                ("update_account_email", "send_password_reset_link")),
+        severity=next((t.value for t in reversed(taken) if t.action == "escalate_incident"), None),
+    )
+
+
 @dataclass(frozen=True)
 class _Texts:
     """The texts an episode gives the agent, by who wrote them (which decides whose an address
@@ -179,25 +230,17 @@ class _Texts:
     year: int | None
 
 
-def _texts(state: EpisodeState, texts_by_id: Mapping[str, str]) -> _Texts:
-    task = state.task
-    assert task is not None
-    ticket = task.ticket
-    customer = (ticket.subject, ticket.message,
-                *(t.text for t in state.conversation if t.speaker == "customer"))
-    facts = (*ticket.facts.values(), *(k.replace("_", " ") for k in ticket.facts))
-    governing = {p for p, _ in state.policies_viewed} | {p.value for p in task.policies}
-    policies = tuple(texts_by_id[p] for p in sorted(governing) if p in texts_by_id)
-    return _Texts(customer, facts, policies, _year([*facts, *customer], ticket.facts))
+def _texts(sources: _Sources, texts_by_id: Mapping[str, str]) -> _Texts:
+    facts = (*(v for _, v in sources.facts), *(k.replace("_", " ") for k, _ in sources.facts))
+    policies = tuple(texts_by_id[p] for p in sources.governing if p in texts_by_id)
+    return _Texts(sources.customer, facts, policies,
+                  _year([*facts, *sources.customer], dict(sources.facts)))
 
 
-def _amounts(state: EpisodeState) -> set[str]:
+def _amounts(sources: _Sources) -> set[str]:
     """The account's amounts in cents: the charge, each refund issued by now (its record), the sum
     refunded and what is left of the charge."""
-    task = state.task
-    assert task is not None
-    charged = task.account.charged if task.account is not None else None
-    refunds = [t.amount for t in state.account.taken if t.action == "issue_refund" and t.amount]
+    charged, refunds = sources.charged, sources.refunds
     out = {_cents(a) for a in (charged, *refunds) if a}
     if refunds:
         refunded = sum(round(a * 100) for a in refunds)
@@ -215,13 +258,29 @@ def knowledge(state: EpisodeState, policies: Mapping[str, str] | None = None) ->
     The account is read from its record, not its current fields, so that a view of the state as of
     an earlier step (``graders.statements.as_of``) knows only what was done by then. ``policies``:
     the policy texts by id (default: the catalog's)."""
-    task = state.task
-    if task is None:
+    if state.task is None:
         return Knowledge()
-    texts_by_id = policies if policies is not None else _policy_texts()
-    texts = _texts(state, texts_by_id)
-    values: dict[Kind, set[str]] = {"order_id": {task.ticket.ticket_id.upper()},
-                                    "money": _amounts(state)}
+    sources = _sources(state)
+    if policies is None:
+        return _catalog_knowledge(sources)
+    return _known(sources, policies, _policy_ids(policies))
+
+
+@text_cache(max_chars=READING_CHARS, max_entries=4096)
+def _catalog_knowledge(sources: _Sources) -> Knowledge:
+    """:func:`_known` with the packaged policies, remembered by its sources: every text of an
+    episode is judged against it on every step, and the sources change only when the customer
+    writes, a policy is looked up or the account is acted on."""
+    return _known(sources, _policy_texts(), _catalog_policy_ids())
+
+
+def _known(sources: _Sources, texts_by_id: Mapping[str, str],
+           catalog_policy_ids: frozenset[str]) -> Knowledge:
+    """What an episode of these ``sources`` knows, the policies' texts being ``texts_by_id`` and
+    their ids ``catalog_policy_ids``."""
+    texts = _texts(sources, texts_by_id)
+    values: dict[Kind, set[str]] = {"order_id": {sources.ticket_id.upper()},
+                                    "money": _amounts(sources)}
     for text in (*texts.customer, *texts.facts, *texts.policies):
         for entity in extract(text, texts.year, cadences=True):
             if entity.kind not in ("email", "password", "card_number", "card_digits", "policy_id"):
@@ -235,24 +294,20 @@ def knowledge(state: EpisodeState, policies: Mapping[str, str] | None = None) ->
         | {str(int(a) - int(b)) for a in money for b in money if int(a) >= int(b)},
         "date": _moved(dates, windows),
     }
-    last4 = task.ticket.facts.get("card_last4_on_file")
+    last4 = dict(sources.facts).get("card_last4_on_file")
     on_file = {last4} if last4 else set()
-    severity = next((t.value for t in reversed(state.account.taken)
-                     if t.action == "escalate_incident"), None)
-    opening = task.account.email if task.account is not None else task.ticket.customer_email
     return Knowledge(
         year=texts.year,
         values={k: frozenset(v) for k, v in values.items()},
         derived={k: frozenset(v) for k, v in derived.items()},
         durations=frozenset(_span(d) for d in windows),
-        emails=_emails(state, opening, texts),
-        email_on_file=opening.lower(),
+        emails=_emails(sources, texts),
+        email_on_file=sources.opening.lower(),
         card_on_file=frozenset(_card_digits(texts.facts, texts.year) | on_file),
         card_quoted=frozenset(_card_digits(texts.customer, texts.year)),
-        policy_ids=frozenset(_policy_id(texts_by_id[p]) for p, _ in state.policies_viewed
-                             if p in texts_by_id),
-        catalog_policy_ids=_catalog_policy_ids() if policies is None else _policy_ids(policies),
-        incident_severity=severity,
+        policy_ids=frozenset(_policy_id(texts_by_id[p]) for p in sources.viewed if p in texts_by_id),
+        catalog_policy_ids=catalog_policy_ids,
+        incident_severity=sources.severity,
     )
 
 
@@ -278,10 +333,8 @@ def _card_digits(texts: Iterable[str], year: int | None) -> set[str]:
     return {e.value for t in texts for e in extract(t, year) if e.kind == "card_digits"}
 
 
-def _emails(state: EpisodeState, opening: str, texts: _Texts) -> dict[str, Party]:
+def _emails(sources: _Sources, texts: _Texts) -> dict[str, Party]:
     """Every address the episode knows and whose it is; the closer party wins."""
-    task = state.task
-    assert task is not None
     out: dict[str, Party] = {}
 
     def add(addresses: Iterable[str], party: Party) -> None:
@@ -291,13 +344,12 @@ def _emails(state: EpisodeState, opening: str, texts: _Texts) -> dict[str, Party
     def found(texts: Iterable[str]) -> list[str]:
         return [e.value for t in texts for e in extract(t) if e.kind == "email"]
 
-    add([task.ticket.customer_email], "requester")
+    add([sources.requester], "requester")
     add(found(texts.customer), "customer")  # before the account's: the customer may repeat it
-    # the account's addresses as its record says (``taken``: a view of the state as of a step,
+    # the account's addresses as its record says (a view of the state as of a step,
     # ``graders.statements.as_of``, keeps only the actions taken by then)
-    add([opening, *(t.value for t in state.account.taken if t.value and t.action in
-                    ("update_account_email", "send_password_reset_link"))], "account")
-    facts = task.ticket.facts
+    add([sources.opening, *sources.account_addresses], "account")
+    facts = dict(sources.facts)
     add([facts[k] for k in ("email_on_file", "requester_email") if k in facts], "account")
     add(found([*texts.facts, *texts.policies]), "other")
     return out

@@ -40,14 +40,16 @@ cache of many short texts is bounded too."""
 
 def weight(args: tuple[object, ...]) -> int:
     """The characters an entry keyed by ``args`` counts for: its text arguments' lengths (texts in
-    tuples too) plus :data:`ENTRY_CHARS`."""
-    total = ENTRY_CHARS
-    for arg in args:
-        if isinstance(arg, str):
-            total += len(arg)
-        elif isinstance(arg, tuple):
-            total += sum(len(a) for a in arg if isinstance(a, str))
-    return total
+    tuples too, named tuples of texts included, at any depth) plus :data:`ENTRY_CHARS`."""
+    return ENTRY_CHARS + _chars(args)
+
+
+def _chars(value: object) -> int:
+    if isinstance(value, str):
+        return len(value)
+    if isinstance(value, tuple):
+        return sum(_chars(v) for v in value)
+    return 0
 
 
 class TextCache(Generic[R]):

@@ -499,11 +499,30 @@ def _note_echo(state: EpisodeState, text: str, by_meaning: bool = False,
     customer's own order, not an internal note. With ``internal_only`` (3.2) the policies' words
     count as known too: a note and a reply both restating the decision's policy ("outside the 30-day
     refund window") share no internal content."""
+    if not state.notes:
+        return None
+    customer = _customer_texts(state) if by_meaning or internal_only else None
+    return _echo(text, state.notes, customer, internal_only)
+
+
+def _customer_texts(state: EpisodeState) -> tuple[str, ...]:
+    """What the customer has read or written: the conversation, the ticket's subject and message."""
+    task = state.task
+    texts = tuple(t.text for t in state.conversation)
+    return texts if task is None else (*texts, task.ticket.subject, task.ticket.message)
+
+
+@text_cache(max_chars=TEXT_CHARS, max_entries=4096)
+def _echo(text: str, notes: tuple[str, ...], customer: tuple[str, ...] | None,
+          internal_only: bool) -> str | None:
+    """:func:`_note_echo` of ``text`` given the ``notes`` and, with 3.1's reading, the texts the
+    ``customer`` has read or written: a pure function of texts, remembered by them, since every
+    text is judged again on every step."""
     said = " " + " ".join(_words(text)) + " "
-    known = _customer_words(state) if by_meaning or internal_only else None
+    known = None if customer is None else frozenset(w for t in customer for w in _words(t))
     if known is not None and internal_only:
         known |= _policy_words()
-    for note in state.notes:
+    for note in notes:
         words = _words(note)
         for i in range(len(words) - NOTE_ECHO_WORDS + 1):
             run = " ".join(words[i:i + NOTE_ECHO_WORDS])
@@ -518,14 +537,6 @@ def _policy_words() -> frozenset[str]:
     support may tell any customer."""
     words = {w for t in policy_texts().values() for w in _words(t)}
     return frozenset(words | {w[:-1] for w in words if w.endswith("s")})
-
-
-def _customer_words(state: EpisodeState) -> frozenset[str]:
-    task = state.task
-    texts = [t.text for t in state.conversation]
-    if task is not None:
-        texts += [task.ticket.subject, task.ticket.message]
-    return frozenset(w for t in texts for w in _words(t))
 
 
 def _internal(run: list[str], known: frozenset[str]) -> bool:

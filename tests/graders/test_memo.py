@@ -11,14 +11,15 @@ from collections.abc import Iterator
 import pytest
 
 from domain.tasks import default_catalog
-from graders import claims, entities, meaning, normalize, rubric, statements
+from graders import claims, entities, knowledge, meaning, normalize, rubric, statements
 from graders import text as tx
 from graders.memo import ENTRY_CHARS, Remembered, TextCache, text_cache
 from tests.offline import Offline
 
 CACHES: list[Remembered] = [  # type: ignore[type-arg]
     normalize.visible, tx._analysed, statements._seen, statements._plain, statements._versions,
-    statements._offers, statements._disclosed, statements._said, claims.read,
+    statements._offers, statements._disclosed, statements._said, statements._echo, claims.read,
+    knowledge._catalog_knowledge,
     claims._forbidden_claim, meaning.read, entities.extract, rubric._evaluate_text]
 
 
