@@ -60,6 +60,10 @@ class ReplayReport:
     reward_mode: str = "dense"
     closing: dict[str, Any] | None = None
     """The episode's closing (:func:`closing_json`), None when it has none."""
+    domain_events: list[ev.Event] | None = field(default=None, repr=False, compare=False)
+    """The log's events as the domain reads them (None when they cannot be read), for a caller
+    that folds the log too (``service.verify``): reading them again would parse and upcast every
+    event a second time. Not part of the report's JSON."""
 
     @property
     def consistent(self) -> bool:
@@ -161,6 +165,7 @@ def replay(recorded: list[RecordedEvent], catalog: Catalog, *, steps: bool = Tru
     except (ValueError, KeyError, TypeError) as exc:
         report.divergences.append(Divergence(None, None, "upcast", f"cannot read the log: {exc!r}"))
         return report
+    report.domain_events = domain_events
     try:
         grader = grader_of_log(domain_events)
     except UnknownGrader as exc:

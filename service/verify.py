@@ -30,6 +30,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
+from domain.events import Event
 from domain.state import fold
 from service import replay
 from service.audit_views import Auditor, Collector, check_filter
@@ -57,11 +58,13 @@ class Head:
         return {"episode_id": self.episode_id, "seq": self.seq, "head_hash": self.head_hash}
 
 
-def log_index_row(recorded: list[RecordedEvent]) -> dict[str, Any]:
+def log_index_row(recorded: list[RecordedEvent],
+                  domain_events: list[Event] | None = None) -> dict[str, Any]:
     """The episode index row as the log determines it: what the store writes with each append
-    (``store.eventstore``), recomputed by folding the events. Raises ValueError, KeyError or
+    (``store.eventstore``), recomputed by folding the events (``domain_events``: ``recorded`` as
+    the domain reads them, when a replay has read them already). Raises ValueError, KeyError or
     TypeError on a log that cannot be read (replay names why)."""
-    state = fold(to_domain(r) for r in recorded)
+    state = fold(domain_events if domain_events is not None else (to_domain(r) for r in recorded))
     task = state.task
     if task is None:
         raise ValueError("the log has no EpisodeStarted")
@@ -105,14 +108,16 @@ def verify_episode(row: EpisodeRow, recorded: list[RecordedEvent], auditor: Audi
     every index column that disagrees with the log is listed (``index``)."""
     problems: list[dict[str, Any]] = []
     mismatches: list[dict[str, Any]] = []
+    read: list[Event] | None = None
     try:
         report = replay.replay(recorded, auditor.catalog, steps=False)
         problems += [d.to_json() for d in report.divergences]
+        read = report.domain_events
     except (ValueError, KeyError) as exc:
         problems.append({"step": None, "seq": 1, "kind": "log", "message": f"cannot replay: {exc}"})
     if recorded:
         try:
-            mismatches = index_mismatches(row, log_index_row(recorded))
+            mismatches = index_mismatches(row, log_index_row(recorded, read))
         except (ValueError, KeyError, TypeError):  # replay has named why the log cannot be read
             last = {"last_seq": recorded[-1].seq, "head_hash": recorded[-1].hash}
             mismatches = [{"column": c, "index": getattr(row, c), "log": v} for c, v in last.items()
