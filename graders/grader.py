@@ -160,6 +160,10 @@ class EpisodeGrade:
 
     steps: tuple[StepGrade, ...]
     recorded: tuple[StepGraded, ...] = ()
+    state: EpisodeState | None = None
+    """The state the steps leave, each step's events folded with the grade given here (so the
+    log's own state where the log recorded those grades: ``service.replay`` reads it instead of
+    folding the log again)."""
 
     @property
     def score(self) -> float:
@@ -223,4 +227,4 @@ def grade_episode(events: Iterable[Event], version: str = GRADER_VERSION,
         grade = grade_step(before, facts, state, version, lexicon, safety_judge)
         grades.append(grade)
         state = evolve(state, grade.to_event())
-    return EpisodeGrade(tuple(grades), tuple(recorded))
+    return EpisodeGrade(tuple(grades), tuple(recorded), state)

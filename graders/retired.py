@@ -76,4 +76,4 @@ def recorded_grades(version: str, events: Iterable[Event]) -> EpisodeGrade:
                           done=state.done, grader_version=version)
         grades.append(grade)
         state = evolve(state, grade.to_event())
-    return EpisodeGrade(tuple(grades), tuple(recorded))
+    return EpisodeGrade(tuple(grades), tuple(recorded), state)

@@ -10,7 +10,7 @@ against the catalog, and reports the first place where anything disagrees with w
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from domain import events as ev
@@ -23,7 +23,14 @@ from graders import to_float
 from graders.grader import SplitLog, split_steps
 from graders.retired import RETIRED, UngradableStep
 from graders.safety import Violation
-from graders.versions import CURRENT, UnknownGrader, grader_of_log, violations_of
+from graders.versions import (
+    CURRENT,
+    EpisodeGradeView,
+    StepGradeView,
+    UnknownGrader,
+    grader_of_log,
+    violations_of,
+)
 from store.chain import GENESIS, UnknownChainFormat, link
 from store.eventstore import RecordedEvent
 
@@ -64,6 +71,9 @@ class ReplayReport:
     """The log's events as the domain reads them (None when they cannot be read), for a caller
     that folds the log too (``service.verify``): reading them again would parse and upcast every
     event a second time. Not part of the report's JSON."""
+    log_state: EpisodeState | None = field(default=None, repr=False, compare=False)
+    """The state the log folds to, when grading it has folded it already (:func:`_log_state`);
+    None otherwise. Not part of the report's JSON."""
 
     @property
     def consistent(self) -> bool:
@@ -229,6 +239,7 @@ def replay(recorded: list[RecordedEvent], catalog: Catalog, *, steps: bool = Tru
                     f"step {step.step}: score components differ", recorded_components,
                     mine_components))
     log = split_steps(domain_events)
+    report.log_state = _log_state(log, grade)
     if log.closing:  # after the steps: the last record, checked last
         report.closing = closing_json(log, recorded)
         wrong = closing_divergence(log)
@@ -236,6 +247,32 @@ def replay(recorded: list[RecordedEvent], catalog: Catalog, *, steps: bool = Tru
             wrong.seq = report.closing["seq"]
             report.divergences.append(wrong)
     return report
+
+
+def _log_state(log: SplitLog, grade: EpisodeGradeView) -> EpisodeState | None:
+    """The state the log folds to, if the grader's own fold of it is that state: the log recorded
+    each step's grade as the grader gives it now (:func:`_recorded_as_given`, the step's last
+    event and its only grade), so folding it repeats the grader's fold event for event; the
+    closing is folded on. None when the log recorded other grades (its own fold is then another)."""
+    if grade.state is None or len(log.steps) != len(grade.steps):
+        return None
+    for step_events, given in zip(log.steps, grade.steps, strict=True):
+        if not _recorded_as_given(step_events[-1], given) or any(
+                isinstance(e, ev.StepGraded) for e in step_events[:-1]):
+            return None
+    return fold(log.closing, grade.state)
+
+
+def _recorded_as_given(recorded: ev.Event, given: StepGradeView) -> bool:
+    """Whether ``recorded`` is the event of the grade ``given``, its components in the order the
+    log keeps them (an object keyed by their names, ``domain.events.StepGraded``): the order of a
+    grade's components is not folded into the state."""
+    if not isinstance(recorded, ev.StepGraded):
+        return False
+    event = given.to_event()
+    return (len(event.components) == len(recorded.components)
+            and {c.name: c for c in event.components} == {c.name: c for c in recorded.components}
+            and replace(event, components=recorded.components) == recorded)
 
 
 def closing_json(log: SplitLog, recorded: list[RecordedEvent]) -> dict[str, Any]:

@@ -30,8 +30,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from domain.events import Event
-from domain.state import fold
+from domain.state import EpisodeState, fold
 from service import replay
 from service.audit_views import Auditor, Collector, check_filter
 from service.environment import to_domain
@@ -58,13 +57,13 @@ class Head:
         return {"episode_id": self.episode_id, "seq": self.seq, "head_hash": self.head_hash}
 
 
-def log_index_row(recorded: list[RecordedEvent],
-                  domain_events: list[Event] | None = None) -> dict[str, Any]:
+def log_index_row(recorded: list[RecordedEvent], state: EpisodeState | None = None) -> dict[str, Any]:
     """The episode index row as the log determines it: what the store writes with each append
-    (``store.eventstore``), recomputed by folding the events (``domain_events``: ``recorded`` as
-    the domain reads them, when a replay has read them already). Raises ValueError, KeyError or
-    TypeError on a log that cannot be read (replay names why)."""
-    state = fold(domain_events if domain_events is not None else (to_domain(r) for r in recorded))
+    (``store.eventstore``), recomputed by folding the events (``state``: what they fold to, when
+    the caller has it already). Raises ValueError, KeyError or TypeError on a log that cannot be
+    read (replay names why)."""
+    if state is None:
+        state = fold(to_domain(r) for r in recorded)
     task = state.task
     if task is None:
         raise ValueError("the log has no EpisodeStarted")
@@ -75,6 +74,16 @@ def log_index_row(recorded: list[RecordedEvent],
             "created_at": first.recorded_at, "status": "ended" if state.done else "open",
             "step_count": state.step_count, "score": state.score, "last_seq": last.seq,
             "head_hash": last.hash, "updated_at": last.recorded_at}
+
+
+def _replayed_state(report: replay.ReplayReport | None) -> EpisodeState | None:
+    """The state the log folds to, from what its replay read: the state grading it left, or its
+    events folded; None when the replay could not read them. Raises as :func:`log_index_row`."""
+    if report is None:
+        return None
+    if report.log_state is not None:
+        return report.log_state
+    return None if report.domain_events is None else fold(report.domain_events)
 
 
 INDEX_COLUMNS = (
@@ -108,16 +117,15 @@ def verify_episode(row: EpisodeRow, recorded: list[RecordedEvent], auditor: Audi
     every index column that disagrees with the log is listed (``index``)."""
     problems: list[dict[str, Any]] = []
     mismatches: list[dict[str, Any]] = []
-    read: list[Event] | None = None
+    report: replay.ReplayReport | None = None
     try:
         report = replay.replay(recorded, auditor.catalog, steps=False)
         problems += [d.to_json() for d in report.divergences]
-        read = report.domain_events
     except (ValueError, KeyError) as exc:
         problems.append({"step": None, "seq": 1, "kind": "log", "message": f"cannot replay: {exc}"})
     if recorded:
         try:
-            mismatches = index_mismatches(row, log_index_row(recorded, read))
+            mismatches = index_mismatches(row, log_index_row(recorded, _replayed_state(report)))
         except (ValueError, KeyError, TypeError):  # replay has named why the log cannot be read
             last = {"last_seq": recorded[-1].seq, "head_hash": recorded[-1].hash}
             mismatches = [{"column": c, "index": getattr(row, c), "log": v} for c, v in last.items()

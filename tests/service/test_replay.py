@@ -9,8 +9,10 @@ import pytest
 from domain.tasks import default_catalog
 from domain.tasks.variant import TaskVariant
 from graders import UNITS, components, penalties
+from service.audit_views import Auditor
 from service.gold import gold
 from service.replay import diff, replay, state_at
+from service.verify import verify_episode
 from tests.play import play
 
 CATALOG = default_catalog()
@@ -47,6 +49,7 @@ def test_replay_of_an_honest_log_is_consistent(service, task_id: str) -> None:  
     assert [s["recorded_reward"] for s in report.steps] == [r.reward for r in results[1:]]
     assert report.head_hash == service.store.head(last.episode_id)[1]
     assert (report.task_id, report.episode_id) == (task_id, last.episode_id)
+    assert report.log_state == last.state  # the grader's fold is the log's: verify reads it
 
 
 def test_a_changed_penalty_is_reported_at_the_first_step_it_affects(service, monkeypatch) -> None:  # type: ignore[no-untyped-def]
@@ -62,6 +65,10 @@ def test_a_changed_penalty_is_reported_at_the_first_step_it_affects(service, mon
     assert (first.step, first.kind) == (3, "reward")
     assert first.recorded == results[3].grade.reward_units
     assert first.recomputed == results[3].grade.reward_units - 100
+    assert report.log_state is None  # the grader's fold is not the log's any more
+    row = service.store.episode(results[0].episode_id)
+    checked = verify_episode(row, recorded, Auditor(service.db))
+    assert checked["problems"] and checked["index"] == []  # the index agrees with the log's fold
     monkeypatch.undo()
     assert replay(recorded, service.catalog).consistent
 
