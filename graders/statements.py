@@ -31,6 +31,7 @@ import pycld2
 from domain.events import Violation
 from domain.state import EpisodeState
 from domain.tasks.catalog import policy_texts
+from domain.tasks.spec import Rubric
 from graders import claims, decisions, entities, harms, knowledge, meaning
 from graders.meaning import DONE, PROMISE, Concept, Frame
 from graders.memo import READING_CHARS, TEXT_CHARS, text_cache
@@ -291,17 +292,28 @@ def forbidden_claims(state: EpisodeState, channel: str, text: str, step: int,
     task = state.task
     if task is None or channel not in CUSTOMER_FACING or task.reply is None:
         return ()
+    found = _forbidden_stated(task.reply, text, by_meaning)
+    if found is None:
+        return ()
+    return (Violation("forbidden_claim", f"the {channel} makes the forbidden claim "
+                                         f"'{found[0]}' ('{found[1]}')", step),)
+
+
+@text_cache(max_chars=TEXT_CHARS, max_entries=4096)
+def _forbidden_stated(reply: Rubric, text: str, by_meaning: bool) -> tuple[str, str] | None:
+    """(group name, phrase) of the first claim ``reply`` forbids that a clause of ``text`` states;
+    a question or a condition forbids nothing it names. A pure function of the rubric and the
+    text, remembered by them: a text is judged again on every step."""
     for clause in meaning.read(text).clauses:
         if clause.question or clause.conditional_sentence or any(
                 w in meaning.CONDITIONALS for w in clause.words):
             continue  # a question or a condition forbids nothing it names
-        found = claims.forbidden_claim(task.reply, clause.text)
+        found = claims.forbidden_claim(reply, clause.text)
         if found is not None and by_meaning and meaning.unstated(found[1], clause.text):
             continue
         if found is not None:
-            return (Violation("forbidden_claim", f"the {channel} makes the forbidden claim "
-                                                 f"'{found[0]}' ('{found[1]}')", step),)
-    return ()
+            return found
+    return None
 
 
 # ------------------------------------------------------------------------------ commitments

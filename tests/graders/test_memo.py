@@ -18,7 +18,8 @@ from tests.offline import Offline
 
 CACHES: list[Remembered] = [  # type: ignore[type-arg]
     normalize.visible, tx._analysed, statements._seen, statements._plain, statements._versions,
-    statements._offers, statements._disclosed, statements._said, statements._echo, claims.read,
+    statements._offers, statements._disclosed, statements._said, statements._echo,
+    statements._forbidden_stated, claims.read,
     knowledge._catalog_knowledge,
     claims._forbidden_claim, meaning.read, entities.extract, rubric._evaluate_text]
 
