@@ -7,9 +7,12 @@ Each ``cli/commands_*.py`` module exposes ``register(subparsers)``, adding its s
 from __future__ import annotations
 
 import argparse
+import gc
 import importlib
 import json
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from support.terminal import CLOSED_PIPE_EXIT, detach_stdout
@@ -49,8 +52,9 @@ def _run(argv: list[str] | None) -> int:
     if not getattr(args, "func", None):
         parser.print_help()
         return 2
-    from service.settings import SettingsError, read
-    from store.errors import DatabaseUnavailable, NoDatabase
+    with _start_up():
+        from service.settings import SettingsError, read
+        from store.errors import DatabaseUnavailable, NoDatabase
 
     try:
         args.settings = read().override(database_url=args.database_url)
@@ -65,6 +69,36 @@ def _run(argv: list[str] | None) -> int:
         return _fail(args, "database_unavailable", str(exc))
     except KeyboardInterrupt:
         return 130
+
+
+_started = False
+"""Whether this process has loaded the settings' modules under :func:`_start_up` already."""
+
+
+@contextmanager
+def _start_up() -> Iterator[None]:
+    """Load the modules every command needs (the settings, the database layer: SQLAlchemy and
+    pydantic) with the garbage collector paused, then freeze everything made so far, once per
+    process.
+
+    Why: those objects live as long as the process, yet each full collection while a command loads
+    (its own modules, the task catalog) walked all of them, and the collection at exit once more;
+    frozen, they are left out of both (as the server freezes its start-up, ``server.app``). Objects
+    made afterwards are collected as before. Once per process, because a caller that runs several
+    commands in one process (the tests) would otherwise freeze the garbage of the ones before."""
+    global _started
+    if _started:
+        yield
+        return
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        _started = True
+        gc.freeze()
+        if collecting:
+            gc.enable()
 
 
 def no_database(path: str) -> str:
