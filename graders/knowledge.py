@@ -270,7 +270,8 @@ def knowledge(state: EpisodeState, policies: Mapping[str, str] | None = None) ->
 def _catalog_knowledge(sources: _Sources) -> Knowledge:
     """:func:`_known` with the packaged policies, remembered by its sources: every text of an
     episode is judged against it on every step, and the sources change only when the customer
-    writes, a policy is looked up or the account is acted on."""
+    writes, a policy is looked up or the account is acted on. One :class:`Knowledge` is then
+    shared by every caller with the same sources; its mappings are for reading (``Mapping``)."""
     return _known(sources, _policy_texts(), _catalog_policy_ids())
 
 
