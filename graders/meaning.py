@@ -248,6 +248,14 @@ class Concept:
     """Expressions that state what the outcome leaves the customer with ("you can sign in with
     me@new.example"): true only once it is done, so the customer's ability in the present claims
     it. Read by :func:`_result_mood`, not :func:`_mood`, whose "can" is an offer or a policy."""
+    results: tuple[str, ...] = ()
+    """Predicates that state the outcome of one of :attr:`objects` without a verb that does it
+    ("the $449 is heading back", "deletion completed", "uploads work for everyone again"); ``~``
+    in one stands for up to three words. An outcome is said in many more words than its verbs:
+    read as a class, a predicate with an object of the class (before it, after it or inside it:
+    :func:`_result_in`) claims the outcome in the clause's mood. Objects here may be two words
+    ("new parcel"): a parcel that is new is a reshipment, the one in transit is not. 3.0's and
+    3.1's concepts leave it empty, so what they read does not change."""
 
 
 def expressions(*patterns: str) -> tuple[re.Pattern[str], ...]:
@@ -640,6 +648,77 @@ def _concept_in(clause: Clause, concept: Concept, context: frozenset[str]) -> Fr
         if i > 0 and words[i - 1] in CUSTOMER_SUBJECTS and w not in concept.verbs:
             continue  # what the customer or the bank did: "the renewal you paid"
         mood = _mood(clause, i, form)
+        if mood is not None:
+            return Frame(concept.name, mood, text)
+    return _result_in(clause, concept, context) if concept.results else None
+
+
+@lru_cache(maxsize=64)
+def _results_pattern(results: tuple[str, ...]) -> re.Pattern[str]:
+    """One pattern for a concept's :attr:`Concept.results`, each matched as whole words."""
+    def phrase(result: str) -> str:
+        return "".join(r"(?:\S+ ){0,3}?" if w == "~" else re.escape(w) + " " for w in result.split())[:-1]
+    return re.compile(rf"(?<![a-z0-9$])(?:{'|'.join(phrase(r) for r in results)})(?![a-z0-9])")
+
+
+_PLAN_MARKERS = frozenset({"to", "scheduled", "planned", "due", "set"})
+"""Words just before a predicate that make it a plan, not an outcome ("to be taken down",
+"scheduled to be completed")."""
+_TIME_TO_COME = frozenset({"within", "by", "in", "over", "after"})
+
+
+def _object_at(words: tuple[str, ...], lo: int, hi: int, objects: frozenset[str]) -> bool:
+    """An object of ``objects`` (a word, an amount for ``$``, or a two-word phrase) in
+    ``words[lo:hi]`` that heads its phrase: "deletion request" names a request, not a deletion."""
+    span = words[max(0, lo):hi]
+    for k, w in enumerate(span):
+        pair = " ".join(span[k:k + 2])
+        head = w in objects or (w.startswith("$") and "$" in objects)
+        nxt = span[k + 1] if k + 1 < len(span) else ""
+        if pair in objects or (head and nxt not in NOUN_AFTER):
+            return True
+    return False
+
+
+def _predicate_mood(clause: Clause, start: int, end: int) -> str | None:
+    """The mood of the predicate at ``words[start:end + 1]``: :func:`_mood` of the clause with
+    the predicate as one word, so that its own words are not read as the clause's ("delivering
+    normally" is a manner, not a policy's "normally"; "back to normal" no infinitive), and a
+    subject that is "a" new thing ("a fresh unit is on its way") not read as a general statement."""
+    lead = clause.words[:start]
+    if len(lead) > 1 and lead[0] in ("a", "an"):
+        lead = lead[1:]
+    words = (*lead, "_", *clause.words[end + 1:])
+    return _mood(Clause(words, clause.sentence, clause.question, clause.conditional_sentence),
+                 len(lead), "expr", len(lead))
+
+
+def _result_in(clause: Clause, concept: Concept, context: frozenset[str]) -> Frame | None:
+    """A result predicate of ``concept`` (:attr:`Concept.results`) said of one of its objects:
+    the object is its subject (within :data:`OBJECT_REACH` words before it), its object (after
+    it) or inside it ("shut their site down"), or, for a clause that is the predicate alone, is
+    named in the clause before ("Your data: wiped"). The mood is the clause's (:func:`_mood`); a
+    predicate after "to" or "scheduled" is a plan, one after the customer or the bank is what
+    they did, a condition anywhere in the clause takes the claim back ("your data will be gone
+    once you write from the address on file"), and a predicate followed by a time to come ("will
+    disappear within 24 hours", "complete within 30 days") is a promise."""
+    words, text = clause.words, clause.text
+    for m in _results_pattern(concept.results).finditer(text):
+        start = len(text[:m.start()].split())
+        end = max(start, len(text[:m.end()].split()) - 1)
+        named = (_object_at(words, start - OBJECT_REACH, start, concept.objects)
+                 or _object_at(words, start, end + 1 + OBJECT_REACH, concept.objects)
+                 or (start == 0 and end == len(words) - 1 and bool(context & concept.objects)))
+        if not named or _PLAN_MARKERS & set(words[max(0, start - 2):start]):
+            continue
+        if start > 0 and words[start - 1] in CUSTOMER_SUBJECTS:
+            continue  # what the customer or the bank did: "the item you sent back"
+        if any(w in CONDITIONALS for w in words):
+            return None  # "uploads will work again once the fix ships": the outcome waits on it
+        mood = _predicate_mood(clause, start, end)
+        if mood == DONE and _TIME_TO_COME & set(words[end + 1:end + 3]) and any(
+                w[:1].isdigit() for w in words[end + 1:end + 5]):
+            mood = PROMISE
         if mood is not None:
             return Frame(concept.name, mood, text)
     return None
