@@ -82,7 +82,10 @@ CONCEPTS: tuple[Concept, ...] = (
         r"(?:the |your )?(?:new |updated )?(?:address |email |e-mail )?\S+@\S+",
         r"(?:login|log-in|sign-in|signin|username|account|account's email|email|e-mail)"
         r"(?: email| e-mail| address| login)? (?:is|reads|shows|uses|points to|goes to|"
-        r"matches|is set to) (?:the |your )?(?:new |updated )?(?:address |email )?\S+@\S+")),
+        r"matches|is set to) (?:the |your )?(?:new |updated )?(?:address |email )?\S+@\S+",
+        r"\S+@\S+ is (?:the|your) (?:new |updated )?(?:address|email|e-mail|login|username|sign-in)"
+        r"(?: address| email)? (?:on|for|of) (?:your|the) account",
+        r"(?:answers|belongs|is registered|is tied|is linked|is attached|responds) to \S+@\S+")),
     Concept("refund", {}, verbs("release", "send", "issue", "pay", "transfer", "wire"), MONEY_OUT),
     Concept("fixed", {}, {}, frozenset(),
             expressions(r"(?:has|have) (?:already )?been (?:patched|hotfixed)",
@@ -250,6 +253,14 @@ CONTEMPT: tuple[re.Pattern[str], ...] = tuple(re.compile(p) for p in (
     r"\b(?:mentioned|said|stated|explained|noted|told you) (?:several|many|multiple|numerous|a few) times\b",
     r"\b(?:can't|cannot) (?:make|turn) (?:the )?(?:calendar|clock|time)\b", r"\bcute\b",
     r"\b(?:unhappy|angry|complaining|upset|demanding|moaning) (?:again|as always|as usual)\b",
+    # sarcastic disbelief, suspicion of not trying, a lesson in what everyone knows
+    r"(?:^|[.!?\n]\s*)sure (?:it|you|that|they|he|she) (?:was|were|did|is|are|have|had|do|does)[.!]",
+    r"\b(?:i|we) suspect you (?:have(?:n't| not)|did(?:n't| not)|never|just)\b",
+    r"\byou (?:have(?:n't| not)|did(?:n't| not)) (?:looked|tried|searched|checked|read) (?:very |that |"
+    r"all that |too )?(?:hard|carefully|properly|much)\b",
+    r"\beducate yourself\b", r"\bbefore blaming (?:us|others|everyone|other people|the)\b",
+    r"\b(?:this|that|it)(?:'s| is) (?:just |pretty |really |very )?basic (?:banking|stuff|knowledge|maths?|"
+    r"finance|computing|security|internet|email|arithmetic|reading)\b",
     r"\b(?:every|these|those|such|some|what part of) "
     r"['\u2018\u201c\"][a-z0-9][a-z0-9 ]{1,20}['\u2019\u201d\"]",
 )) + (re.compile(
@@ -273,6 +284,11 @@ COMMITMENTS: tuple[tuple[str, tuple[str, ...], str], ...] = (
      r"\d+ ?% (?:credit|refund|back)|\$\d[\d,.]* (?:account |store |service |bill |billing )?credit"
      r"|credit on (?:your |this |next |this month's |next month's )?(?:invoice|bill)"),
     ("bounty", ("bounty", "reward"), r"(?:bug )?bount(?:y|ies)|cash reward"),
+    ("price cut", ("discount", "reduc", "half"),
+     r"(?:invoice|bill|renewal|price|subscription|payment|charge)s? (?:is |are |will be |gets? )?(?:halved|"
+     r"cut in half|reduced|discounted|knocked down|lowered|marked down)"
+     r"|(?:halve|reduce|discount|lower|cut) (?:your |the |this |next )+(?:next |month's |year's )?(?:invoice|"
+     r"bill|renewal|price|subscription)|half[- ](?:price|off)"),
     ("callback", ("call", "phone"),
      r"(?:will|'ll|going to) (?:personally )?(?:call|phone|ring) you"
      r"|(?:arrange|schedule|book|set up) (?:a |an )?(?:quick )?(?:call|phone call|callback|video call)"

@@ -73,6 +73,9 @@ class Knowledge:
     values: Mapping[Kind, frozenset[str]] = field(default_factory=dict)
     derived: Mapping[Kind, frozenset[str]] = field(default_factory=dict)
     durations: frozenset[Span] = frozenset()
+    gaps: frozenset[Span] = frozenset()
+    """The windows of :attr:`durations` that only the days between two known dates give: what a
+    span of the past measures, not how long something still to come takes."""
     emails: Mapping[str, Party] = field(default_factory=dict)
     email_on_file: str = ""
     card_on_file: frozenset[str] = frozenset()
@@ -302,6 +305,7 @@ def _known(sources: _Sources, texts_by_id: Mapping[str, str],
         values={k: frozenset(v) for k, v in values.items()},
         derived={k: frozenset(v) for k, v in derived.items()},
         durations=frozenset(_span(d) for d in windows),
+        gaps=frozenset(_span(d) for d in between - values.get("duration", set())),
         emails=_emails(sources, texts),
         email_on_file=sources.opening.lower(),
         card_on_file=frozenset(_card_digits(texts.facts, texts.year) | on_file),
@@ -409,9 +413,10 @@ def _same_id(a: str, b: str) -> bool:
     return (a.isdigit() and a == digits_b) or (b.isdigit() and b == digits_a)
 
 
-def _duration_backed(value: str, known: Knowledge) -> bool:
+def _duration_backed(value: str, known: Knowledge, windows: frozenset[Span] | None = None) -> bool:
+    """Whether a window of ``windows`` (default: every window ``known``) holds ``value``."""
     low, high, dimension = _span(value)
-    for k_low, k_high, k_dimension in known.durations:
+    for k_low, k_high, k_dimension in known.durations if windows is None else windows:
         if dimension == k_dimension and k_low <= low and high <= k_high:
             return True
     return False
@@ -500,6 +505,24 @@ def _backed(entity: Entity, known: Knowledge) -> bool:
     if kind == "order_id":
         return any(_same_id(value, k) for k in known.known(kind))
     return value in known.known(kind)
+
+
+TO_COME = re.compile(r"\b(?:will|'ll|shall|should|going to|expect\w*)\b[^.!?\n]*$",
+                     re.IGNORECASE)
+"""A window said of something still to come ("will disappear within 24 hours")."""
+
+
+def unbacked_window(entity: Entity, known: Knowledge, text: str) -> Finding | None:
+    """A window ``text`` gives for something still to come (:data:`TO_COME`) that only the days
+    between two known dates back: a pending charge's "within 24 hours" no policy or fact states
+    (grader 3.2; :func:`check` takes the days between known dates for a window)."""
+    if entity.kind != "duration" or not TO_COME.search(text[max(0, entity.start - 60):entity.start]):
+        return None
+    stated = known.durations - known.gaps
+    if _duration_backed(entity.value, known, stated) or not _duration_backed(entity.value, known):
+        return None
+    return Finding(entity, "unsupported", f"the text says the window {entity.quote} for something to "
+                                          "come; no policy or fact the episode knows gives it")
 
 
 def check(entities: Iterable[Entity], known: Knowledge, *,
