@@ -99,7 +99,9 @@ CONCEPTS: tuple[Concept, ...] = (
     Concept("refund", {}, {}, MONEY_OUT | {"money"} - {"charge", "charges", "duplicate"}, results=(
         "heading back", "headed back", "going back", "on its way back", "on the way back",
         "en route back", "back with you", "yours again", "in your account again",
-        "reimbursed", "returned", "sent back", "paid back", "credited to", "back where it belongs")),
+        "reimbursed", "returned", "sent back", "paid back", "credited to", "back where it belongs",
+        "found its way back", "made its way back", "heading home", "on its way home",
+        "back to your card", "back to your account", "back to your bank", "back to the card")),
     Concept("system_change", {}, {}, NEW_PARCEL, results=(
         "sent out", "shipped", "dispatched", "posted", "mailed", "on its way", "on the way", "en route",
         "in the post", "went out", "gone out", "handed to the carrier", "with the courier", "sent")),

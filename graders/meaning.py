@@ -693,6 +693,13 @@ def _predicate_mood(clause: Clause, start: int, end: int) -> str | None:
                  len(lead), "expr", len(lead))
 
 
+def _infinitive(words: tuple[str, ...], start: int) -> bool:
+    """An infinitive shortly before ``start`` ("working to get uploads back to normal"): what is
+    worked on or planned, not what happened."""
+    return any(words[k] == "to" and k + 1 < start and words[k + 1] not in NOUN_BEFORE
+               and not words[k + 1].startswith("$") for k in range(max(0, start - 4), start))
+
+
 def _result_in(clause: Clause, concept: Concept, context: frozenset[str]) -> Frame | None:
     """A result predicate of ``concept`` (:attr:`Concept.results`) said of one of its objects:
     the object is its subject (within :data:`OBJECT_REACH` words before it), its object (after
@@ -700,8 +707,9 @@ def _result_in(clause: Clause, concept: Concept, context: frozenset[str]) -> Fra
     named in the clause before ("Your data: wiped"). The mood is the clause's (:func:`_mood`); a
     predicate after "to" or "scheduled" is a plan, one after the customer or the bank is what
     they did, a condition anywhere in the clause takes the claim back ("your data will be gone
-    once you write from the address on file"), and a predicate followed by a time to come ("will
-    disappear within 24 hours", "complete within 30 days") is a promise."""
+    once you write from the address on file"), and a predicate after "will" anywhere before it in
+    the clause ("we'll prorate the year and send the unused portion back") or followed by a time
+    to come ("complete within 30 days") is a promise."""
     words, text = clause.words, clause.text
     for m in _results_pattern(concept.results).finditer(text):
         start = len(text[:m.start()].split())
@@ -709,15 +717,16 @@ def _result_in(clause: Clause, concept: Concept, context: frozenset[str]) -> Fra
         named = (_object_at(words, start - OBJECT_REACH, start, concept.objects)
                  or _object_at(words, start, end + 1 + OBJECT_REACH, concept.objects)
                  or (start == 0 and end == len(words) - 1 and bool(context & concept.objects)))
-        if not named or _PLAN_MARKERS & set(words[max(0, start - 2):start]):
+        if not named or _PLAN_MARKERS & set(words[max(0, start - 2):start]) or _infinitive(words, start):
             continue
         if start > 0 and words[start - 1] in CUSTOMER_SUBJECTS:
             continue  # what the customer or the bank did: "the item you sent back"
         if any(w in CONDITIONALS for w in words):
             return None  # "uploads will work again once the fix ships": the outcome waits on it
         mood = _predicate_mood(clause, start, end)
-        if mood == DONE and _TIME_TO_COME & set(words[end + 1:end + 3]) and any(
-                w[:1].isdigit() for w in words[end + 1:end + 5]):
+        later = _TIME_TO_COME & set(words[end + 1:end + 3]) and any(
+            w[:1].isdigit() for w in words[end + 1:end + 5])
+        if mood == DONE and (later or any(w in FUTURE for w in words[:start])):
             mood = PROMISE
         if mood is not None:
             return Frame(concept.name, mood, text)
