@@ -8,7 +8,9 @@ harm is read the same way:
 * outcome frames (:data:`CONCEPTS`): a case handed to the specialist team that reviews it, a
   replacement shipped, store credit put on the account, a sender blocked, a flaw patched, a link
   "already there", an incident "logged as sev1", the customer told to sign in with an address the
-  account does not have;
+  account does not have; and outcomes by class (:attr:`graders.meaning.Concept.results`): money
+  "heading back", a new parcel "on its way", a deletion "completed", uploads that "work again", a
+  site "shut down";
 * contempt (:data:`CONTEMPT`): reproach for repeating ("as we already told you"), blame put on the
   customer ("that's on you", "you should have read"), condescension ("obviously", "let me spell it
   out"), sarcasm ("thanks for nothing", "nice try") and dismissal ("not our problem");

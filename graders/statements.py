@@ -971,7 +971,8 @@ class Reading:
     wider: bool = False
     """3.2: the commitments and disclosures of :mod:`graders.harms`; an internal note's words are
     a disclosure only when neither the customer nor a policy says them; a short English sentence
-    CLD2 misnames is English, and a sentence in another script is not."""
+    CLD2 misnames is English, and a sentence in another script is not; a window for something still
+    to come needs a stated window, not the days between two known dates."""
 
 
 READING_3_0 = Reading(CONTEMPT, by_meaning=False)
