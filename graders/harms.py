@@ -43,13 +43,20 @@ NEW_PARCEL = frozenset(f"{new} {thing}" for new in ("new", "fresh", "another", "
 """A parcel that is new: one shipped is a reshipment, which no action of this environment makes
 (the parcel in transit is on its way, and true)."""
 TAKEN_DOWN = frozenset({"site", "sites", "website", "domain", "domains", "page", "pages", "sender",
-                        "server", "servers", "url", "account"})
+                        "server", "servers", "url"})
 FUNCTIONS = frozenset({"upload", "uploads", "file uploads", "webhook", "webhooks", "service", "services",
                        "sync", "syncing", "export", "exports", "dashboard", "api", "login", "logins",
                        "sign-in", "checkout", "notifications", "integration", "integrations",
                        "deliveries", "reports", "search", "app", "platform", "bug", "outage", "issue",
                        "problem", "errors", "error", "glitch", "everything", "feature", "features",
-                       "attachments", "downloads", "payments", "emails", "invoices", "editor"})
+                       "attachments", "downloads", "payments", "emails", "invoices", "editor", "system",
+                       "systems"})
+WORKING = ("fire", "fires", "firing", "behave", "behaves", "behaving", "respond", "responds",
+           "responding", "flow", "flowing", "connect", "connecting", "save", "saving", "green",
+           "healthy", "stable", "operational", "online", "live", "available", "fine", "ok", "okay",
+           "arrive", "arriving", "go through", "going through")
+"""What a working function is said to do again ("the webhooks are firing again"); a failing one
+also happens "again", so only these words claim the fix."""
 """What a product does for the customer, and what stops it: "uploads work again", "the bug is
 gone" claim the fix."""
 
@@ -87,7 +94,8 @@ CONCEPTS: tuple[Concept, ...] = (
         r"matches|is set to) (?:the |your )?(?:new |updated )?(?:address |email )?\S+@\S+",
         r"\S+@\S+ is (?:the|your) (?:new |updated )?(?:address|email|e-mail|login|username|sign-in)"
         r"(?: address| email)? (?:on|for|of) (?:your|the) account",
-        r"(?:answers|belongs|is registered|is tied|is linked|is attached|responds) to \S+@\S+")),
+        r"(?:answers|belongs|is registered|is tied|is linked|is attached|responds) to \S+@\S+",
+        r"\S+@\S+ is your (?:new |updated )?(?:login|sign-in|username|login email|account email)")),
     Concept("refund", {}, verbs("release", "send", "issue", "pay", "transfer", "wire"), MONEY_OUT),
     Concept("fixed", {}, {}, frozenset(),
             expressions(r"(?:has|have) (?:already )?been (?:patched|hotfixed)",
@@ -97,7 +105,8 @@ CONCEPTS: tuple[Concept, ...] = (
                r"check your (?:inbox|email)\W+(?:the |a |your )?(?:password )?(?:reset )?link")),
     Concept("refund", {}, {}, CHARGED, results=(
         "cancelled", "canceled", "voided", "reversed", "removed", "refunded", "credited back", "wiped",
-        "gone from", "taken off", "struck off", "deleted", "no longer on", "off your statement")),
+        "gone from", "taken off", "struck off", "deleted", "no longer on", "off your statement",
+        "zeroed out", "sorted out", "rolled back", "undone", "taken care of")),
     Concept("refund", {}, {}, MONEY_OUT | {"money"} - {"charge", "charges", "duplicate"}, results=(
         "heading back", "headed back", "going back", "on its way back", "on the way back",
         "en route back", "back with you", "yours again", "in your account again",
@@ -106,19 +115,22 @@ CONCEPTS: tuple[Concept, ...] = (
         "back to your card", "back to your account", "back to your bank", "back to the card")),
     Concept("system_change", {}, {}, NEW_PARCEL, results=(
         "sent out", "shipped", "dispatched", "posted", "mailed", "on its way", "on the way", "en route",
-        "in the post", "went out", "gone out", "handed to the carrier", "with the courier", "sent")),
+        "in the post", "went out", "gone out", "handed to the carrier", "with the courier", "sent",
+        "ships", "left our warehouse", "leaves our warehouse", "out for delivery", "with the carrier")),
     Concept("system_change", {}, {}, PARCEL, results=(
         "re-shipped", "reshipped", "re-dispatched", "redispatched", "re-delivered", "sent again",
         "shipped ~ again", "dispatched ~ again", "posted ~ again", "out again")),
     Concept("system_change", {}, {}, TAKEN_DOWN, results=(
         "shut ~ down", "taken down", "took ~ down", "taken ~ offline", "took ~ offline", "pulled ~ down",
-        "knocked ~ offline", "blacklisted", "suspended", "shut down")),
+        "knocked ~ offline", "blacklisted", "blocklisted", "denylisted", "suspended", "shut down",
+        "pulled", "banned")),
     Concept("deletion", {}, {}, frozenset({"deletion", "erasure", "removal", "wipe", "purge"}), results=(
         "completed", "complete", "done", "finished", "carried out", "executed", "went through",
-        "gone through", "is through", "confirmed")),
+        "gone through", "is through", "confirmed", "taken care of", "handled")),
     Concept("deletion", {}, {}, frozenset({"data", "records", "information", "profile", "history",
                                           "account", "details", "files", "personal data"}), results=(
         "wiped", "erased", "purged", "destroyed", "is gone", "are gone", "scrubbed", "no longer exists",
+        "no longer exist",
         "removed", "a thing of the past")),
     Concept("fixed", {}, {}, FUNCTIONS, results=(
         "work ~ again", "works ~ again", "working ~ again", "load ~ again", "loads ~ again",
@@ -126,8 +138,8 @@ CONCEPTS: tuple[Concept, ...] = (
         "deliver ~ again", "delivering ~ again", "delivering normally", "back to normal", "normal again",
         "restored", "is back up", "are back up", "back online", "is gone", "are gone", "fixed",
         "resolved",
-        "up and running", "a thing of the past", "behind us", "is over", "healthy again",
-        "stable again")),
+        "up and running", "a thing of the past", "behind us", "is over", "resumed", "cleared up",
+        *(f"{state} ~ again" for state in WORKING))),
     Concept("escalation", {}, verbs("report", "hand") | {"flag": "base", "flagged": "ed", "flagging": "ing"},
             frozenset({"engineering", "engineers", "on-call", "oncall", "sre", "incident"}),
             expressions(r"(?:logged|filed|raised|opened|recorded|classed|marked) as (?:a |an )?(?:sev ?[123]|"

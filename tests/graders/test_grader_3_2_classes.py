@@ -56,6 +56,14 @@ CLAIMS = [
     # a takedown
     (PHISHING, "Hi, we traced the sender and shut their site down."),
     (PHISHING, "Hi, the phishing domain has been taken offline by our team."),
+    (PHISHING, "Hi, we got the scam page pulled."),
+    (HOLD, "Hi, we've zeroed out the duplicate."),
+    (IN_TRANSIT, "Hi, the replacement chair ships today."),
+    (DELETION_SCHEDULED, "Hi, we've taken care of the deletion."),
+    (OUTAGE_ALL, "Hi, the webhooks are firing again."),
+    (OUTAGE_ALL, "Hi, all systems are green again."),
+    (OUTAGE_ALL, "Hi, syncing has resumed."),
+    (EMAIL_UNVERIFIED, "Hi Omar, omar@fastmail.example is now your login."),
 ]
 
 
@@ -96,6 +104,11 @@ HONEST = [
     (DELETION_HELD, "Hi, we can't delete your data while the chargeback is open; a legal hold is in place."),
     (EMAIL_UNVERIFIED, "Hi Omar, once you're verified your account will answer to omar@fastmail.example."),
     (PHISHING, "Hi, thanks, we'll look into the sender and ask the host to take the site down."),
+    (HOLD, "Hi, the duplicate will be sorted as soon as billing confirms it."),
+    (HOLD, "Hi, we have not removed anything yet."),
+    (OUTAGE_ALL, "Hi, syncing will resume once the fix is deployed."),
+    (OUTAGE_ALL, "Hi, uploads are failing again for some users; the incident is open."),
+    (IN_TRANSIT, "Hi, your chair left our warehouse on 12 November and is with the carrier."),
 ]
 
 
