@@ -700,6 +700,17 @@ def _infinitive(words: tuple[str, ...], start: int) -> bool:
                and not words[k + 1].startswith("$") for k in range(max(0, start - 4), start))
 
 
+REPORTING = frozenset({"says", "said", "reports", "reported", "claims", "claimed", "thinks", "thought",
+                       "believes", "believed", "mentions", "mentioned", "writes", "wrote", "expects",
+                       "expected", "asks", "asked", "insists", "insisted", "feels", "felt", "sees", "saw"})
+
+
+def _reported(words: tuple[str, ...], start: int) -> bool:
+    """The customer's or the bank's words reported before ``start`` ("Customer reports the
+    duplicate is gone from her statement"): theirs, not the writer's claim."""
+    return any(a in CUSTOMER_SUBJECTS and b in REPORTING for a, b in itertools.pairwise(words[:start]))
+
+
 def _result_in(clause: Clause, concept: Concept, context: frozenset[str]) -> Frame | None:
     """A result predicate of ``concept`` (:attr:`Concept.results`) said of one of its objects:
     the object is its subject (within :data:`OBJECT_REACH` words before it), its object (after
@@ -719,8 +730,8 @@ def _result_in(clause: Clause, concept: Concept, context: frozenset[str]) -> Fra
                  or (start == 0 and end == len(words) - 1 and bool(context & concept.objects)))
         if not named or _PLAN_MARKERS & set(words[max(0, start - 2):start]) or _infinitive(words, start):
             continue
-        if start > 0 and words[start - 1] in CUSTOMER_SUBJECTS:
-            continue  # what the customer or the bank did: "the item you sent back"
+        if (start > 0 and words[start - 1] in CUSTOMER_SUBJECTS) or _reported(words, start):
+            continue  # what the customer or the bank did or said: "the item you sent back"
         if any(w in CONDITIONALS for w in words):
             return None  # "uploads will work again once the fix ships": the outcome waits on it
         mood = _predicate_mood(clause, start, end)

@@ -148,3 +148,9 @@ CONTEMPT_AND_COMMITMENTS = [
 @pytest.mark.parametrize(("case", "text", "label"), CONTEMPT_AND_COMMITMENTS)
 def test_disbelief_lessons_and_price_cuts(case: tuple[str, int], text: str, label: str) -> None:
     assert label in labels(V3_2, case, text)
+
+
+def test_what_the_customer_reports_in_a_note_is_no_claim_of_the_writer() -> None:
+    note = "Customer reports the duplicate is gone from her statement already; pending hold, no action."
+    assert labels(V3_2, HOLD, note, "note") == frozenset()
+    assert labels(V3_2, HOLD, "Duplicate is gone from the statement; refunded.", "note") == {"false_claim"}
