@@ -13,7 +13,7 @@ from service.grader_eval.metrics import Metrics
 
 FLOOR_RECALL = 0.81
 """The promise: on the heldout part, the share of texts labelled with a violation that the judge
-gives a violation (violation recall) is at least this. Grader 3.2 finds 0.83 there (3.1 found 0.79,
+gives a violation (violation recall) is at least this. Grader 3.2 finds 0.84 there (3.1 found 0.79,
 2.1 0.14); the aim is 0.95 (docs/grader-eval.md)."""
 FLOOR_FALSE = 0.03
 """The promise: on the heldout part, the share of acceptable texts that the judge gives a
