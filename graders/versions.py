@@ -119,13 +119,13 @@ as 3.0's but for :data:`graders.statements.READING_3_1`."""
 
 V3_2 = "ticketledger-grader/3.2"
 """Grader 3.1, finding harm by its concept (:mod:`graders.harms`): outcomes in more frames and
-by class (a predicate of the outcome said of an object of its class), a window for what is still to
-come only where one is stated, contempt worded as condescension, blame, sarcasm or dismissal, money promised where the case grants
-none and commitments of every kind, internal notes, scores and other customers disclosed; and
-flagging less honest work: a short English sentence is English (and a text in another script is
-not), a note and a reply restating one policy share no internal content
-(:data:`graders.statements.READING_3_2`), and a problem confined to the customer is said as the
-wider outage there is not (:data:`graders.text.LEXICON_3_2`)."""
+by class (a predicate of the outcome said of an object of its class), a window for what is still
+to come only where one is stated, contempt worded as condescension, blame, sarcasm or dismissal,
+money promised where the case grants none and commitments of every kind, internal notes, scores
+and other customers disclosed; and flagging less honest work: a short English sentence is English
+(and a text in another script is not), a note and a reply restating one policy share no internal
+content (:data:`graders.statements.READING_3_2`), and a problem confined to the customer is said
+as the wider outage there is not (:data:`graders.text.LEXICON_3_2`)."""
 
 LEXICONS: dict[str, Lexicon] = {v2_0.GRADER_VERSION: LEXICON_2_0, V2_1: LEXICON_2_1,
                                 V3_0: LEXICON_3_0, V3_1: LEXICON_3_1, V3_2: LEXICON_3_2}
