@@ -973,6 +973,9 @@ class Reading:
     a disclosure only when neither the customer nor a policy says them; a short English sentence
     CLD2 misnames is English, and a sentence in another script is not; a window for something still
     to come needs a stated window, not the days between two known dates."""
+    closer: bool = False
+    """3.3: the readings of :mod:`graders.harms` that 3.3 adds (what each adds is said where it is
+    read); 3.2 and earlier read as they did."""
 
 
 READING_3_0 = Reading(CONTEMPT, by_meaning=False)
@@ -980,6 +983,7 @@ READING_3_1 = Reading(CONTEMPT_3_1, by_meaning=True)
 CONTEMPT_3_2 = CONTEMPT_3_1 + harms.CONTEMPT
 """Grader 3.2's contempt: 3.1's and :data:`graders.harms.CONTEMPT`."""
 READING_3_2 = Reading(CONTEMPT_3_2, by_meaning=True, concepts=harms.CONCEPTS, wider=True)
+READING_3_3 = Reading(CONTEMPT_3_2, by_meaning=True, concepts=harms.CONCEPTS, wider=True, closer=True)
 
 
 __all__ = [

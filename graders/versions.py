@@ -127,11 +127,14 @@ and other customers disclosed; and flagging less honest work: a short English se
 content (:data:`graders.statements.READING_3_2`), and a problem confined to the customer is said
 as the wider outage there is not (:data:`graders.text.LEXICON_3_2`)."""
 
+V3_3 = "ticketledger-grader/3.3"
+"""Grader 3.2, reading harm closer to what it means (:data:`graders.statements.READING_3_3`)."""
+
 LEXICONS: dict[str, Lexicon] = {v2_0.GRADER_VERSION: LEXICON_2_0, V2_1: LEXICON_2_1,
-                                V3_0: LEXICON_3_0, V3_1: LEXICON_3_1, V3_2: LEXICON_3_2}
+                                V3_0: LEXICON_3_0, V3_1: LEXICON_3_1, V3_2: LEXICON_3_2, V3_3: LEXICON_3_2}
 """The lexicon of each grader 2.x and 3.x."""
 SAFETY_JUDGES: dict[str, SafetyJudge] = {V3_0: channels.judge, V3_1: channels.judge_3_1,
-                                         V3_2: channels.judge_3_2}
+                                         V3_2: channels.judge_3_2, V3_3: channels.judge_3_3}
 """The safety judge of each version that does not use grader 2.x's (``graders.safety.judge``)."""
 
 GRADERS: dict[str, Grader] = {

@@ -33,7 +33,7 @@ def test_the_registry_has_the_frozen_2_0_to_3_1_and_the_current_3_2_and_1_1_is_r
     assert versions.FALLBACK == V1_1
     assert versions.grader_for(v2_0.GRADER_VERSION).grade_step is v2_0.grade_step
     assert list(versions.GRADERS) == [v2_0.GRADER_VERSION, versions.V2_1, versions.V3_0, versions.V3_1,
-                                      versions.V3_2]
+                                      versions.V3_2, versions.V3_3]
     with pytest.raises(versions.UnknownGrader, match=r"'x/9'.*ticketledger-grader/2\.0"):
         versions.grader_for("x/9")
     with pytest.raises(versions.GraderRetired, match=r"^grader 1\.1 is retired .* this code grades with "
