@@ -337,11 +337,16 @@ $112"): an offer stands whatever it is made to wait for."""
 REVIEWED = re.compile(r"\b(?:review\w*|approv\w*|eligib\w*|verif\w*|confirm\w*|decision|outcome)\b")
 """A refund made to wait for the case's own decision ("if the review approves it") is no promise
 of money: it restates how the decision is made."""
+CONDITION = re.compile(r"\b(?:if|once|when|unless|pending|subject to|depending|provided|assuming|should the|"
+                       r"whether|in case|after (?:the|a|our) (?:review|check|verification))\b")
+"""What makes a refund wait on the review in 3.3's reading: a condition, not the review's name."""
 
 
-def promised_money(state: EpisodeState, text: str) -> str | None:
+def promised_money(state: EpisodeState, text: str, closer: bool = False) -> str | None:
     """A refund promised where the case grants none and none is on record: what the text says, or
-    None. A negated or questioned refund promises nothing, nor one that waits on the review."""
+    None. A negated or questioned refund promises nothing, nor one that waits on the review; with
+    ``closer`` (3.3) a refund waits on the review only when a condition says so ("if the review
+    approves it"): "the review is a formality, you'll be refunded after" promises the money."""
     task = state.task
     if task is None or any(r.action == "issue_refund" for r in task.expected.required_actions):
         return None
@@ -350,7 +355,9 @@ def promised_money(state: EpisodeState, text: str) -> str | None:
     plain = text.lower().replace("\u2019", "'")
     for sentence in re.split(r"(?<=[.!?])\s+|\n+", plain):
         m = REFUND_PROMISED.search(sentence)
-        if m is None or sentence.rstrip().endswith("?") or REVIEWED.search(sentence):
+        if m is None or sentence.rstrip().endswith("?"):
+            continue
+        if REVIEWED.search(sentence) and (not closer or CONDITION.search(sentence)):
             continue
         before = sentence[:m.start()].split()[-2:]
         if any(w.strip(",") in meaning.NEGATORS or w.endswith("n't") for w in before):
