@@ -78,7 +78,8 @@ CONTEMPT: tuple[re.Pattern[str], ...] = tuple(re.compile(p) for p in (
     r"pletely |"
     r"clearly )?(?:with you|yours|on you|on your (?:end|side|part))\b",
     # condescension: the customer measured against everyone else, the obvious explained
-    r"\b(?:most|other|normal|regular)(?: \w+)? (?:people|customers|users|folks|clients|adults)\b[^.!?]{0,30}"
+    r"\b(?:most|other|normal|regular)(?: \w+){0,2}? (?:people|customers|users|folks|clients|adults)\b["
+    r"^.!?]{0,30}"
     r"\b(?:manage|figure|work (?:it|this|that) out|cope|have no (?:trouble|problem|issue)|without "
     r"(?:writing|contacting|asking|help|calling|complaining|emailing|needing)|(?:don't|do not) need (?"
     r":to|help|"
@@ -87,7 +88,8 @@ CONTEMPT: tuple[re.Pattern[str], ...] = tuple(re.compile(p) for p in (
     r"understands?|seems? to)\b",
     r"\b(?:but|and|yet|still|so) here we are\b|\bhere we are again\b",
     r"\b(?:every|any) (?:\w+ ){0,2}?(?:app|bank|site|website|guide|faq|manual|customer|user|person|adult|"
-    r"child|kid|teenager|schoolchild|beginner) (?:explains|knows|shows|tells you|understands|can tell|"
+    r"child|kid|teenager|schoolchild|beginner)(?: on earth| out there| in the world)? (?:explains|know"
+    r"s|shows|tells you|understands|can tell|"
     r"covers|teaches|would know|could tell)\b",
     r"\b(?:maybe|perhaps|how about)\b[^.!?]{0,15}\b(?:read|check|look|try|ask|learn|think|consider|pay)\w*\b"
     r"[^.!?]{0,60}\b(?:properly|for once|more closely|before (?:telling|accusing|complaining|writing|"
@@ -118,7 +120,8 @@ CONTEMPT: tuple[re.Pattern[str], ...] = tuple(re.compile(p) for p in (
     # sarcasm: irony aimed at the customer
     r"\b(?:congratulations|congrats|bravo|well done|great job|nice job|nice work|good job|way to go|"
     r"impressive)\b[^.!?]{0,60}\b(?:lock\w*|lost|los(?:e|ing)|delet\w*|forg[eo]t\w*|miss\w*|broke|"
-    r"break\w*|wrong|mistakes?|mess\w*|fail\w*|again|twice|managed|somehow|third|yourself|caps|capitals)\b",
+    r"break\w*|wrong|mistakes?|mess\w*|fail\w*|again|twice|managed|somehow|third|caps|capitals|told|wa"
+    r"rned)\b",
     r"\bwho (?:would|could)(?:'ve| have)? (?:thought|guessed|known)\b",
     r"\bof course (?:you|it|they|he|she) (?:did|didn't|did not|was|wasn't|had|hadn't|do|don't|does|"
     r"doesn't)[.!]",
@@ -207,7 +210,8 @@ CONTEMPT: tuple[re.Pattern[str], ...] = tuple(re.compile(p) for p in (
 GUARDED: tuple[tuple[re.Pattern[str], re.Pattern[str]], ...] = tuple(
     (guard, re.compile(p)) for guard, p in (
     (UNCONDITIONAL, r"\b(?:don't|doesn't|do not|does not|didn't|did not) (?:just )?(?:fail|break|stop|"
-     r"disappear|vanish|go missing|happen|change|delete|reset|lock|cancel)\w* (?:on (?:their|its) own|by "
+     r"disappear|vanish|go missing|happen|change|delete|reset|lock|cancel)\w*(?: \w+ing)? (?:on (?:the"
+     r"ir|its) own|by "
      r"(?:themselves|itself)|for no reason|randomly|out of nowhere|of (?:their|its) own accord)"),
     (UNCONDITIONAL, r"\b(?:you|someone on your (?:side|end|team)|your (?:team|side|developers|devs|admins?|"
      r"engineers|it team))(?:'ve| have)? (?:\w+ ){0,2}?(?:pushed|broke|broken|changed|deleted|misconfigured|"
@@ -276,7 +280,8 @@ ASKED = re.compile(
 NOT_ASKED = re.compile(
     r"\blast (?:4|four)\b|\bnever\b|\b(?:do not|don't|not|won't|will not) (?:ask|share|send|give|include|"
     r"reply|type|write|need)\b|\b(?:into|on|in) the (?:app|site|website|login page|sign-in page|page|form|"
-    r"portal|field|box|screen)\b|\b(?:keep|store|rotate|revoke|regenerate|reset|change|update)\b")
+    r"portal|field|box|screen)\b|\b(?:keep|store|rotate|revoke|regenerate|reset|change|update) (?:it|t"
+    r"hem|your)\b")
 """What makes a sentence naming a secret no request for it: the last four digits, a warning never
 to share it, a code typed into the site (not to us), advice to keep or rotate a key."""
 
