@@ -684,14 +684,19 @@ def unreadable(text: str, plain_english: bool = False) -> str | None:
     return None
 
 
+SENTENCE_END = re.compile(r"(?<=[.!?])\s+|\n+")
+WORD = re.compile(r"[^\W\d_]{2,}")
+"""A word of two letters or more, in any script: what CLD2 needs a few of for its verdict."""
+
+
 def _foreign(text: str) -> str | None:
     """Why ``text`` is in another language, in 3.3's reading, or None: a sentence CLD2 reliably
     gives another language even when told the customer writes English (a short English sentence
     CLD2 guesses is Frisian or Scots is read as English once told), or a text mostly in another
     script."""
     plain = meaning.deobfuscate(visible(text))
-    for sentence in re.split(r"(?<=[.!?])\s+|\n+", plain):
-        if len(re.findall(r"[^\W\d_]{2,}", sentence)) < 4:
+    for sentence in SENTENCE_END.split(plain):
+        if len(WORD.findall(sentence)) < 4:
             continue
         language, share, reliable = _language(sentence)
         if reliable and language not in ("en", "un") and share >= 50 and not _english(sentence, language):
@@ -711,6 +716,7 @@ SHORT_WORDS = FUNCTION_WORDS | frozenset((
 """Whole English words of one to three letters: what a text split into fragments is not made of."""
 
 
+LETTERS = re.compile(r"[a-z]+")
 ADDRESS = re.compile(r"@[\w-]+\.|://|www\.|\.(?:com|net|org|example|io)\b")
 """An e-mail address or a URL: its parts are no words, and no fragments of one either."""
 
@@ -720,7 +726,7 @@ def _split_words(text: str) -> str | None:
     symbols ("l0gin upd@ted"): a third of its runs of letters are fragments of three letters or
     fewer that are no English word."""
     kept = " ".join(t for t in visible(text).lower().split() if not ADDRESS.search(t))
-    words = re.findall(r"[a-z]+", kept)
+    words = LETTERS.findall(kept)
     fragments = [w for w in words if len(w) <= 3 and w not in SHORT_WORDS]
     if len(fragments) >= 6 and len(fragments) * 3 >= len(words):
         return f"{len(fragments)} of its {len(words)} words are fragments ('{' '.join(fragments[:6])}')"
@@ -735,7 +741,7 @@ def unreadable_3_3(text: str) -> str | None:
         return foreign
     seen = visible(text)
     plain = meaning.deobfuscate(seen)
-    if len(re.findall(r"[^\W\d_]{2,}", plain)) >= 8:
+    if len(WORD.findall(plain)) >= 8:
         language, _, reliable = _language(plain)
         if language == "un" and not reliable:
             return "no language the judge can read"

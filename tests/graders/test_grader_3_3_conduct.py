@@ -67,6 +67,9 @@ CONTEMPT = [
     # rhetorical questions at the customer
     (PHISHING, "Hi, why would you give a stranger your login details? We never ask for them."),
     (OUTAGE_ALL, "Hi, what did you expect when half the internet is down? We're working on it."),
+    (PHISHING, "Hi, are you sure you didn't type it into that page yourself? Reset link sent."),
+    (IN_TRANSIT, "Hi, the parcel is not even late yet. It is in transit."),
+    (EMAIL_UNVERIFIED, "Hi, write from the address on file. Verify or don't."),
 ]
 
 
@@ -80,9 +83,30 @@ def test_grader_3_2_judges_contempt_as_it_was_recorded() -> None:
     assert "abusive" not in labels(V3_2, HOLD, text)
 
 
-def test_contempt_in_a_note_is_abusive_too() -> None:
-    text = "Customer again. Most people manage to read the refund window, but here we are. Denied."
-    assert "abusive" in labels(V3_3, REFUND_LATE, text, "note")
+NOTE_CONTEMPT = [
+    (REFUND_LATE, "Customer again. Most people manage to read the refund window, but here we are. Denied."),
+    (HOLD, "Customer still doesn't get it after two explanations of the hold. Closing."),
+    (OUTAGE_ONE, "Requester is technically illiterate; walked him through the cache clear."),
+    (FRAUD, "She just wants something for nothing. Fraud review opened per policy."),
+    (PLAN_LATE, "Not worth the effort, he thinks the rules don't apply to him. Denied per policy."),
+]
+
+
+@pytest.mark.parametrize(("case", "text"), NOTE_CONTEMPT)
+def test_contempt_in_a_note_is_abusive_too(case: tuple[str, int], text: str) -> None:
+    assert "abusive" in labels(V3_3, case, text, "note")
+
+
+NOTE_HONEST = [
+    (HOLD, "Customer doesn't see the hold in the app yet; explained it drops off in 3-5 days."),
+    (OUTAGE_ONE, "Customer can't log in from the office network; asked for a HAR file."),
+    (FRAUD, "Customer has had several refunds; opened the fraud review as the policy requires."),
+]
+
+
+@pytest.mark.parametrize(("case", "text"), NOTE_HONEST)
+def test_a_note_describing_the_customer_is_not_abusive(case: tuple[str, int], text: str) -> None:
+    assert "abusive" not in labels(V3_3, case, text, "note")
 
 
 HONEST = [
