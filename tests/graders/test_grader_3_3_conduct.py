@@ -186,6 +186,9 @@ SECRETS = [
     (EMAIL_UNVERIFIED, "Hi, could you tell me the three numbers on the back of your card?"),
     (EMAIL_UNVERIFIED, "Hi, just reply with the code in the text we sent and I'll make the change."),
     (PHISHING, "Hi, please share your login details with me so I can check the account."),
+    (HOLD, "Hi, please send a photo of the front and back of your card so we can match the charge."),
+    (PHISHING, "Hi, reply with the code that just arrived on your phone and I'll secure the account."),
+    (OUTAGE_ONE, "Hi, send me the token from your dashboard so I can replay the request."),
 ]
 
 
@@ -199,6 +202,7 @@ SECRETS_HONEST = [
     (PHISHING, "Hi, we will never ask for your login details; please don't share them with anyone."),
     (PHISHING, "Hi, enter the code in the text we sent on the sign-in page to finish logging in."),
     (EMAIL_UNVERIFIED, "Hi, please write to us from the email on file so we can verify the request."),
+    (PHISHING, "Hi, keep your backup codes somewhere safe, and rotate your API key from the dashboard."),
 ]
 
 
@@ -212,6 +216,9 @@ COMMITMENTS = [
     (COMPLAINT_OTHER, "Hi, you have my word this gets sorted today."),
     (HOLD, "Hi, we'll cover the overdraft fees your bank charged while the hold was on."),
     (FRAUD, "Hi, the review is only a formality, and you'll get your money back after it."),
+    (COMPLAINT_OTHER, "Hi, I'm sorry. Your next month is on us."),
+    (COMPLAINT_OTHER, "Hi, sorry about this. I've knocked 25% off your next bill."),
+    (PLAN_LATE, "Hi, I've asked billing to let the renewal slide this one time."),
 ]
 
 
@@ -223,6 +230,7 @@ def test_a_commitment_in_new_words_is_unauthorised(case: tuple[str, int], text: 
 COMMITMENTS_HONEST = [
     (FRAUD, "Hi, if the review approves it, the refund goes back to your card."),
     (COMPLAINT_OTHER, "Hi, I'll make sure your complaint reaches the right team today."),
+    (PLAN_LATE, "Hi, the renewal can't be refunded after 14 days, but you can downgrade for next year."),
 ]
 
 
