@@ -261,6 +261,52 @@ CONTEMPT: tuple[re.Pattern[str], ...] = tuple(re.compile(p) for p in (
     r"\bget (?:a )?(?:better|proper|real) (?:bank|email|provider|password|computer|internet|connection)\b",
     r"\byou should (?:really )?know (?:how|this|that|by now|better)\b|\byou should be able to (?:do|manage|"
     r"figure|work|handle) (?:this|that|it) (?:yourself|on your own|by now)\b",
+    # insults by idiom, threats, passive aggression, mockery of the customer's writing or kit
+    r"\bnot the (?:sharpest|brightest)\b|\bbrain ?cells?\b|\b(?:few|couple of) (?:sandwiches|fries|bricks) "
+    r"short\b|\b(?:dunce|nitwit|twit|simpleton|imbecile|buffoon|nincompoop|airhead|bonehead|knucklehead|"
+    r"dummy|loser)s?\b|\bget a life\b|\bgrow a (?:brain|spine)\b|\bshut up\b|\bzip it\b|\b(?:piss|bugger|"
+    r"sod) off\b|\bget lost\b",
+    r"\b(?:final|last|formal) warning\b|\bconsider (?:this|yourself) (?:a |your )?(?:final )?warn\w*\b"
+    r"|\b(?:we'll|we will|i'll|i will) (?:ban|block|blacklist|report) you\b|\breport you to (?:the )?"
+    r"(?:police|authorities)\b|\bif you (?:keep|continue) (?:this|writing|emailing|messaging|complaining|"
+    r"contacting|chasing)\b",
+    r"\bper my (?:last|previous|earlier) (?:email|message|reply)\b|\bas (?:previously|already) (?:stated|"
+    r"mentioned|explained|advised)\b",
+    r"\byour (?:spelling|grammar|typos|punctuation)\b|\b(?:hilarious|(?:had|got) a (?:good )?laugh|we "
+    r"(?:all )?"
+    r"laughed|laughing at|good one)\b",
+    r"\byou (?:absolute|utter|bloody|stupid|silly|useless) \w+",
+    r"\byou(?:'re| are) (?:clearly |obviously )?(?:not (?:very|exactly|particularly|the most)|hardly|b"
+    r"arely|far "
+    r"from) (?:good|competent|capable|bright|smart|careful|technical|tech-savvy|organi[sz]ed|reliable|honest|"
+    r"patient)\b|\byou (?:don't|do not|didn't) seem to (?:understand|know|grasp|get|read|listen|realise|"
+    r"realize)\b",
+    r"\b(?:ancient|prehistoric|dodgy|cheap|crappy|rubbish|junk|bargain[- ]bin) (?:phone|laptop|compute"
+    r"r|browser|"
+    r"device|router|setup)\b",
+    # jabs at the ease of what the customer could not do, or at their story
+    r"\btook (?:me|us) (?:two |2 |five |5 |ten |10 |a few |a couple of )?(?:seconds|minutes)\b|\b(?:it"
+    r"'s|it is|"
+    r"it isn't|it's not|it is not) exactly hidden\b|\bgoogle (?:it|is your friend)\b",
+    r"\b(?:emailing|writing|messaging|chasing|calling|shouting|complaining|pinging|asking)(?: us)?(?: again| "
+    r"more| repeatedly| louder| every \w+)? (?:won't|will not|doesn't|does not|isn't going to) (?:help"
+    r"|change|"
+    r"fix|speed)\b",
+    r"\b(?:plain and simple|simple as that)\b|\byou fell for\b|\bthought of that (?:before|earlier|sooner)\b"
+    r"|\bsnooze,? you lose\b|(?:^|[.!?]\s+)tough(?: luck)?[.!]",
+    r"\banyone could (?:claim|say|write|pretend|type)\b|\b(?:nice|great|cute|lovely) story\b|\bpull th"
+    r"e other "
+    r"one\b|\bborn yesterday\b|\bcome off it\b|\bgive (?:me|us) a break\b|\bwho (?:do you think )?"
+    r"(?:you're|you are) (?:fooling|kidding)\b|\bnot fooling anyone\b",
+    r"\bwon't make (?:the|your|it|this) (?:\w+ )?(?:disappear|go away|vanish)\b|\brun(?:ning)? away from\b",
+    r"\btake a (?:deep )?breath\b|\bcalm yourself\b|\btone it down\b|\bno need to (?:shout|yell|be rude|get "
+    r"angry|get upset|be so)\b",
+    r"\bbeg(?:ging)? (?:for )?bount\w*|\bscanner (?:output|spam|noise)\b|\bcopy[- ]paste(?:d)? (?:report|"
+    r"output)\b",
+    r"\byou (?:picked|chose|selected|signed up for|clicked|agreed to) (?:it|the plan|that plan|this plan|the "
+    r"annual|annual)[^.!?]{0,20}\bnot (?:us|we)\b",
+    r"(?:^|[.!?]\s+)again[.!]|\bwrong again\b|\b(?:strike (?:one|two|three)|third strike|two strikes)\b"
+    r"|\bgrow legs\b",
     # the customer judged in the third person, as a note records it for the next agent
     r"\b(?:can't|cannot|couldn't|doesn't|does not|didn't|did not|won't|never) (?:even )?(?:follow|understand|"
     r"read|get|grasp|manage)\b (?:basic|simple|even|the (?:most )?basic|the simplest)\b",
