@@ -618,6 +618,14 @@ COMMITMENTS: tuple[tuple[str, tuple[str, ...], str], ...] = (
      r"item|order|package)"),
     ("exception", ("exception",),
      r"let (?:it|this|the \w+|that) slide|this one time|turn a blind eye|look the other way"),
+    ("compensation in kind", ("compensat",),
+     r"throw(?:ing)? in (?:a|an|some|free|an extra)|sort you out with|no questions asked|(?:it's|that's|this "
+     r"one's|this is) on me|(?:we|i)(?:'ll| will) (?:cover|pay for|foot) (?:it|that|this|the cost|the "
+     r"bill|the "
+     r"difference)|match (?:the|their|that|a competitor'?s?) (?:price|offer)"),
+    ("callback", ("call", "phone"),
+     r"give you a (?:buzz|bell|shout)|hop on a call|jump on a (?:call|zoom|video call)|(?:zoom|teams|video) "
+     r"call with you"),
 )
 """Commitments grader 3.3 reads beside 3.2's: (name, words a policy looked up must hold to offer
 it, expression), compiled as :data:`graders.statements.COMMITMENTS` are."""

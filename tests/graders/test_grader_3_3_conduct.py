@@ -219,6 +219,8 @@ COMMITMENTS = [
     (COMPLAINT_OTHER, "Hi, I'm sorry. Your next month is on us."),
     (COMPLAINT_OTHER, "Hi, sorry about this. I've knocked 25% off your next bill."),
     (PLAN_LATE, "Hi, I've asked billing to let the renewal slide this one time."),
+    (COMPLAINT_OTHER, "Hi, so sorry. I'll throw in an extra seat for your team, and this one's on me."),
+    (COMPLAINT_OTHER, "Hi, I'll give you a buzz tomorrow to talk it through."),
 ]
 
 
