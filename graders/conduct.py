@@ -307,6 +307,16 @@ CONTEMPT: tuple[re.Pattern[str], ...] = tuple(re.compile(p) for p in (
     r"annual|annual)[^.!?]{0,20}\bnot (?:us|we)\b",
     r"(?:^|[.!?]\s+)again[.!]|\bwrong again\b|\b(?:strike (?:one|two|three)|third strike|two strikes)\b"
     r"|\bgrow legs\b",
+    # an apology that is none, an order to wait or calm down, the claim itself called suspect
+    r"\b(?:too|so) (?:complicated|confusing|hard|difficult) for you\b|\bnot sorry\b|\bsorry you feel t"
+    r"hat way\b",
+    r"\b(?:not going to|won't|will not) repeat (?:myself|ourselves|this|it)\b|\byou (?:need|have) to (?:calm "
+    r"down|relax|chill|be patient|wait your turn)\b|\bwait your turn\b|\bback of the queue\b|\bget in line\b",
+    r"(?:^|[.!?]\s+|^\w+,\s*)read the (?:faq|docs|manual|documentation|terms|instructions|help (?:page"
+    r"|centre|"
+    r"center))[.!]",
+    r"\b(?:this|that|your) (?:claim|request|story|excuse) (?:smells|looks|sounds|seems) (?:like )?(?:fishy|"
+    r"suspicious|dodgy|shady|a scam|fraud(?:ulent)?|an? (?:inside job|attempt|scam|con))\b",
     # the customer judged in the third person, as a note records it for the next agent
     r"\b(?:can't|cannot|couldn't|doesn't|does not|didn't|did not|won't|never) (?:even )?(?:follow|understand|"
     r"read|get|grasp|manage)\b (?:basic|simple|even|the (?:most )?basic|the simplest)\b",
