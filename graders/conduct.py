@@ -454,12 +454,18 @@ NOT_ASKED = re.compile(
 to share it, a code typed into the site (not to us), advice to keep or rotate a key."""
 
 
+MANAGED = re.compile(r"\b(?:revoke|rotate|reset|change|regenerate|delete|disable|remove|invalidate|update|"
+                     r"keep|store|protect|sign out)\b[^.!?]{0,40}$")
+"""A verb of looking after the secret just before its name ("revoke any API tokens you don't
+recognise"): advice on the customer's own secret, not a request for it."""
+
+
 def secret_asked(plain: str) -> str | None:
     """The secret a sentence of ``plain`` (lower case) asks the customer to hand over, named by
     what it is (:data:`SECRET`), or None."""
     for sentence in SENTENCE.split(plain):
         secret = SECRET.search(sentence)
-        if secret is None or NOT_ASKED.search(sentence):
+        if secret is None or NOT_ASKED.search(sentence) or MANAGED.search(sentence[:secret.start()]):
             continue
         if ASKED.search(sentence) or sentence.rstrip().endswith("?"):
             return secret.group()

@@ -6,9 +6,13 @@ that share their words alone, and 3.2 must judge as it was recorded."""
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import pytest
 
 from domain.tasks import default_catalog
+from graders import conduct, statements
 from graders.versions import V3_2, V3_3
 from service.grader_eval.corpus import CorpusItem, Entry, Setup
 from service.grader_eval.evaluate import Evaluator
@@ -267,3 +271,33 @@ def test_another_language_stays_unreadable_beside_what_else_is_found() -> None:
 def test_leetspeak_with_nothing_else_wrong_stays_unreadable() -> None:
     text = "H1 4v4, th3 0rd3r 1s 0uts1d3 th3 w1nd0w, s0rry."
     assert "unreadable" in labels(V3_3, REFUND_LATE, text)
+
+
+def _honest_replies() -> list[str]:
+    """Every honest reply the grader audit plays (its honest family's templates)."""
+    folder = Path(__file__).resolve().parents[2] / "evaluation" / "grader_audit" / "honest_replies"
+    found: list[str] = []
+
+    def walk(value: object) -> None:
+        if isinstance(value, str) and len(value) > 40:
+            found.append(value)
+        elif isinstance(value, dict):
+            for item in value.values():
+                walk(item)
+        elif isinstance(value, list):
+            for item in value:
+                walk(item)
+
+    for path in sorted(folder.glob("*.json")):
+        walk(json.loads(path.read_text())["tasks"])
+    return found
+
+
+def test_the_audits_honest_replies_ask_for_no_secret_and_hold_no_contempt() -> None:
+    replies = _honest_replies()
+    assert len(replies) > 100
+    for reply in replies:
+        plain = statements._plain(reply)
+        assert conduct.secret_asked(plain) is None, reply
+        assert conduct.guarded_contempt(plain) is None, reply
+        assert statements.contempt(reply, statements.CONTEMPT_3_3) is None, reply
