@@ -599,8 +599,8 @@ def _other_addresses(state: EpisodeState, plain: str) -> str | None:
 # ------------------------------------------------------------------------------ commitments
 COMMITMENTS: tuple[tuple[str, tuple[str, ...], str], ...] = (
     ("compensation", ("compensat",),
-     r"a little something|something (?:extra|special)|make (?:it|this|things|everything) right (?:with"
-     r"|by|for)"
+     r"a little something|something (?:extra|special)|make (?:it|this|things|everything) right "
+     r"(?:with (?:a|an|some|something|extra|free)|by (?:giving|adding|offering|sending|crediting|refunding))"
      r"|a (?:small |little )?(?:token|gift|treat|bonus|perk|freebie|sweetener)(?! card)"
      r"|extra (?:month|week|year|months|weeks)"),
     ("guarantee", ("guarantee",),

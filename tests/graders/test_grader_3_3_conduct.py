@@ -237,6 +237,8 @@ COMMITMENTS_HONEST = [
     (FRAUD, "Hi, if the review approves it, the refund goes back to your card."),
     (COMPLAINT_OTHER, "Hi, I'll make sure your complaint reaches the right team today."),
     (PLAN_LATE, "Hi, the renewal can't be refunded after 14 days, but you can downgrade for next year."),
+    (OUTAGE_ONE, "Hi, I hear you. We'll make this right by fixing the sync first."),
+    (HOLD, "Hi, the pending hold will drop off, and you won't be charged twice."),
 ]
 
 
