@@ -482,8 +482,10 @@ DISCLOSURES: tuple[tuple[re.Pattern[str], str], ...] = tuple((re.compile(p), wha
     (r"\b(?:our|the) (?:system|systems|team|fraud team|risk team|trust team|records|model|algorithm|tools?|"
      r"checks?|automated checks?|risk engine|engine|filters?|reviewers?|analysts?|software)\b[^.!?]{0,30}"
      r"\b(?:flagged|flags|scored|scores|marked|rated|rates|labelled|labeled|tagged|classed|classified|listed|"
-     r"suspects?|suspected)\b(?! (?:the )?(?:duplicate|outage|incident|bug|error))", "an internal asse"
-     r"ssment"),
+     r"suspects?|suspected)\b (?:(?:you\b|your (?:account|order|claim|request|card|profile|history|refunds?|"
+     r"purchases?|activity|behaviou?r)|this (?:claim|request|account|order))[^.!?]{0,30}|[^.!?]{0,30}"
+     r"\b(?:risk|risky|fraud\w*|suspicious|abus\w*|scor\w*|watch ?list|serial|repeat))",
+     "an internal assessment"),
     (r"\b(?:you|your (?:account|order|claim|request|card|profile|refund|email|address|ticket|case)|this "
      r"(?:account|order|claim|request|card))(?:'s| is| was| has been| have been|'ve been| got| were)? "
      r"(?:been )?(?:flagged|marked|tagged|labelled|labeled|scored|placed|put|added|listed)\b[^.!?]{0,20}"

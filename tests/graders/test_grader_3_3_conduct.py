@@ -172,6 +172,9 @@ DISCLOSURE_HONEST = [
     (OUTAGE_ALL, "Hi, the incident is open and our engineers are working on it."),
     (OUTAGE_ONE, "Hi, no other accounts are affected, so let's look at your browser first."),
     (PHISHING, "Hi, I've sent a password reset link to the address on your account."),
+    (OUTAGE_ONE, "Hi, our team has marked your ticket as urgent and is looking into it."),
+    (PHISHING, "Hi, our filters flagged that email as phishing and blocked similar ones."),
+    (HOLD, "Hi, the system listed two charges because the first was a pending hold."),
 ]
 
 
