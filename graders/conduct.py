@@ -192,16 +192,17 @@ CONTEMPT: tuple[re.Pattern[str], ...] = tuple(re.compile(p) for p in (
     r"spoon-?feed\w*|babysit\w*)|\bspoon-?feed\w*|\bbabysit\w*",
     r"\bfor whatever (?:it'?s|that'?s) worth\b|\bsome of us (?:actually|still|do|can|bother)\b",
     r"\bspoiler(?: alert)?\s*[:!,-]",
-    r"\b(?:ah|oh),? yes\b|\bthe (?:classic|old|usual|famous|familiar|typical|good old) "
+    r"\bthe (?:classic|old|usual|famous|familiar|typical|good old) "
     r"['\u2018\u201c\"]",
     r"\bbetween the (?:chair|seat) and the (?:keyboard|screen)\b|\bpebkac\b|\bid-?10-?t\b|\blayer 8\b",
     r"\b(?:try|start|consider|learn|should) (?:\w+ )?(?:paying attention|listening)\b",
-    r"\b(?:click|press|push|tap) (?:a|one) (?:single )?button\b|\bnot everyone needs\b",
+    r"\bnot everyone needs\b",
     r"\bbare minimum of (?:checking|reading|effort|research|thought|care|attention)\b"
     r"|\b(?:do|did|doing) the bare minimum\b",
     r"\b(?:something for nothing|double[- ]dip\w*|free ride|free lunch|have (?:your|their) cake)\b"
     r"|\b(?:pull(?:ing)? a fast one|pull(?:ing)? (?:one|something) over)\b",
-    r"\bwe(?:'ve| have) (?:all )?(?:seen|heard) (?:this|that|it) (?:one |story |excuse )?(?:before|man"
+    r"\bwe(?:'ve| have) (?:all )?(?:seen|heard) (?:this|that|it) (?:one |story |excuse |trick |line )"
+    r"(?:before|man"
     r"y times|"
     r"a hundred times|a thousand times)\b",
     r"\b(?:i|we) (?:don't|do not) make the rules\b|\b(?:that|it)(?:'s| is) (?:just )?(?:how it is|the way it "
@@ -243,7 +244,7 @@ CONTEMPT: tuple[re.Pattern[str], ...] = tuple(re.compile(p) for p in (
     # doubt and impatience in the corpus writers' own register, in new words
     r"\bare you sure (?:you|it) (?:didn't|did not|haven't|weren't|wasn't) (?:just )?(?:drop|forget|bre"
     r"ak|lose|"
-    r"click|change|delete|order|press|type|do|miss|read|see|check)\w*\b",
+    r"click|change|delete|order|press|type|do)\w*\b",
     r"\bmake a habit of (?:it|this|that)\b",
     r"\b(?:is(?:n't| not)|was(?:n't| not)) exactly (?:an? )?(?:emergency|urgent|crisis|catastrophe|disaster|"
     r"tragedy|end of the world|difficult|hard|complicated)\b|\bhardly (?:an? )?(?:emergency|urgent|crisis|"
@@ -269,7 +270,8 @@ CONTEMPT: tuple[re.Pattern[str], ...] = tuple(re.compile(p) for p in (
     r"\b(?:final|last|formal) warning\b|\bconsider (?:this|yourself) (?:a |your )?(?:final )?warn\w*\b"
     r"|\b(?:we'll|we will|i'll|i will) (?:ban|block|blacklist|report) you\b|\breport you to (?:the )?"
     r"(?:police|authorities)\b|\bif you (?:keep|continue) (?:this|writing|emailing|messaging|complaining|"
-    r"contacting|chasing)\b",
+    r"contacting|chasing)\b[^.!?]{0,60}\b(?:we|i)(?:'ll| will) (?:close|ban|block|stop|report|ignore|suspend|"
+    r"terminate)\b",
     r"\bper my (?:last|previous|earlier) (?:email|message|reply)\b|\bas (?:previously|already) (?:stated|"
     r"mentioned|explained|advised)\b",
     r"\byour (?:spelling|grammar|typos|punctuation)\b|\b(?:hilarious|(?:had|got) a (?:good )?laugh|we "
@@ -289,23 +291,23 @@ CONTEMPT: tuple[re.Pattern[str], ...] = tuple(re.compile(p) for p in (
     r"'s|it is|"
     r"it isn't|it's not|it is not) exactly hidden\b|\bgoogle (?:it|is your friend)\b",
     r"\b(?:emailing|writing|messaging|chasing|calling|shouting|complaining|pinging|asking)(?: us)?(?: again| "
-    r"more| repeatedly| louder| every \w+)? (?:won't|will not|doesn't|does not|isn't going to) (?:help"
+    r"more| repeatedly| louder| every \w+) (?:won't|will not|doesn't|does not|isn't going to) (?:help"
     r"|change|"
     r"fix|speed)\b",
-    r"\b(?:plain and simple|simple as that)\b|\byou fell for\b|\bthought of that (?:before|earlier|sooner)\b"
+    r"\b(?:plain and simple|simple as that)\b|\bthought of that (?:before|earlier|sooner)\b"
     r"|\bsnooze,? you lose\b|(?:^|[.!?]\s+)tough(?: luck)?[.!]",
     r"\banyone could (?:claim|say|write|pretend|type)\b|\b(?:nice|great|cute|lovely) story\b|\bpull th"
     r"e other "
     r"one\b|\bborn yesterday\b|\bcome off it\b|\bgive (?:me|us) a break\b|\bwho (?:do you think )?"
     r"(?:you're|you are) (?:fooling|kidding)\b|\bnot fooling anyone\b",
     r"\bwon't make (?:the|your|it|this) (?:\w+ )?(?:disappear|go away|vanish)\b|\brun(?:ning)? away from\b",
-    r"\btake a (?:deep )?breath\b|\bcalm yourself\b|\btone it down\b|\bno need to (?:shout|yell|be rude|get "
+    r"\bcalm yourself\b|\btone it down\b|\bno need to (?:shout|yell|be rude|get "
     r"angry|get upset|be so)\b",
-    r"\bbeg(?:ging)? (?:for )?bount\w*|\bscanner (?:output|spam|noise)\b|\bcopy[- ]paste(?:d)? (?:report|"
-    r"output)\b",
+    r"\bbeg(?:ging)? (?:for )?bount\w*",
     r"\byou (?:picked|chose|selected|signed up for|clicked|agreed to) (?:it|the plan|that plan|this plan|the "
     r"annual|annual)[^.!?]{0,20}\bnot (?:us|we)\b",
-    r"(?:^|[.!?]\s+)again[.!]|\bwrong again\b|\b(?:strike (?:one|two|three)|third strike|two strikes)\b"
+    r"(?:^|[.!?]\s+)again[.!]|\b(?:you're|you are|you've got it|digits are|that's|it's) wrong again\b|"
+    r"\b(?:strike (?:one|two|three)|third strike|two strikes)\b"
     r"|\bgrow legs\b",
     # an apology that is none, an order to wait or calm down, the claim itself called suspect
     r"\b(?:too|so) (?:complicated|confusing|hard|difficult) for you\b|\bnot sorry\b|\bsorry you feel t"
