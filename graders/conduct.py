@@ -290,8 +290,9 @@ CONTEMPT: tuple[re.Pattern[str], ...] = tuple(re.compile(p) for p in (
     r"\btook (?:me|us) (?:two |2 |five |5 |ten |10 |a few |a couple of )?(?:seconds|minutes)\b|\b(?:it"
     r"'s|it is|"
     r"it isn't|it's not|it is not) exactly hidden\b|\bgoogle (?:it|is your friend)\b",
-    r"\b(?:emailing|writing|messaging|chasing|calling|shouting|complaining|pinging|asking)(?: us)?(?: again| "
-    r"more| repeatedly| louder| every \w+) (?:won't|will not|doesn't|does not|isn't going to) (?:help"
+    r"\b(?:emailing|writing|messaging|chasing|calling|shouting|complaining|pinging|asking)(?: us(?: again| "
+    r"more| repeatedly| louder| every \w+)?| again| more| repeatedly| louder| every \w+) (?:won't|will"
+    r" not|doesn't|does not|isn't going to) (?:help"
     r"|change|"
     r"fix|speed)\b",
     r"\b(?:plain and simple|simple as that)\b|\bthought of that (?:before|earlier|sooner)\b"

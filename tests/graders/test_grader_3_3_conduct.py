@@ -130,6 +130,10 @@ HONEST = [
     (PHISHING, "Hi, please take extra care with emails that ask for your password; we never do."),
     (RESEARCHER, "Hi, thanks to you we know about this issue. Our security team will assess it."),
     (REFUND_LATE, "Hi Ava, I'm sorry, but the order is outside the 30-day refund window."),
+    (HOLD, "Hi, calling your bank won't speed it up, unfortunately; the hold drops off in 3-5 days."),
+    (EMAIL_UNVERIFIED, "Hi, if you continue writing from the new address, we can't verify you."),
+    (OUTAGE_ONE, "Hi, we've seen this one before with Safari: clearing the cache fixes it."),
+    (PLAN_DOWN, "Hi, you just need to click a button in Settings > Billing to switch."),
 ]
 
 
