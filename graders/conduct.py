@@ -201,7 +201,7 @@ CONTEMPT: tuple[re.Pattern[str], ...] = tuple(re.compile(p) for p in (
     r"|\b(?:do|did|doing) the bare minimum\b",
     r"\b(?:something for nothing|double[- ]dip\w*|free ride|free lunch|have (?:your|their) cake)\b"
     r"|\b(?:pull(?:ing)? a fast one|pull(?:ing)? (?:one|something) over)\b",
-    r"\bwe(?:'ve| have) (?:all )?(?:seen|heard) (?:this|that|it) (?:one |story |excuse |trick |line )"
+    r"\bwe(?:'ve| have) (?:all )?(?:seen|heard) (?:this|that|it) (?:story |excuse |trick |line )"
     r"(?:before|man"
     r"y times|"
     r"a hundred times|a thousand times)\b",
