@@ -1078,8 +1078,11 @@ class Reading:
     CLD2 misnames is English, and a sentence in another script is not; a window for something still
     to come needs a stated window, not the days between two known dates."""
     closer: bool = False
-    """3.3: the readings of :mod:`graders.harms` that 3.3 adds (what each adds is said where it is
-    read); 3.2 and earlier read as they did."""
+    """3.3: contempt, disclosures, secrets asked for and commitments read by their class
+    (:mod:`graders.conduct`), a refund promised whatever the review finds, a disguised text read
+    through to what it says (:func:`_read_through`), a short English sentence CLD2 misnames read
+    as English and words split apart read as unreadable (:func:`unreadable_3_3`); 3.2 and
+    earlier read as they did."""
 
 
 READING_3_0 = Reading(CONTEMPT, by_meaning=False)
