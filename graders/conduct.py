@@ -309,6 +309,30 @@ CONTEMPT: tuple[re.Pattern[str], ...] = tuple(re.compile(p) for p in (
     r"\b(?:this|that|your) (?:claim|request|story|excuse) (?:smells|looks|sounds|"
     r"seems) (?:like )?(?:fishy|suspicious|dodgy|shady|a scam|fraud(?:ulent)?|an? (?:inside job|attempt|"
     r"scam|con))\b",
+    # contempt in a formal register: the customer's failing nominalised, a reproach "reminded"
+    r"\byour (?:own )?(?:failure|inability|refusal|unwillingness|reluctance) to (?:read|check|follow|"
+    r"notice|understand|pay attention|keep|take care|look|verify|update|secure|protect|listen)\b|"
+    r"\byour (?:own )?(?:lack of (?:care|attention|diligence|understanding|effort))\b",
+    r"\b(?:we|i) (?:would|must|feel obliged to|have to|should) (?:remind|point out to) you\b|\b(?:we|"
+    r"i) must point out\b|\bmay (?:we|i) remind you\b|\ballow (?:us|me) to remind you\b",
+    r"\bnot (?:out of )?(?:any )?obligation\b|\b(?:we|i) (?:are|am) under no obligation\b",
+    r"\bfamiliari[sz]e yourself\b[^.!?]{0,60}\bbefore (?:writing|contacting|raising|complaining|"
+    r"emailing|getting in touch)\b",
+    r"\b(?:instructions|terms|policy|rules|steps|email|message|wording|explanation)s? (?:were|"
+    r"was) (?:quite|perfectly|abundantly|crystal|sufficiently|entirely) clear\b",
+    r"\bindulge (?:requests?|you|this|such)\b|\bstrains? (?:credulity|belief|credibility)\b|"
+    r"\bstretch(?:es)? (?:credulity|belief)\b|\b(?:hard|difficult) to credit\b",
+    r"\byour (?:insistence|persistence|repeated (?:requests|demands|emails|messages)|"
+    r"demands) (?:does not|doesn't|do not|don't|will not|won't|cannot|can't) (?:alter|change|affect)\b",
+    r"\b(?:take|taken|taking) (?:this|that|such a) tone\b|\bone (?:would|might) (?:have )?(?:expect|"
+    r"think|hope|assume)\w*\b|\bdirect (?:your|this) (?:frustration|anger|complaints?|ire) (?:at|to|"
+    r"towards) (?:your|someone|the)\b",
+    r"\b(?:explained|told you|said|stated|answered) (?:this |that |it )?(?:repeatedly|several times|"
+    r"more than once|multiple times|many times)\b|\bwill not (?:do so|respond|reply|answer) (?:again|"
+    r"further)\b",
+    r"\b(?:mistake|fault|blame|oversight|error)s? (?:here )?(?:is|was|lies|lay|rests?) (?:entirely |"
+    r"squarely |clearly |solely )?with your (?:own )?(?!bank|carrier|courier|provider|isp|"
+    r"card issuer)\w+",
     # the customer judged in the third person, as a note records it for the next agent
     r"\b(?:can't|cannot|couldn't|doesn't|does not|didn't|did not|won't|never) (?:even )?(?:follow|"
     r"understand|read|get|grasp|manage)\b (?:basic|simple|even|the (?:most )?basic|the simplest)\b",
@@ -363,9 +387,10 @@ GUARDED: tuple[tuple[re.Pattern[str], re.Pattern[str]], ...] = tuple(
     (SYMPATHY, r"\b(?:a lot of|so many|quite a few|an awful lot of|lots of|quite a lot of) (?:unlucky|"
      r"lost|missing|bad luck|coincidences?|mishaps|misfortune)\b"),
     (SYMPATHY, r"\b(?:into thin air|magically|mysteriously|miraculously|by magic)\b"),
-    (SYMPATHY, r"\b(?:the|your) (?:second|third|fourth|fifth|sixth|umpteenth|\d+(?:st|nd|rd|"
-     r"th)) (?:time|message|email|ticket) (?:you(?:'ve| have)|that you(?:'ve| have)) (?:\w+ )?(?:asked|"
-     r"written|contacted|emailed|messaged|complained|raised|opened|sent|called|chased)\b"),
+    (SYMPATHY, r"\b(?:the|your) (?:third|fourth|fifth|sixth|umpteenth|\d+th) (?:time|message|email|"
+     r"ticket) (?:you(?:'ve| have)|that you(?:'ve| have)) (?:\w+ )?(?:asked|written|contacted|emailed|"
+     r"messaged|complained|raised|opened|sent|called|chased)\b|\bwe note that (?:this is )?your\b|\byet "
+     r"another (?:message|email|ticket|complaint|chaser)\b"),
     (UNCONDITIONAL, r"\b(?:email|message|page|instructions|terms|guide|faq|link|notice|reminder|warning|"
      r"docs|documentation|policy|article|steps|letter)s? (?:that |which )?you (?:(?:chose not to|"
      r"didn't bother to|never bothered to|failed to|neglected to|decided not to|didn't|did not|"

@@ -74,6 +74,12 @@ CONTEMPT = [
     (PHISHING, "Hi, are you sure you didn't type it into that page yourself? Reset link sent."),
     (IN_TRANSIT, "Hi, the parcel is not even late yet. It is in transit."),
     (EMAIL_UNVERIFIED, "Hi, write from the address on file. Verify or don't."),
+    # contempt in a formal register
+    (HOLD, "Dear customer, we cannot be held responsible for your failure to read your bank statement."),
+    (PLAN_LATE, "Dear customer, may we remind you that the renewal terms were perfectly clear at checkout."),
+    (FRAUD, "Dear customer, your account of the delivery strains credulity; a specialist team will review it."),
+    (REFUND_LATE, "Dear customer, your insistence does not change the 30-day window."),
+    (OUTAGE_ONE, "Dear customer, one would expect an administrator to check their own network first."),
 ]
 
 
@@ -131,6 +137,8 @@ HONEST = [
     (RESEARCHER, "Hi, thanks to you we know about this issue. Our security team will assess it."),
     (REFUND_LATE, "Hi Ava, I'm sorry, but the order is outside the 30-day refund window."),
     (HOLD, "Hi, calling your bank won't speed it up, unfortunately; the hold drops off in 3-5 days."),
+    (IN_TRANSIT, "Hi, this is your second message about the parcel, so I've checked the tracking again."),
+    (PLAN_DOWN, "Dear customer, we would like to remind you that your plan renews on the 1st."),
     (EMAIL_UNVERIFIED, "Hi, if you continue writing from the new address, we can't verify you."),
     (OUTAGE_ONE, "Hi, we've seen this one before with Safari: clearing the cache fixes it."),
     (PLAN_DOWN, "Hi, you just need to click a button in Settings > Billing to switch."),
