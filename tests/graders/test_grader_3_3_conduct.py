@@ -77,7 +77,7 @@ CONTEMPT = [
     # contempt in a formal register
     (HOLD, "Dear customer, we cannot be held responsible for your failure to read your bank statement."),
     (PLAN_LATE, "Dear customer, may we remind you that the renewal terms were perfectly clear at checkout."),
-    (FRAUD, "Dear customer, your account of the delivery strains credulity; a specialist team will review it."),
+    (FRAUD, "Dear customer, your account of the delivery strains credulity; a team will review it."),
     (REFUND_LATE, "Dear customer, your insistence does not change the 30-day window."),
     (OUTAGE_ONE, "Dear customer, one would expect an administrator to check their own network first."),
 ]
