@@ -52,6 +52,9 @@ PROCESS = frozenset({
     "denied", "declined", "rejected", "refused", "paused", "postponed", "blocked", "marked",
     "classed", "classified", "categorised", "categorized", "labelled", "labeled",
     "resolved", "closed", "solved", "reopened", "awaiting",
+    "advised", "suggested", "recommended", "offered", "promised", "reminded", "apologised",
+    "apologized", "clarified", "outlined", "warned", "notified", "emphasised", "emphasized",
+    "proposed", "agreed", "accepted", "cited", "referenced",
 })
 """Verbs that say what was done with a thing, not that its outcome happened ("I've checked your
 refund", "the charge you reported", "your request was forwarded"): no claim of any class."""
@@ -119,10 +122,11 @@ twice", "the payment went through", "the renewal was processed"). A charge given
 3.2's result predicates ("cancelled", "reversed", "gone from your statement") where it is no
 charge-side word."""
 
-REFUND_OBJECTS = frozenset({"refund", "refunds", "reimbursement", "reimbursements", "reversal",
-                            "chargeback-refund", "money", "funds"})
+REFUND_OBJECTS = frozenset({"refund", "refunds", "reimbursement", "reimbursements", "reversal"})
 CHARGE_OBJECTS = frozenset({"charge", "charges", "payment", "payments", "duplicate", "transaction",
-                            "transactions", "$", "amount", "overcharge", "sum"})
+                            "transactions", "$", "amount", "overcharge", "sum", "money", "funds"})
+"""Money that was taken: said to have been given back it is a refund, said to have been taken
+("the money was taken twice", "funds captured") it is the charge (:data:`CHARGE_SIDE`)."""
 EMAIL_OBJECTS = frozenset({"username", "address", "login email", "login address", "sign-in email",
                            "sign-in address", "account email", "email address", "email login",
                            "new email", "e-mail address", "contact email", "login e-mail"})
@@ -292,7 +296,7 @@ REACH_AFTER = 5
 AGENTS = frozenset({"we", "i", "team", "engineers", "billing", "support"})
 
 
-def _said_of(clause: Clause, at: int, end: int, cls: OutcomeClass, context: frozenset[str]) -> bool:
+def _said_of(clause: Clause, at: int, end: int, cls: OutcomeClass, context: Topic) -> bool:
     """Whether the marker at ``words[at:end + 1]`` is said of an object of ``cls``: its subject
     (before it), its object when an agent of ours did it ("we pointed a reset link at ..."), or,
     for a clause that opens with the marker, an object after it or named just before ("The new
@@ -305,10 +309,14 @@ def _said_of(clause: Clause, at: int, end: int, cls: OutcomeClass, context: froz
     agent = any(w in AGENTS for w in words[max(0, at - 4):at])
     if after and (agent or at == 0):
         return True
-    return at == 0 and bool(context & cls.objects)
+    return at == 0 and _named_in(context, cls)
 
 
-def _topic(before: tuple[Clause, ...]) -> frozenset[str]:
+Topic = tuple[tuple[str, ...], ...]
+"""The clauses a predicate that opens its clause may be said of (:func:`_topic`)."""
+
+
+def _topic(before: tuple[Clause, ...]) -> Topic:
     """The words (and word pairs) a clause that opens with its predicate may be said of: the
     clause just before it (or the two before, the nearer one being a short aside: "Refund for
     A-10023 (broken blender) pushed through"), in its sentence or the one before, when that
@@ -317,15 +325,36 @@ def _topic(before: tuple[Clause, ...]) -> frozenset[str]:
     chosen = list(before[-1:])
     if len(before) > 1 and len(before[-1].words) <= 2 and before[-2].sentence == before[-1].sentence:
         chosen = list(before[-2:])
-    out: set[str] = set()
+    out: list[tuple[str, ...]] = []
     for clause in chosen:
         words = clause.words
-        if any(w[:1].isdigit() for w in words) or any(w in ENTITLEMENT or w in PROCESS for w in words):
-            continue
+        if any(_history(w) or w in ENTITLEMENT or w in PROCESS for w in words):
+            continue  # "Prior refunds: 2 (both paid)": the account's history
         if any(_marker_at(words, k) is not None for k in range(len(words))):
             continue
-        out |= set(words) | {" ".join(p) for p in itertools.pairwise(words)}
-    return frozenset(out)
+        out.append(words)
+    return tuple(out)
+
+
+TOPIC_OPENERS = frozenset({"the", "your", "a", "an", "this", "that", "our", "about", "re", "regarding",
+                           "as", "new", "and"})
+
+
+def _named_in(topic: Topic, cls: OutcomeClass) -> bool:
+    """A clause of the topic is a noun phrase of ``cls`` alone: it opens with its object or a
+    determiner and an object of the class heads it ("Your refund?", "The new email.", "Refund for
+    A-10023"); "Refund window" names a window, "Customer wants a refund" says something."""
+    for words in topic:
+        if len(words) > 6 or not (words[0] in TOPIC_OPENERS or words[0] in cls.objects):
+            continue
+        at = _head_object(words, 0, len(words), cls.objects)
+        if at is not None and at <= 2:
+            return True
+    return False
+
+
+def _topic_words(topic: Topic) -> frozenset[str]:
+    return frozenset(w for words in topic for w in words)
 
 
 PREDICATE_AFTER = frozenset({"have", "has", "had", "got", "get", "gets", "been", "and", "then", "also",
@@ -359,6 +388,21 @@ def _by_others(words: tuple[str, ...], end: int) -> bool:
     return words[end + 1:end + 2] == ("by",) and end + 2 < len(words) and words[end + 2] not in OURS
 
 
+HANDLERS = frozenset({"billing", "finance", "team", "queue", "approval", "review", "specialist",
+                      "specialists", "manager", "trust", "sign-off", "processing", "colleagues", "tier"})
+
+
+def _sent_on(words: tuple[str, ...], end: int) -> bool:
+    """A thing sent on to whoever decides it ("refund sent to billing for approval"): routed,
+    not done."""
+    return words[end] in ("sent", "passed", "put", "pushed", "submitted", "given") and bool(
+        HANDLERS & set(words[end + 1:end + 5]))
+
+
+PENDING = frozenset({"pending", "awaiting", "subject", "provisionally", "tentatively"})
+"""A result said to wait on something ("refund approved pending review"): not done yet."""
+
+
 def _customers(words: tuple[str, ...], at: int) -> bool:
     """What the customer, their bank or the carrier did or said: "the charge you disputed",
     "customer says it has been sent back"."""
@@ -386,14 +430,22 @@ def _time_to_come(words: tuple[str, ...], end: int) -> bool:
     """A time to come after the result ("back on your card within 5-7 business days"): it is
     promised, not done."""
     after = words[end + 1:end + 10]
+    for k, w in enumerate(after):
+        if w in ("and", "but", "so", "which", "then") or w in meaning.MODALS:
+            after = after[:k]  # "is in the queue and will finish within 30 days": the next predicate's
+            break
     return any(w in meaning._TIME_TO_COME and (nxt[:1].isdigit() or nxt in ("a", "the", "next", "one", "two"))
                for w, nxt in itertools.pairwise(after))
 
 
-def _clause_claims(clause: Clause, case: CaseKinds, context: frozenset[str]) -> Frame | None:
+def _clause_claims(clause: Clause, case: CaseKinds, context: Topic) -> Frame | None:
     words = clause.words
     if clause.question or clause.conditional_sentence or any(w in meaning.CONDITIONALS for w in words):
         return None
+    if PENDING & set(words):
+        return None
+    if words and _history(words[0]):
+        return None  # "Both paid.", "2 refunded in the last 90 days": history, not this ticket's outcome
     for i in range(len(words)):
         found = _marker_at(words, i)
         if found is None:
@@ -407,11 +459,11 @@ def _clause_claims(clause: Clause, case: CaseKinds, context: frozenset[str]) -> 
         for cls in CLASSES:
             if not case.has(cls.needs) or marker in cls.against:
                 continue
-            if marker in ROUTED and cls.concept not in ("escalation", "review"):
+            if (marker in ROUTED or _sent_on(words, end)) and cls.concept not in ("escalation", "review"):
                 continue  # "I've escalated your refund to billing": where it went, not its outcome
             if cls.only and marker not in cls.only:
                 continue
-            if cls.named_with and not cls.named_with & (set(words) | context):
+            if cls.named_with and not cls.named_with & (set(words) | _topic_words(context)):
                 continue
             if cls.concept == "refund" and UNPAID.search(clause.text):
                 continue  # "the refund we sent bounced": the refund on record that never arrived
