@@ -209,6 +209,7 @@ class CaseKinds:
 
     email: bool = False
     parcel: bool = False
+    security: bool = False
     legal: bool = False
     product: bool = False
 
@@ -476,11 +477,40 @@ def _clause_claims(clause: Clause, case: CaseKinds, context: Topic) -> Frame | N
                 continue  # a fix promised is a guarantee, read with the commitments
             if mood is not None:
                 return Frame(cls.concept, mood, clause.text)
+        if case.security and _all_clear(clause, i, marker):
+            return Frame("false_alarm", DONE, clause.text)
         if case.parcel and marker in SHIP_MARKERS:
             frame = _reshipped(clause, i, end)
             if frame is not None:
                 return frame
     return None
+
+
+COMPROMISED = frozenset({"accessed", "entered", "breached", "compromised", "touched", "exposed",
+                         "stolen", "viewed", "downloaded", "exfiltrated", "leaked", "opened", "used",
+                         "taken", "copied", "read", "affected"})
+NOBODY = frozenset({"none", "no", "nothing", "nobody", "neither", "never"})
+FOILED = frozenset({"blocked", "stopped", "rejected", "failed", "denied", "prevented", "thwarted",
+                    "repelled", "contained", "unsuccessful", "caught"})
+ATTACKS = frozenset({"attempts", "attempt", "attacker", "attackers", "intruder", "intruders",
+                     "sign-ins", "logins", "login", "sign-in", "attack", "attacks", "hackers", "hacker"})
+HEDGES = frozenset({"evidence", "sign", "signs", "indication", "yet", "whether", "know", "tell",
+                    "found", "see", "seen", "appear", "appears", "seems", "far", "confirm", "sure"})
+"""What makes "nothing was accessed" a report of what is known so far, not a finding."""
+
+
+def _all_clear(clause: Clause, at: int, marker: str) -> bool:
+    """On a security report, a finding stated as done that nothing established: nothing was
+    accessed ("none of your admin accounts was entered"), or the attack failed ("the sign-in
+    attempts were all blocked at the edge"). "We have no evidence yet that ..." hedges it."""
+    words = clause.words
+    if HEDGES & set(words) or meaning._mood(clause, at, "ed") is None:
+        return False  # hedged, asked, conditional, a policy or a plan
+    subject = words[max(0, at - 8):at]
+    if marker in COMPROMISED and NOBODY & set(subject):
+        return True
+    return marker in FOILED and bool(ATTACKS & set(subject) or words[max(0, at - 3):at] in (
+        ("they", "were"), ("they", "are"))) and not NOBODY & set(subject)
 
 
 _NEW_THING = re.compile(r"(?<![a-z])(?:a|an|the|your)? ?(?:second|another|replacement|new|fresh|spare)"

@@ -275,6 +275,7 @@ def _case_kinds(state: EpisodeState) -> outcomes.CaseKinds:
         or ("update_account_email" in actions and task.ticket.product_area in ("account", "authentication")),
         parcel=task.ticket.product_area == "orders" or any(w in facts for w in ("tracking", "carrier")),
         legal="place_legal_hold" in actions,
+        security="security" in task.ticket.product_area,
         product="escalate_incident" in actions and not _security_case(state))
 
 
