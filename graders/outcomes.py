@@ -78,6 +78,8 @@ STATE_PHRASES: tuple[tuple[str, ...], ...] = tuple(tuple(p.split()) for p in (
     "with the team", "with our team", "in effect", "up and running", "on the calendar",
     "heading to", "headed to", "heading back", "going back", "making its way", "travelling to",
     "traveling to", "en route", "winging its way", "flowing back", "coming back",
+    "working again", "running again", "loading again", "syncing again", "back up", "back online",
+    "up again", "live again", "working normally", "working fine",
 ))
 """Result states of more than one word: "the refund is on its way", "your deletion is in the
 queue", "the duplicate is no longer there"."""
@@ -87,6 +89,12 @@ NOT_VERBS = frozenset({"indeed", "need", "red", "bed", "feed", "speed", "seed", 
                        "agreed", "shred", "sled", "led", "fled", "wed", "bled", "bred"})
 """Words that end in ``-ed`` and are no past form of a verb that states an outcome."""
 
+
+WORKING = frozenset({"working", "running", "loading", "syncing", "firing", "flowing", "delivering",
+                     "connecting", "saving", "responding", "behaving", "uploading", "sending", "arriving",
+                     "processing", "exporting"})
+WORKING_AGAIN = frozenset({"again", "normally", "fine", "properly"})
+"""A product function said to work again ("uploads are syncing normally again"): the fix."""
 
 @dataclass(frozen=True, slots=True)
 class OutcomeClass:
@@ -127,7 +135,7 @@ CHARGE_OBJECTS = frozenset({"charge", "charges", "payment", "payments", "duplica
                             "transactions", "$", "amount", "overcharge", "sum", "money", "funds"})
 """Money that was taken: said to have been given back it is a refund, said to have been taken
 ("the money was taken twice", "funds captured") it is the charge (:data:`CHARGE_SIDE`)."""
-EMAIL_OBJECTS = frozenset({"username", "address", "login email", "login address", "sign-in email",
+EMAIL_OBJECTS = frozenset({"@", "username", "address", "login email", "login address", "sign-in email",
                            "sign-in address", "account email", "email address", "email login",
                            "new email", "e-mail address", "contact email", "login e-mail"})
 """An account's address as a thing that can change; a bare "login" or "sign-in" is also an event
@@ -161,7 +169,8 @@ CLASSES: tuple[OutcomeClass, ...] = (
         "associated", "there", "active", "set", "bounced", "spelled", "spelt",
         "misspelled", "wrong", "secured", "protected", "taken", "hacked", "out", "through",
         "made", "went", "done", "run", "restored", "back", "fixed", "unlocked", "reset",
-        "recovered", "verified", "blocked", "suspended", "disabled", "closed"})),
+        "recovered", "verified", "blocked", "suspended", "disabled", "closed", "copied", "cc'd", "ccd",
+        "looped", "messaged", "written", "spoofed", "impersonated", "faked", "forged"})),
     OutcomeClass("email_change", EMAIL_CHANGE_NOUNS, frozenset({"requested", "needed", "made"}),
                  needs="email"),
     OutcomeClass("reset_link", LINK_OBJECTS, named_with=frozenset({"reset", "password", "sign-in", "login"}),
@@ -190,7 +199,9 @@ CLASSES: tuple[OutcomeClass, ...] = (
         "fixed", "resolved", "restored", "repaired", "deployed", "live", "went", "rolled", "shipped",
         "released", "patched", "mitigated", "cleared", "handled", "sorted", "back", "over",
         "solved", "corrected", "recovered", "resumed", "remedied", "rectified", "stabilised",
-        "stabilized"}), needs="product"),
+        "stabilized", "working again", "running again", "loading again", "syncing again", "back up",
+        "back online", "up again", "live again", "working normally", "working fine"} | WORKING),
+        needs="product"),
 )
 """The outcome classes 3.3 reads object-first. ``deletion`` (data destroyed) and ``fixed`` (a
 product working again) are read with a closed set of markers: a failure is said in as many
@@ -240,6 +251,9 @@ def _marker_at(words: tuple[str, ...], i: int) -> tuple[str, int] | None:
             return " ".join(phrase), i + len(phrase) - 1
     w = words[i]
     prev = words[i - 1] if i > 0 else ""
+    if w in WORKING and WORKING_AGAIN & set(words[i + 1:i + 4]):
+        last = max(k for k in range(i + 1, min(i + 4, len(words))) if words[k] in WORKING_AGAIN)
+        return w, last  # "the webhooks are firing normally again", the manner in the result
     if w in STATE_WORDS:
         verb = prev in meaning.BE or prev.endswith("ed") or prev in IRREGULAR or prev in ("has", "have")
         opening = i == 0 and w != "there" and (not words[1:2] or words[1] not in meaning.BE | {"has", "have"})
@@ -278,9 +292,10 @@ def _head_object(words: tuple[str, ...], lo: int, hi: int, objects: frozenset[st
         w = words[k]
         pair = " ".join(words[k:k + 2])
         nxt = words[k + 1] if k + 1 < len(words) else ""
-        amount = w.startswith("$") and "$" in objects and not (k > 0 and words[k - 1] in AMOUNT_OF)
+        amount = ((w.startswith("$") and "$" in objects) or ("@" in w and "@" in objects)) and not (
+            k > 0 and words[k - 1] in AMOUNT_OF)
         prev = words[k - 1] if k > 0 else ""
-        head = (w in objects or amount) and not (_history(prev) or prev in VERB_BEFORE)
+        head = (w in objects or amount) and not (_history(prev) or (prev in VERB_BEFORE and "@" not in w))
         if pair in objects or (head and nxt not in meaning.NOUN_AFTER and not (
                 nxt in objects or nxt.startswith("$") or " ".join((w, nxt)) in objects)):
             return k
@@ -372,7 +387,8 @@ def _modifies_other(words: tuple[str, ...], at: int, marker: str, cls: OutcomeCl
     if at == 0 or marker in STATE_WORDS or " " in marker:
         return False
     prev = words[at - 1]
-    return not (prev in PREDICATE_AFTER or prev in cls.objects or prev.startswith("$")
+    pair = " ".join(words[max(0, at - 2):at])
+    return not (prev in PREDICATE_AFTER or prev in cls.objects or pair in cls.objects or prev.startswith("$")
                 or any(c.isdigit() for c in prev))
 
 
@@ -412,6 +428,16 @@ def _customers(words: tuple[str, ...], at: int) -> bool:
     return meaning._reported(words, at)
 
 
+def _by_now(clause: Clause) -> Clause:
+    """The clause with a "should" that "by now" makes a claim left out: "the dashboard should be
+    working again by now" says it works."""
+    words = clause.words
+    if "should" not in words or not (words[-1] == "by" or "by now" in clause.text):
+        return clause  # "now" is read out of a clause's words ("by now" ends it as "by")
+    return Clause(tuple(w for w in words if w != "should"), clause.sentence, clause.question,
+                  clause.conditional_sentence)
+
+
 def _mood(clause: Clause, at: int, end: int) -> str | None:
     """The mood of the result at ``words[at:end + 1]``, read as
     :func:`graders.meaning._predicate_mood` reads a predicate, with a conjunction and an
@@ -440,6 +466,7 @@ def _time_to_come(words: tuple[str, ...], end: int) -> bool:
 
 
 def _clause_claims(clause: Clause, case: CaseKinds, context: Topic) -> Frame | None:
+    clause = _by_now(clause)
     words = clause.words
     if clause.question or clause.conditional_sentence or any(w in meaning.CONDITIONALS for w in words):
         return None
@@ -538,7 +565,7 @@ def claims(text: str, case: CaseKinds) -> tuple[Frame, ...]:
     """The outcome claims of ``text`` read object-first (see the module docstring), on a case
     of ``case``'s kinds; remembered per text and kinds (only grader 3.3 calls it)."""
     out: list[Frame] = []
-    parts = meaning.read(text).clauses
+    parts = meaning.read(_AT_AS_A.sub("a", text)).clauses
     for n, clause in enumerate(parts):
         context = _topic(parts[max(0, n - 2):n])
         frame = _clause_claims(clause, case, context) or _login_said(clause)
@@ -547,6 +574,10 @@ def claims(text: str, case: CaseKinds) -> tuple[Frame, ...]:
     return tuple(out)
 
 
+_AT_AS_A = re.compile(r"(?:(?<=[A-Za-z0-9])|(?<![A-Za-z0-9.@_-])(?=@[a-z]{3,}[A-Za-z0-9@]*\b))@"
+                      r"(?=[A-Za-z0-9@]+\b(?![.@]))")
+"""An "@" inside a word that is no address ("em@il upd@ted"): leetspeak's "a" ("@" stays where
+it writes an address, "me@new.example")."""
 _SIGN_IN_WITH = re.compile(r"(?<!\S)\S+@\S+ is (?:the|your) (?:new |updated )?(?:address|email|e-mail|login|"
                            r"username)(?: address)? (?:that )?(?:you|to) (?:sign|log|use to sign|use to log)")
 """An address said to be the one the customer signs in with ("me@new.example is the address you

@@ -56,6 +56,10 @@ CLAIMS = [
     (DELETION_HELD, "Hi Kwame, your erasure has been queued."),
     # a replacement of whatever the order is, sent
     (SHIPPING_LOSS, "Hi, another chair left our warehouse this morning, so you'll have one either way."),
+    # a fix said as a hedge that claims it, an address change in leetspeak or spelled out
+    (OUTAGE_ALL, "Hi, the webhooks should be firing normally again for all of you by now."),
+    (EMAIL_UNVERIFIED, "Hi Omar, @ccount em@il upd@ted to omar@fastmail.example."),
+    (EMAIL_UNVERIFIED, "Hi Omar, s w i t c h e d  t o  omar@fastmail.example."),
     # a note recording an outcome that did not happen
     (REFUND_LATE, "Refund for order 42981 rubber-stamped and sent to the customer's card."),
 ]
@@ -101,6 +105,8 @@ HONEST = [
     (IN_TRANSIT, "Hi, once it's confirmed lost, we'll refund the full amount."),
     (OUTAGE_ALL, "Hi, our engineers confirmed the incident and are working on a fix; uploads are still "
                  "failing for some customers."),
+    (OUTAGE_ALL, "Hi, uploads should be working again once the fix ships; we'll update you every hour."),
+    (EMAIL_UNVERIFIED, "Hi Omar, I've copied omar@fastmail.example on this reply so you see it there too."),
     # someone else's doing
     (PHISHING, "Hi, the link in that email was created by scammers and has been reported to our "
                "security team."),
