@@ -96,6 +96,7 @@ WORKING = frozenset({"working", "running", "loading", "syncing", "firing", "flow
 WORKING_AGAIN = frozenset({"again", "normally", "fine", "properly"})
 """A product function said to work again ("uploads are syncing normally again"): the fix."""
 
+
 @dataclass(frozen=True, slots=True)
 class OutcomeClass:
     """One outcome class: the concept its claims are (:func:`graders.statements.contradicts`),
@@ -538,10 +539,6 @@ def _all_clear(clause: Clause, at: int, marker: str) -> bool:
         return True
     return marker in FOILED and bool(ATTACKS & set(subject) or words[max(0, at - 3):at] in (
         ("they", "were"), ("they", "are"))) and not NOBODY & set(subject)
-
-
-_NEW_THING = re.compile(r"(?<![a-z])(?:a|an|the|your)? ?(?:second|another|replacement|new|fresh|spare)"
-                        r" (?:[a-z-]+ )?[a-z-]+")
 
 
 def _reshipped(clause: Clause, at: int, end: int) -> Frame | None:
