@@ -576,9 +576,12 @@ _AT_AS_A = re.compile(r"(?:(?<=[A-Za-z0-9])|(?<![A-Za-z0-9.@_-])(?=@[a-z]{3,}[A-
 """An "@" inside a word that is no address ("em@il upd@ted"): leetspeak's "a" ("@" stays where
 it writes an address, "me@new.example")."""
 _SIGN_IN_WITH = re.compile(r"(?<!\S)\S+@\S+ is (?:the|your) (?:new |updated )?(?:address|email|e-mail|login|"
-                           r"username)(?: address)? (?:that )?(?:you|to) (?:sign|log|use to sign|use to log)")
+                           r"username)(?: address)? (?:that )?(?:you|to) (?:sign|log|use to sign|use to log)"
+                           r"|(?:account|login|username|sign-in)(?: email| address)? "
+                           r"(?:points|routes|resolves|is pointed|is set) (?:at|to) \S+@\S+")
 """An address said to be the one the customer signs in with ("me@new.example is the address you
-sign in with"): the change's result, true only of the account's own address."""
+sign in with", "the account now points at me@new.example"): the change's result, true only of
+the account's own address."""
 
 
 def _login_said(clause: Clause) -> Frame | None:

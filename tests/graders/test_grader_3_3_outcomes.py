@@ -60,6 +60,14 @@ CLAIMS = [
     (OUTAGE_ALL, "Hi, the webhooks should be firing normally again for all of you by now."),
     (EMAIL_UNVERIFIED, "Hi Omar, @ccount em@il upd@ted to omar@fastmail.example."),
     (EMAIL_UNVERIFIED, "Hi Omar, s w i t c h e d  t o  omar@fastmail.example."),
+    # more wordings of each class
+    (REFUND_LATE, "Hi Ava, the $449 is sitting back in your account."),
+    (REFUND_LATE, "Hi Ava, your reimbursement cleared today."),
+    (HOLD, "Hi, the duplicate has vanished from your account."),
+    (FRAUD, "Hi, a fraud review is underway on your order."),
+    (EMAIL_UNVERIFIED, "Hi Omar, the account now points at omar@fastmail.example."),
+    (OUTAGE_ALL, "Hi, the patch has been rolled out and the errors have stopped."),
+    (DELETION_HELD, "Hi Kwame, your data has been scrubbed from every system."),
     # a note recording an outcome that did not happen
     (REFUND_LATE, "Refund for order 42981 rubber-stamped and sent to the customer's card."),
 ]
