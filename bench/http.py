@@ -36,7 +36,7 @@ from bench.workload import Plan, seed_episodes
 
 REQUEST_TIMEOUT_S = 30.0
 GOAL = 1.2
-"""Issue 14's goal for TicketLedger on durable SQLite / yardstick (it must not fall either)."""
+"""The goal for TicketLedger on durable SQLite / yardstick (the bar is 1.0; it must not fall either)."""
 
 
 def post(client: httpx.Client, path: str, body: object) -> dict[str, Any]:

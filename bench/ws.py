@@ -46,7 +46,7 @@ CONNECT_TIMEOUT_S = 30.0
 MESSAGE_TIMEOUT_S = 30.0
 PHASE_TIMEOUT_S = 300.0
 P99_BAR_MS = 50.0
-"""Issue 14's bar for p99 step latency with 0.5 s of thinking (at the issue's start: 53 ms)."""
+"""The bar for p99 step latency with 0.5 s of thinking (docs/performance.md)."""
 
 
 @dataclass(frozen=True)

@@ -1,4 +1,4 @@
-"""Issue 16 over a real server: a request reaches only an episode it names; client-chosen ids are
+"""Episode isolation over a real server: a request reaches only an episode it names; client-chosen ids are
 scoped to their client; Origin and Host are checked. (The audit surface's gating and the answer
 key are in ``test_leaks_http.py``.)
 
