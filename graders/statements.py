@@ -1133,10 +1133,10 @@ class Reading:
     to come needs a stated window, not the days between two known dates."""
     closer: bool = False
     """3.3: outcome claims read object-first (:mod:`graders.outcomes`); contempt, disclosures,
-    secrets asked for and commitments read by their class (:mod:`graders.conduct`), a refund promised whatever the review finds, a disguised text read
-    through to what it says (:func:`_read_through`), a short English sentence CLD2 misnames read
-    as English and words split apart read as unreadable (:func:`unreadable_3_3`); 3.2 and
-    earlier read as they did."""
+    secrets asked for and commitments read by their class (:mod:`graders.conduct`); a refund
+    promised whatever the review finds; a disguised text read through to what it says
+    (:func:`_read_through`); a short English sentence CLD2 misnames read as English and words
+    split apart read as unreadable (:func:`unreadable_3_3`). 3.2 and earlier read as they did."""
 
 
 READING_3_0 = Reading(CONTEMPT, by_meaning=False)
