@@ -362,6 +362,48 @@ CONTEMPT: tuple[re.Pattern[str], ...] = tuple(re.compile(p) for p in (
 """Contempt grader 3.3 reads beside 3.2's (in a note too: the record is read by the next agent)."""
 
 
+def loosened(pattern: re.Pattern[str]) -> re.Pattern[str]:
+    """``pattern`` without the word boundary its top-level alternatives open with (:data:`LOOSE`):
+    dropping an assertion outside any group only widens what matches."""
+    text, depth, i, in_class = pattern.pattern, 0, 0, False
+    out: list[str] = []
+    while i < len(text):
+        char = text[i]
+        after_bar = text[i - 1:i] == "|" and _unescaped(text, i - 1)
+        opens = depth == 0 and not in_class and (i == 0 or after_bar)
+        if opens and text.startswith("\\b", i):
+            i += 2
+            continue
+        if char == "\\":
+            out.append(text[i:i + 2])
+            i += 2
+            continue
+        if in_class:
+            in_class = char != "]"
+        elif char == "[":
+            in_class = True
+        elif char == "(":
+            depth += 1
+        elif char == ")":
+            depth -= 1
+        out.append(char)
+        i += 1
+    return re.compile("".join(out))
+
+
+def _unescaped(text: str, at: int) -> bool:
+    """Whether the character at ``at`` is not escaped by the backslashes before it."""
+    slashes = len(text[:at]) - len(text[:at].rstrip("\\"))
+    return slashes % 2 == 0
+
+
+LOOSE: tuple[re.Pattern[str], ...] = tuple(loosened(p) for p in CONTEMPT)
+"""Each of :data:`CONTEMPT` without the word boundary its alternatives open with: it matches
+wherever its expression does (and a little more), and is read several times faster, since a
+pattern that opens with a letter lets the scan skip ahead; the expression itself is read only
+where its loose form matched."""
+
+
 GUARDED: tuple[tuple[re.Pattern[str], re.Pattern[str]], ...] = tuple(
     (guard, re.compile(p)) for guard, p in (
     (UNCONDITIONAL, r"\b(?:don't|doesn't|do not|does not|didn't|did not) (?:just )?(?:fail|break|stop|"
@@ -415,6 +457,19 @@ def echoed(plain: str) -> str | None:
                 and any(len(w) > 3 for w in after):
             return " ".join(after)
     return None
+
+
+def contempt(plain: str) -> str | None:
+    """The first contempt 3.3 reads in ``plain`` (lower case) beside 3.2's: an expression of
+    :data:`CONTEMPT`, then one of :data:`GUARDED` in a sentence its guard lets through, then an
+    echoed fragment (:func:`echoed`)."""
+    for loose, pattern in zip(LOOSE, CONTEMPT, strict=True):
+        if loose.search(plain) is None:
+            continue
+        m = pattern.search(plain)
+        if m is not None:
+            return m.group()
+    return guarded_contempt(plain)
 
 
 def guarded_contempt(plain: str) -> str | None:
