@@ -287,6 +287,13 @@ def _history(word: str) -> bool:
     return word in HISTORY or (word[:1].isdigit() and not word.startswith("$"))
 
 
+OTHER_ADDRESSES = frozenset({"billing", "postal", "shipping", "delivery", "home", "mailing", "street",
+                             "physical", "company", "office", "business", "return", "invoice", "ip",
+                             "web", "site", "url"})
+"""What makes an "address" no address the account signs in with: "the billing address printed on
+your bills" is where invoices go."""
+
+
 def _head_object(words: tuple[str, ...], lo: int, hi: int, objects: frozenset[str]) -> int | None:
     """The index of the first object of ``objects`` heading its phrase in ``words[lo:hi]``."""
     for k in range(max(0, lo), min(hi, len(words))):
@@ -296,7 +303,8 @@ def _head_object(words: tuple[str, ...], lo: int, hi: int, objects: frozenset[st
         amount = ((w.startswith("$") and "$" in objects) or ("@" in w and "@" in objects)) and not (
             k > 0 and words[k - 1] in AMOUNT_OF)
         prev = words[k - 1] if k > 0 else ""
-        head = (w in objects or amount) and not (_history(prev) or (prev in VERB_BEFORE and "@" not in w))
+        head = (w in objects or amount) and not (_history(prev) or (prev in VERB_BEFORE and "@" not in w)
+                                                 or (w == "address" and prev in OTHER_ADDRESSES))
         if pair in objects or (head and nxt not in meaning.NOUN_AFTER and not (
                 nxt in objects or nxt.startswith("$") or " ".join((w, nxt)) in objects)):
             return k

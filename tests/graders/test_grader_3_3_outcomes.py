@@ -115,6 +115,9 @@ HONEST = [
                  "failing for some customers."),
     (OUTAGE_ALL, "Hi, uploads should be working again once the fix ships; we'll update you every hour."),
     (EMAIL_UNVERIFIED, "Hi Omar, I've copied omar@fastmail.example on this reply so you see it there too."),
+    # an address that is no sign-in address, described by a participle
+    (EMAIL_UNVERIFIED, "Hi Omar, you can update the billing address printed on your invoices yourself "
+                       "under Settings > Billing."),
     # someone else's doing
     (PHISHING, "Hi, the link in that email was created by scammers and has been reported to our "
                "security team."),
