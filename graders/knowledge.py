@@ -507,6 +507,33 @@ def _backed(entity: Entity, known: Knowledge) -> bool:
     return value in known.known(kind)
 
 
+def _one_slip(said: str, known: str) -> bool:
+    """Whether ``said`` is ``known`` with one character changed or two neighbours swapped."""
+    if len(said) != len(known) or said == known:
+        return False
+    diffs = [i for i, (a, b) in enumerate(zip(said, known, strict=True)) if a != b]
+    if len(diffs) == 1:
+        return True
+    first, second = diffs if len(diffs) == 2 else (0, 0)
+    return second == first + 1 and said[first] == known[second] and said[second] == known[first]
+
+
+def near_miss(entity: Entity, known: Knowledge) -> bool:
+    """Whether ``entity`` misstates a value the episode knows by a slip (grader 3.3): a digit
+    changed or two swapped ("$342" for $432, "SO-81361" for SO-81631, "Nov 17" for Nov 27), an
+    address with the right name at another domain ("david.new@inbox.com" for
+    david.new@inbox.example). Such a figure is a wrong fact whatever else its sentence does."""
+    kind, value = entity.kind, entity.value
+    if kind == "email":
+        name = value.partition("@")[0]
+        return any(k.partition("@")[0] == name for k in known.emails)
+    if kind == "card_digits":
+        return any(_one_slip(value, k) for k in known.card_on_file | known.card_quoted)
+    if kind in ("money", "date", "order_id", "phone"):
+        return any(_one_slip(value, k) for k in known.values.get(kind, frozenset()))
+    return False
+
+
 TO_COME = re.compile(r"\b(?:will|'ll|shall|should|going to|expect\w*)\b[^.!?\n]*$",
                      re.IGNORECASE)
 """A window said of something still to come ("will disappear within 24 hours")."""
