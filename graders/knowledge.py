@@ -518,6 +518,20 @@ def _one_slip(said: str, known: str) -> bool:
     return second == first + 1 and said[first] == known[second] and said[second] == known[first]
 
 
+def slipped_from(entity: Entity, known: Knowledge) -> str | None:
+    """The value the episode knows that ``entity`` misstates by a slip (:func:`near_miss`), as a
+    text would write it ("$432.00", an address), or None."""
+    kind, value = entity.kind, entity.value
+    if kind == "email":
+        name = value.partition("@")[0]
+        return next((k for k, party in known.emails.items()
+                     if k.partition("@")[0] == name and party in ("account", "customer")), None)
+    if kind in ("money", "date", "order_id"):
+        found = next((k for k in sorted(known.values.get(kind, frozenset())) if _one_slip(value, k)), None)
+        return None if found is None else _display(kind, found)
+    return None
+
+
 def near_miss(entity: Entity, known: Knowledge) -> bool:
     """Whether ``entity`` misstates a value the episode knows by a slip (grader 3.3): a digit
     changed or two swapped ("$342" for $432, "SO-81361" for SO-81631, "Nov 17" for Nov 27), an
