@@ -87,6 +87,13 @@ class Knowledge:
     incident_severity: str | None = None
     """The severity of the incident escalated by now, if any (no entity states it: for a caller
     that checks a stated severity)."""
+    windows_by_topic: tuple[tuple[frozenset[str], frozenset[Span]], ...] = ()
+    """The windows each clause of a policy states, with the :data:`TOPICS` it is about ("a
+    specialist will follow up within 24 hours": contact), for :func:`window_for_another_thing`."""
+    case_windows: frozenset[Span] = frozenset()
+    """The windows the ticket, its facts and the customer state: about the case itself, so they
+    back a window whatever it is said of (as the days between two known dates, :attr:`gaps`, back
+    a span of the past)."""
 
     def known(self, kind: Kind) -> frozenset[str]:
         return self.values.get(kind, frozenset()) | self.derived.get(kind, frozenset())
@@ -298,6 +305,8 @@ def _known(sources: _Sources, texts_by_id: Mapping[str, str],
         | {str(int(a) - int(b)) for a in money for b in money if int(a) >= int(b)},
         "date": _moved(dates, windows),
     }
+    case_windows = {e.value for t in (*texts.customer, *texts.facts)
+                    for e in extract(t, texts.year, cadences=True) if e.kind == "duration"}
     last4 = dict(sources.facts).get("card_last4_on_file")
     on_file = {last4} if last4 else set()
     return Knowledge(
@@ -313,6 +322,8 @@ def _known(sources: _Sources, texts_by_id: Mapping[str, str],
         policy_ids=frozenset(_policy_id(texts_by_id[p]) for p in sources.viewed if p in texts_by_id),
         catalog_policy_ids=catalog_policy_ids,
         incident_severity=sources.severity,
+        windows_by_topic=tuple(w for t in texts.policies for w in _windows_by_topic(t, texts.year)),
+        case_windows=frozenset(_span(d) for d in case_windows),
     )
 
 
@@ -546,6 +557,91 @@ def near_miss(entity: Entity, known: Knowledge) -> bool:
     if kind in ("money", "date", "order_id", "phone"):
         return any(_one_slip(value, k) for k in known.values.get(kind, frozenset()))
     return False
+
+
+TOPICS: dict[str, re.Pattern[str]] = {name: re.compile(rf"\b(?:{stems})", re.IGNORECASE) for name, stems in (
+    ("money", r"refund|money|paid\b|pay(?:ment)?s?\b|statement|credited|back (?:on|in)\b|banks?\b|funds"
+              r"|cards?\b|reach(?:es|ed)?\b|lands?\b"),
+    ("contact", r"follow(?:s|ed)?[ -]up|contact|get(?:s)? back|hear\b|repl(?:y|ies)\b|respond|response"
+                r"|reach out|call\b|updates?\b|status|in touch|write back"
+                r"|review|investigat|assess|look(?:s|ed|ing)? (?:into|at)|decid|decision|examin"),
+    ("deletion", r"delet|eras|remov"),
+    ("hold", r"holds?\b|pending|authori[sz]|drops? off"),
+    ("link", r"link|expir"),
+    ("delivery", r"deliver|parcel|package|shipment|shipping|courier|carrier|transit|arriv|reach(?:es|ed)?\b"),
+    ("eligibility", r"window|eligib|refundable|qualif"),
+    ("renewal", r"renew|cancel|downgrad|subscription"),
+    ("dispute", r"chargeback|dispute"),
+    ("duplicate", r"duplicate|twice|double|second charge"),
+)}
+"""What a window is said of, by the words around it: a policy's "refunds return within 5-7
+business days" is about money coming back, "a specialist will follow up within 24 hours" about
+contact. What is done next and when the customer hears of it (a review, a reply, an update) is
+one topic: "a specialist team will review it within 2 business days" backs "you'll hear back within
+2 business days". Stems, so any form of the word reads the same."""
+CASES = frozenset({"hold", "dispute", "duplicate", "renewal"})
+"""Topics that name a case a window is only for: "a confirmed duplicate will be refunded within 24
+hours" gives no window for a refund that is no duplicate's."""
+_CLAUSE = re.compile(r"[^.;:()]+")
+"""A clause of a policy, as its windows are read with their topics (a sentence may give several
+windows for several things: "tell the customer the security team will contact them within 2
+business days" beside "flagged for sign-ins ... in the last 14 days")."""
+
+
+def topics(text: str) -> frozenset[str]:
+    """The :data:`TOPICS` ``text`` speaks of."""
+    return frozenset(name for name, pattern in TOPICS.items() if pattern.search(text))
+
+
+def _windows_by_topic(policy: str, year: int | None) -> list[tuple[frozenset[str], frozenset[Span]]]:
+    """Each window-giving clause of ``policy`` (split at commas too; a clause with no topic of its
+    own takes the one before it: "Pro customers get a first reply within 4 hours, free customers
+    within 1 business day"), as its topics and windows."""
+    out: list[tuple[frozenset[str], frozenset[Span]]] = []
+    for sentence in _CLAUSE.findall(policy):
+        before: frozenset[str] = frozenset()
+        for clause in sentence.split(","):
+            about = topics(clause) or before
+            before = about
+            spans = frozenset(_span(e.value) for e in extract(clause, year, cadences=True)
+                              if e.kind == "duration")
+            if spans and about:
+                out.append((about, spans))
+    return out
+
+
+def window_for_another_thing(entity: Entity, known: Knowledge, context: str,
+                             text: str) -> Finding | None:
+    """A window ``context`` (the text's sentence) gives for something a policy gives another
+    window for (grader 3.3): "your refund will reach you within 24 hours" where the refund policy
+    says 5-7 business days, even though another policy's "follow up within 24 hours" states the
+    figure. Only a policy clause about the same thing (:data:`TOPICS`; a case it is for, of
+    :data:`CASES`, named anywhere in ``text``) backs it, or a window of the case itself; a window
+    said of something no policy gives a window for is left to :func:`check`."""
+    if entity.kind != "duration" or _duration_backed(entity.value, known, known.case_windows):
+        return None
+    if _duration_backed(entity.value, known, known.gaps) and not TO_COME.search(context.rstrip(".!? ")):
+        return None  # how long ago something was: the days between two dates the episode knows
+    about = topics(context) | (topics(text) & CASES)
+    same = [spans for subject, spans in known.windows_by_topic
+            if subject & about and subject & CASES <= about]
+    if not same or any(_duration_backed(entity.value, known, spans) for spans in same):
+        return None
+    given = sorted({_display("duration", _window_value(s)) for spans in same for s in spans})
+    return Finding(entity, "wrong", f"the text says the window {entity.quote}; for this the policy "
+                                    f"gives {', '.join(given)}")
+
+
+def _window_value(span: Span) -> str:
+    """A :data:`Span`'s normal form back (``"5-7 business_day"``), in its largest whole unit."""
+    low, high, dimension = span
+    if dimension == "business_day":
+        unit, scale = "business_day", Decimal(1)
+    else:
+        unit, scale = next(((u, Decimal(_MINUTES[u])) for u in ("day", "hour")
+                            if low % _MINUTES[u] == 0 and high % _MINUTES[u] == 0), ("minute", Decimal(1)))
+    amount = f"{low / scale:f}" if low == high else f"{low / scale:f}-{high / scale:f}"
+    return f"{amount} {unit}"
 
 
 TO_COME = re.compile(r"\b(?:will|'ll|shall|should|going to|expect\w*)\b[^.!?\n]*$",

@@ -1085,6 +1085,11 @@ def wrong_facts(state: EpisodeState, channel: str, text: str, step: int,
     if wider:
         seen = visible(text)
         findings += tuple(f for e in found if (f := knowledge.unbacked_window(e, known, seen)) is not None)
+    if closer is not None and channel != "note":
+        seen = visible(text)
+        flagged = {f.entity for f in findings}
+        findings += tuple(f for e in found if e not in flagged and (
+            f := knowledge.window_for_another_thing(e, known, _context(seen, e.start), seen)) is not None)
     if closer is not None and findings:
         seen = visible(text)
         findings = tuple(_someone_elses(state, seen, f) for f in findings if f.problem == "disclosure"
