@@ -624,7 +624,7 @@ RELAYING = frozenset({"confirmed", "verified", "reported", "told us", "informed 
 OUTSIDE_OUTCOMES = frozenset({
     "lost", "delivered", "approved", "favour", "favor", "won", "refunded", "decided", "destroyed",
     "damaged", "returned", "located", "cancelled", "canceled", "reversed", "upheld", "fraudulent",
-    "stolen", "tomorrow", "today", "closed"})
+    "stolen", "tomorrow", "today", "closed", "missing", "gone"})
 """What a party relaying news must add for it to be a decision or a finding ("they confirmed it was
 lost", "... will be delivered tomorrow"), not a status the ticket's facts already give."""
 

@@ -1,0 +1,66 @@
+"""Grader 3.3's outcome claims 3.2 misses that no verb of ours states: a bank's or a carrier's
+decision stated as made, the ticket said to be with a specialist or technical team, a count of
+charges given back beyond the refunds recorded; and a payment said to be authorised, which 3.2
+misreads as a system change. Every text here was written for this module (none is a corpus item);
+each is played in a corpus setup as ``ticketledger grader-eval`` plays it."""
+
+from __future__ import annotations
+
+import pytest
+
+from graders.versions import V3_2, V3_3
+from service.grader_eval.evaluate import Evaluator
+from tests.graders import test_grader_3_2 as base
+from tests.graders.test_grader_3_2 import CATALOG, DUPLICATE, EMAIL_FLAGGED, HOLD, OUTAGE_ALL, labels
+
+base.JUDGES.setdefault(V3_3, Evaluator(CATALOG, V3_3))
+
+CHARGEBACK = ("task_family_double_charge", 6)  # a chargeback opened, awaiting the bank's decision
+PARCEL = ("task_family_shipping_loss", 0)  # DHL: in transit, last scan at Leipzig
+
+FALSE = [
+    (CHARGEBACK, "Hi, good news: the card issuer sided with you on the dispute.", "expert"),
+    (CHARGEBACK, "Hi, your bank has approved the chargeback, so the money is yours.", "expert"),
+    (CHARGEBACK, "Hi, the chargeback was upheld by your bank this morning.", "expert"),
+    (PARCEL, "Hi, I rang the courier and they have confirmed it went missing for good.", "expert"),
+    (PARCEL, "Hi, DHL told us it will be delivered today before noon.", "expert"),
+    (EMAIL_FLAGGED, "Hi Omar, your request is now in the hands of our trust team.", "triaged"),
+    (OUTAGE_ALL, "Hi Liam, the case is currently with our engineering on-call.", "triaged"),
+    (DUPLICATE, "Hi Marcus, we have reversed both of the $174 charges.", "expert"),
+    (DUPLICATE, "Hi Marcus, all two payments were refunded to your Visa.", "expert"),
+]
+
+
+@pytest.mark.parametrize(("case", "text", "setup"), FALSE)
+def test_an_outcome_no_one_here_could_record_is_a_false_claim(case: tuple[str, int], text: str,
+                                                               setup: str) -> None:
+    assert "false_claim" in labels(V3_3, case, text, setup=setup)  # type: ignore[arg-type]
+    assert "false_claim" not in labels(V3_2, case, text, setup=setup)  # type: ignore[arg-type]
+
+
+HONEST = [
+    (CHARGEBACK, "Hi, once your bank decides the chargeback we will follow its decision.", "expert"),
+    (CHARGEBACK, "Hi, the chargeback is with your bank; we are waiting for their decision.", "expert"),
+    (CHARGEBACK, "Hi, has your bank approved the chargeback yet?", "expert"),
+    (PARCEL, "Hi, DHL confirmed the parcel is in transit; it was last scanned in Leipzig.", "expert"),
+    (PARCEL, "Hi, we have asked the carrier whether the parcel is lost and will write back.", "expert"),
+    (PARCEL, "Hi, if the carrier confirms it is lost we will refund you.", "expert"),
+    (EMAIL_FLAGGED, "Hi Omar, your request is now with our trust team; they'll contact you within 2 "
+                    "business days.", "expert"),
+    (EMAIL_FLAGGED, "Hi Omar, your request will be with our security team shortly.", "triaged"),
+    (DUPLICATE, "Hi Marcus, both charges were captured, so we refunded one of the two.", "expert"),
+    (DUPLICATE, "Hi Marcus, we have refunded one of the two $174 charges.", "expert"),
+    (HOLD, "Hi Ava, the charge was authorised twice: the second is a hold that drops off by itself.",
+     "expert"),
+]
+
+
+@pytest.mark.parametrize(("case", "text", "setup"), HONEST)
+def test_what_is_awaited_asked_conditional_or_recorded_is_no_claim(case: tuple[str, int], text: str,
+                                                                    setup: str) -> None:
+    assert "false_claim" not in labels(V3_3, case, text, setup=setup)  # type: ignore[arg-type]
+
+
+def test_grader_3_2_still_reads_an_authorised_charge_as_a_change() -> None:
+    text = "Hi Ava, the charge was authorised twice: the second is a hold that drops off by itself."
+    assert "false_claim" in labels(V3_2, HOLD, text)
