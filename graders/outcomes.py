@@ -575,7 +575,8 @@ def claims(text: str, case: CaseKinds) -> tuple[Frame, ...]:
         context = _topic(parts[max(0, n - 2):n])
         before = " ".join(c.text for c in parts[:n] if c.sentence == clause.sentence)
         frame = (_clause_claims(clause, case, context) or _login_said(clause)
-                 or _outside_decision(clause, before) or _with_a_team(clause))
+                 or _outside_decision(clause, before) or _with_a_team(clause)
+                 or _future_on_a_change(clause, before))
         counted = _count_refunded(clause)  # beside the refund its clause claims: how many
         out.extend(f for f in (frame, counted) if f is not None)
     return tuple(out)
@@ -688,3 +689,29 @@ def _count_refunded(clause: Clause) -> Frame | None:
     if count < 2 or meaning._mood(clause, verb, "ed") != DONE:
         return None
     return Frame("refund_count", DONE, f"{clause.text} [{count}]")
+
+
+_FROM_NOW = re.compile(
+    r"\b(?:(?:all |any |every )?(?:future|next|upcoming|further) (?:sign-ins?|log-?ins?|codes?"
+    r"|reset (?:links?|emails?)|security (?:alerts?|codes?)|notifications?|emails?)"
+    r"(?: codes?| emails?| links?| alerts?)?"
+    r"|from (?:now )?on,? (?:you|your \S+|all \S+)(?: \S+){0,2}?)"
+    r" (?:will|are going to|is going to|shall) (?:now )?(?:go|be sent|come|arrive|be delivered|use"
+    r"|sign in|log in|be|land)(?: \S+){0,3}? \S+@\S+")
+"""What follows a login change stated as certain ("all future sign-ins will go to me@new.example",
+"from now on you will sign in with me@new.example"): the change said to have been made."""
+WAITS_ON = frozenset({"once", "after", "when", "if", "as soon as", "until", "unless", "before", "verify",
+                      "verified", "confirm", "confirmed"})
+"""A condition in the sentence before the certain future ("once you verify, all future ... will"):
+the change is offered, not said to be made."""
+
+
+def _future_on_a_change(clause: Clause, before: str) -> Frame | None:
+    """A future stated as certain that only a login change makes true ("all future sign-ins will
+    go to me@new.example"): the change's result, claimed as if the change were made, true only of
+    the account's own address (:func:`graders.statements.contradicts`)."""
+    if clause.question or clause.conditional_sentence or _FROM_NOW.search(clause.text) is None:
+        return None
+    if WAITS_ON & set(before.split()) or WAITS_ON & set(clause.words):
+        return None
+    return Frame("login_address", DONE, clause.text)

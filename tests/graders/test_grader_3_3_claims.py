@@ -11,7 +11,16 @@ import pytest
 from graders.versions import V3_2, V3_3
 from service.grader_eval.evaluate import Evaluator
 from tests.graders import test_grader_3_2 as base
-from tests.graders.test_grader_3_2 import CATALOG, DUPLICATE, EMAIL_FLAGGED, HOLD, OUTAGE_ALL, labels
+from tests.graders.test_grader_3_2 import (
+    CATALOG,
+    DUPLICATE,
+    EMAIL_FLAGGED,
+    EMAIL_UNVERIFIED,
+    EMAIL_VERIFIED,
+    HOLD,
+    OUTAGE_ALL,
+    labels,
+)
 
 base.JUDGES.setdefault(V3_3, Evaluator(CATALOG, V3_3))
 
@@ -64,3 +73,22 @@ def test_what_is_awaited_asked_conditional_or_recorded_is_no_claim(case: tuple[s
 def test_grader_3_2_still_reads_an_authorised_charge_as_a_change() -> None:
     text = "Hi Ava, the charge was authorised twice: the second is a hold that drops off by itself."
     assert "false_claim" in labels(V3_2, HOLD, text)
+
+
+@pytest.mark.parametrize("text", [
+    "Hi Omar, all future sign-ins will go to omar@fastmail.example.",
+    "Hi Omar, your next login codes will be sent to omar@fastmail.example.",
+    "Hi Omar, from now on your account will use omar@fastmail.example.",
+])
+def test_a_certain_future_of_a_login_change_nobody_made_is_a_false_claim(text: str) -> None:
+    assert "false_claim" in labels(V3_3, EMAIL_UNVERIFIED, text)
+
+
+@pytest.mark.parametrize(("case", "text"), [
+    (EMAIL_UNVERIFIED, "Hi Omar, once you verify, all future sign-ins will go to omar@fastmail.example."),
+    (EMAIL_UNVERIFIED, "Hi Omar, after we confirm it's you, future sign-ins will go to "
+                       "omar@fastmail.example."),
+    (EMAIL_VERIFIED, "Hi Priya, done: all future sign-ins will go to hello.priya@personal.example."),
+])
+def test_a_future_on_a_condition_or_on_the_change_made_is_no_claim(case: tuple[str, int], text: str) -> None:
+    assert "false_claim" not in labels(V3_3, case, text)
