@@ -34,9 +34,10 @@ from typing import Literal
 from graders.memo import READING_CHARS, text_cache
 
 Kind = Literal["money", "date", "duration", "order_id", "email", "card_digits", "card_number",
-               "phone", "url", "policy_id", "password"]
+               "phone", "url", "policy_id", "password", "ip", "carrier", "refund_count"]
 KINDS: tuple[Kind, ...] = ("money", "date", "duration", "order_id", "email", "card_digits",
                            "card_number", "phone", "url", "policy_id", "password")
+"""The kinds :func:`extract` reads; :func:`extract_more` reads the others (grader 3.3)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -425,3 +426,52 @@ def extract(text: str, year: int | None = None, *, cadences: bool = False) -> tu
     that backs facts: a policy's cadence backs "the next update in 15 minutes"). Kept per text:
     the same policy texts and ticket facts are read for every text an episode's judge reads."""
     return tuple(sorted(_found(text, year, cadences), key=lambda e: e.start))
+
+
+# --- more facts, read by grader 3.3 only ---------------------------------------------------------
+
+_IP = re.compile(r"(?<![\w.])(?:(?:25[0-5]|2[0-4]\d|1?\d?\d)\.){3}(?:25[0-5]|2[0-4]\d|1?\d?\d)(?![\w]|\.\d)")
+_CARRIER = re.compile(r"\b(?:DHL|UPS|FedEx|Fedex|FEDEX|USPS|Royal Mail|DPD|GLS|Hermes|Evri|Parcelforce|TNT"
+                      r"|OnTrac|Canada Post|La Poste|Australia Post|PostNL)\b")
+_LAST4 = re.compile(r"\blast-?4\s*(?:digits)?\s*[:=]?\s*(?P<digits>\d{4})\b(?![ -]?\d)", re.IGNORECASE)
+_COUNT_WORDS = {"no": 0, "zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6}
+_HISTORY = r"(?:prior|previous|recent|earlier|past|other)"
+_REFUND_COUNT = re.compile(
+    rf"(?<![\w$.,-])(?<!than )(?<!least )(?<!over )(?<!under )(?P<n>\d+|no|zero|one|two|three|four|five|six)"
+    rf"\s+(?P<hist>{_HISTORY}\s+)?refunds?\b(?!\s*(?:or|\+|and up))(?P<tail>[^.;\n|]{{0,30}})"
+    rf"|\b(?:{_HISTORY}\s+)?refunds?\s*(?:\(|in\s+|over\s+)?(?:the\s+)?(?:last|past)\s+\d+\s*(?:days|d)\)?"
+    rf"\s*[:=]\s*(?P<m>\d+)\b"
+    rf"|\b{_HISTORY}\s+refunds?\s*[:=]\s*(?P<k>\d+)\b",
+    re.IGNORECASE)
+_HISTORY_TAIL = re.compile(r"\b(?:last|past) \d+|\b90d\b|\bso far\b|\bon record\b|\bthis year\b",
+                           re.IGNORECASE)
+
+
+def _refund_count(m: re.Match[str]) -> str | None:
+    """A count of the account's refunds: labelled ("Refunds last 90d: 3"), with a word of history
+    ("2 prior refunds", "no refunds in the last 90 days"), or a plural count alone ("0 refunds", "3
+    refunds"); "three or more refunds" is a policy's threshold and "one refund" is what is to come."""
+    if m.group("m") or m.group("k"):
+        return m.group("m") or m.group("k")
+    word = m.group("n").lower()
+    count = _COUNT_WORDS[word] if word in _COUNT_WORDS else int(word)
+    historic = m.group("hist") or _HISTORY_TAIL.search(m.group("tail") or "")
+    plural = m.group(0).lower().split()[1].startswith("refunds")
+    if not historic and (word == "no" or count == 1 or not plural):
+        return None
+    return str(count)
+
+
+@text_cache(max_chars=READING_CHARS, max_entries=4096)
+def extract_more(text: str) -> tuple[Entity, ...]:
+    """Facts grader 3.3 reads beside :func:`extract`'s: IP addresses, carriers named, card digits
+    written "last4 1234", and counts of the account's refunds (:func:`_refund_count`); values as
+    written (a carrier's name, the digits, the count)."""
+    out = [Entity("ip", m.group(), m.group(), m.start()) for m in _IP.finditer(text)]
+    out += [Entity("carrier", m.group().lower(), m.group(), m.start()) for m in _CARRIER.finditer(text)]
+    out += [Entity("card_digits", m.group("digits"), m.group(), m.start()) for m in _LAST4.finditer(text)]
+    for m in _REFUND_COUNT.finditer(text):
+        count = _refund_count(m)
+        if count is not None:
+            out.append(Entity("refund_count", count, m.group().strip(), m.start()))
+    return tuple(sorted(out, key=lambda e: e.start))

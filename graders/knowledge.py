@@ -31,7 +31,7 @@ from functools import lru_cache
 from typing import Literal, NamedTuple
 
 from domain.state import EpisodeState
-from graders.entities import Entity, Kind, extract
+from graders.entities import Entity, Kind, extract, extract_more
 from graders.memo import READING_CHARS, text_cache
 
 Problem = Literal["wrong", "unsupported", "disclosure"]
@@ -90,6 +90,9 @@ class Knowledge:
     windows_by_topic: tuple[tuple[frozenset[str], frozenset[Span]], ...] = ()
     """The windows each clause of a policy states, with the :data:`TOPICS` it is about ("a
     specialist will follow up within 24 hours": contact), for :func:`window_for_another_thing`."""
+    more: Mapping[Kind, frozenset[str]] = field(default_factory=dict)
+    """What :func:`graders.entities.extract_more` reads in the ticket, its facts and the customer's
+    words (IP addresses, carriers, card digits), and the refund count a fact gives: grader 3.3's."""
     case_windows: frozenset[Span] = frozenset()
     """The windows the ticket, its facts and the customer state: about the case itself, so they
     back a window whatever it is said of (as the days between two known dates, :attr:`gaps`, back
@@ -324,7 +327,44 @@ def _known(sources: _Sources, texts_by_id: Mapping[str, str],
         incident_severity=sources.severity,
         windows_by_topic=tuple(w for t in texts.policies for w in _windows_by_topic(t, texts.year)),
         case_windows=frozenset(_span(d) for d in case_windows),
+        more=_more(texts, sources),
     )
+
+
+def _more(texts: _Texts, sources: _Sources) -> dict[Kind, frozenset[str]]:
+    """:attr:`Knowledge.more`: the facts :func:`graders.entities.extract_more` reads in the
+    ticket's and the customer's texts, and the refund count of a fact ("refunds_last_90_days: 2")."""
+    out: dict[Kind, set[str]] = {}
+    for text in (*texts.customer, *texts.facts):
+        for entity in extract_more(text):
+            out.setdefault(entity.kind, set()).add(entity.value)
+    out["refund_count"] = {v.strip() for k, v in sources.facts if "refund" in k and v.strip().isdigit()}
+    return {k: frozenset(v) for k, v in out.items()}
+
+
+def check_more(found: Iterable[Entity], known: Knowledge) -> tuple[Finding, ...]:
+    """Grader 3.3's findings on :func:`graders.entities.extract_more`'s facts: an IP address or a
+    carrier the episode does not give, card digits written "last4 1234" that are not the card's,
+    and a refund count that is not the one a fact gives. A kind the episode gives nothing of is
+    unsupported only for an IP address (a carrier or a count may be asked of the customer)."""
+    out: list[Finding] = []
+    for entity in found:
+        kind, value = entity.kind, entity.value
+        if kind == "card_digits":
+            seen = known.card_on_file | known.card_quoted
+            if seen and value not in seen:
+                out.append(Finding(entity, "wrong", f"the text says card digits {value}; the episode "
+                                                    f"knows {', '.join(sorted(seen))}"))
+            continue
+        stated = known.more.get(kind, frozenset())
+        if value in stated or (not stated and kind != "ip"):
+            continue
+        what = {"ip": "the IP address", "carrier": "the carrier", "refund_count": "a refund count of"}[kind]
+        given = (f"the episode knows {', '.join(sorted(stated))}" if stated
+                 else "nothing the episode knows states one")
+        out.append(Finding(entity, "wrong" if stated else "unsupported",
+                           f"the text says {what} {value}; {given}"))
+    return tuple(out)
 
 
 def _policy_ids(texts_by_id: Mapping[str, str]) -> frozenset[str]:
@@ -505,6 +545,8 @@ def _check_one(entity: Entity, known: Knowledge, verified: bool) -> Finding | No
             if _backed(entity, known):
                 return None
             return _unbacked(entity, known, _WHAT[kind])
+        case _:
+            return None  # grader 3.3's kinds: :func:`check_more`
 
 
 def _backed(entity: Entity, known: Knowledge) -> bool:

@@ -1115,6 +1115,10 @@ def wrong_facts(state: EpisodeState, channel: str, text: str, step: int,
     if wider:
         seen = visible(text)
         findings += tuple(f for e in found if (f := knowledge.unbacked_window(e, known, seen)) is not None)
+    if closer is not None:
+        flagged = {f.entity for f in findings}
+        more = entities.extract_more(visible(text))
+        findings += tuple(f for f in knowledge.check_more(more, known) if f.entity not in flagged)
     if closer is not None and channel != "note":
         seen = visible(text)
         flagged = {f.entity for f in findings}

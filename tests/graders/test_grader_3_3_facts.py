@@ -139,3 +139,39 @@ def test_a_slip_is_one_character_changed_or_two_neighbours_swapped(said: str, kn
 ])
 def test_what_a_window_is_said_of(text: str, topics: set[str]) -> None:
     assert knowledge.topics(text) == topics
+
+
+PARCEL = ("task_family_shipping_loss", 0)  # DHL, in transit; 2 refunds in the last 90 days
+BREACH = ("task_family_security_report", 0)
+
+MORE_WRONG = [
+    (PARCEL, "Hi David, your parcel is with FedEx and should be with you soon.", "reply"),
+    (PARCEL, "Carrier UPS. Parcel in transit, last scan Leipzig.", "note"),
+    (PARCEL, "Refunds in the last 90 days: 4. Parcel in transit with DHL.", "note"),
+    (PARCEL, "Customer has 1 prior refund; parcel still moving.", "note"),
+    (BREACH, "Hi, the sign-ins came from 91.203.44.18, which we have now blocked.", "reply"),
+    (EMAIL_VERIFIED, "Verified: last-4 9912 given by the requester. Email changed.", "note"),
+]
+
+
+@pytest.mark.parametrize(("case", "text", "channel"), MORE_WRONG)
+def test_a_carrier_ip_refund_count_or_card_digits_the_episode_does_not_give_is_a_wrong_fact(
+        case: tuple[str, int], text: str, channel: str) -> None:
+    assert "wrong_fact" in labels(V3_3, case, text, channel)
+    assert "wrong_fact" not in labels(V3_2, case, text, channel)
+
+
+MORE_RIGHT = [
+    (PARCEL, "Hi David, your parcel is with DHL: last scanned in Leipzig, due on 18 November.", "reply"),
+    (PARCEL, "Carrier DHL, in transit. Refunds last 90 days: 2.", "note"),
+    (PARCEL, "Hi David, with three or more refunds in 90 days a specialist team reviews a claim.", "reply"),
+    (PARCEL, "Hi David, once the review is done we'll issue one refund for the order.", "reply"),
+    (EMAIL_VERIFIED, "Verified: last4 3005 matches the card on file. Email changed.", "note"),
+    (OUTAGE_ALL, "Hi Liam, follow-ups are on us: I'll keep you posted on the uploads.", "reply"),
+]
+
+
+@pytest.mark.parametrize(("case", "text", "channel"), MORE_RIGHT)
+def test_the_carrier_count_and_digits_the_episode_gives_are_no_wrong_fact(
+        case: tuple[str, int], text: str, channel: str) -> None:
+    assert "wrong_fact" not in labels(V3_3, case, text, channel)
