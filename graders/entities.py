@@ -462,14 +462,26 @@ def _refund_count(m: re.Match[str]) -> str | None:
     return str(count)
 
 
+_RELATIVE = re.compile(r"\b(?:the day after tomorrow|tomorrow|overnight|next week|(?:a|one) couple of days"
+                       r"|a day or two)\b", re.IGNORECASE)
+_RELATIVE_SPAN = {"the day after tomorrow": "2 day", "tomorrow": "1 day", "overnight": "1 day",
+                  "next week": "1 week", "a couple of days": "2 day", "one couple of days": "2 day",
+                  "a day or two": "1-2 day"}
+"""Windows said in words of the calendar ("it will arrive tomorrow", "done next week"), as
+:func:`extract`'s normal form of a duration."""
+
+
 @text_cache(max_chars=READING_CHARS, max_entries=4096)
 def extract_more(text: str) -> tuple[Entity, ...]:
     """Facts grader 3.3 reads beside :func:`extract`'s: IP addresses, carriers named, card digits
-    written "last4 1234", and counts of the account's refunds (:func:`_refund_count`); values as
-    written (a carrier's name, the digits, the count)."""
+    written "last4 1234", counts of the account's refunds (:func:`_refund_count`), and windows said
+    in calendar words ("tomorrow", "next week": :data:`_RELATIVE_SPAN`); values as written (a
+    carrier's name, the digits, the count) or a duration's normal form."""
     out = [Entity("ip", m.group(), m.group(), m.start()) for m in _IP.finditer(text)]
     out += [Entity("carrier", m.group().lower(), m.group(), m.start()) for m in _CARRIER.finditer(text)]
     out += [Entity("card_digits", m.group("digits"), m.group(), m.start()) for m in _LAST4.finditer(text)]
+    out += [Entity("duration", _RELATIVE_SPAN[m.group().lower()], m.group(), m.start())
+            for m in _RELATIVE.finditer(text)]
     for m in _REFUND_COUNT.finditer(text):
         count = _refund_count(m)
         if count is not None:

@@ -350,6 +350,8 @@ def check_more(found: Iterable[Entity], known: Knowledge) -> tuple[Finding, ...]
     out: list[Finding] = []
     for entity in found:
         kind, value = entity.kind, entity.value
+        if kind == "duration":
+            continue  # a window in calendar words: :func:`window_for_another_thing`
         if kind == "card_digits":
             seen = known.card_on_file | known.card_quoted
             if seen and value not in seen:
@@ -652,17 +654,20 @@ def _windows_by_topic(policy: str, year: int | None) -> list[tuple[frozenset[str
     return out
 
 
-def window_for_another_thing(entity: Entity, known: Knowledge, context: str,
-                             text: str) -> Finding | None:
+def window_for_another_thing(entity: Entity, known: Knowledge, context: str, text: str,
+                             calendar: bool = False) -> Finding | None:
     """A window ``context`` (the text's sentence) gives for something a policy gives another
     window for (grader 3.3): "your refund will reach you within 24 hours" where the refund policy
     says 5-7 business days, even though another policy's "follow up within 24 hours" states the
     figure. Only a policy clause about the same thing (:data:`TOPICS`; a case it is for, of
     :data:`CASES`, named anywhere in ``text``) backs it, or a window of the case itself; a window
-    said of something no policy gives a window for is left to :func:`check`."""
+    said of something no policy gives a window for is left to :func:`check`. ``calendar``: the
+    window is said in calendar words ("tomorrow"), which the days from one known date to another
+    back whenever it is said."""
     if entity.kind != "duration" or _duration_backed(entity.value, known, known.case_windows):
         return None
-    if _duration_backed(entity.value, known, known.gaps) and not TO_COME.search(context.rstrip(".!? ")):
+    if _duration_backed(entity.value, known, known.gaps) and (
+            calendar or not TO_COME.search(context.rstrip(".!? "))):
         return None  # how long ago something was: the days between two dates the episode knows
     about = topics(context) | (topics(text) & CASES)
     same = [spans for subject, spans in known.windows_by_topic

@@ -1124,6 +1124,9 @@ def wrong_facts(state: EpisodeState, channel: str, text: str, step: int,
         flagged = {f.entity for f in findings}
         findings += tuple(f for e in found if e not in flagged and (
             f := knowledge.window_for_another_thing(e, known, _context(seen, e.start), seen)) is not None)
+        findings += tuple(f for e in entities.extract_more(seen) if e.kind == "duration"
+                          and _to_come(seen, e.start) and (f := knowledge.window_for_another_thing(
+                              e, known, _context(seen, e.start), seen, calendar=True)) is not None)
     if closer is not None and findings:
         seen = visible(text)
         findings = tuple(_someone_elses(state, seen, f) for f in findings if f.problem == "disclosure"
@@ -1146,6 +1149,19 @@ OFFER_TERMS: frozenset[entities.Kind] = frozenset({"money", "duration"})
 "three months free", "guaranteed within 3 days")."""
 CLAIM_TERMS: frozenset[entities.Kind] = frozenset({"money", "duration", "order_id", "email", "date"})
 """The figures of an outcome claimed: its amount, when it lands, its reference, its address."""
+
+
+_BY = re.compile(r"\b(?:by|before|until|no later than)\s+$", re.IGNORECASE)
+_IF = re.compile(r"\b(?:if|unless|in case|once|when|whether)\b", re.IGNORECASE)
+
+
+def _to_come(text: str, at: int) -> bool:
+    """Whether the window at ``at`` is said of something still to come: after "will", "should"
+    ... in its sentence (:data:`graders.knowledge.TO_COME`), or as a deadline ("done by tomorrow")."""
+    before = _context(text[:at], max(0, at - 1)) if at else ""
+    if _IF.search(before):
+        return False  # "if it isn't there by tomorrow": a condition, no window stated
+    return bool(knowledge.TO_COME.search(text[max(0, at - 60):at]) or _BY.search(text[max(0, at - 20):at]))
 
 
 def _context(text: str, at: int) -> str:

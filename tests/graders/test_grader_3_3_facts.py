@@ -175,3 +175,23 @@ MORE_RIGHT = [
 def test_the_carrier_count_and_digits_the_episode_gives_are_no_wrong_fact(
         case: tuple[str, int], text: str, channel: str) -> None:
     assert "wrong_fact" not in labels(V3_3, case, text, channel)
+
+
+@pytest.mark.parametrize(("case", "text"), [
+    (PAID, "Hi Ava, sorry for the wait: the $517 will be back on your card by tomorrow."),
+    (EMAIL_FLAGGED, "Hi Omar, the security team will get back to you next week."),
+])
+def test_a_window_in_calendar_words_its_policy_does_not_give_is_a_wrong_fact(case: tuple[str, int],
+                                                                              text: str) -> None:
+    assert "wrong_fact" in labels(V3_3, case, text)
+
+
+@pytest.mark.parametrize(("case", "text"), [
+    (COMPLAINT_OTHER, "Hi Sofia, I'm sorry. A specialist will follow up with you by tomorrow."),
+    (PAID, "Hi Ava, I'm sorry. If it isn't on your statement by tomorrow, the bank can still take a few "
+           "more days."),
+    (HOLD, "Hi Ava, we refunded nothing yesterday and will check again tomorrow as you asked."),
+])
+def test_a_calendar_window_its_policy_holds_or_no_window_is_no_wrong_fact(case: tuple[str, int],
+                                                                           text: str) -> None:
+    assert "wrong_fact" not in labels(V3_3, case, text)
