@@ -136,6 +136,8 @@ CHARGE_OBJECTS = frozenset({"charge", "charges", "payment", "payments", "duplica
                             "transactions", "$", "amount", "overcharge", "sum", "money", "funds"})
 """Money that was taken: said to have been given back it is a refund, said to have been taken
 ("the money was taken twice", "funds captured") it is the charge (:data:`CHARGE_SIDE`)."""
+CHARGE_ID = re.compile(r"(?:ch|txn|tx|pay|pi|py)[-_]?[a-z]*\d{3,}")
+"""A charge named by its id ("CH-11106 has been voided"): the money taken, as "$174" is."""
 EMAIL_OBJECTS = frozenset({"@", "username", "address", "login email", "login address", "sign-in email",
                            "sign-in address", "account email", "email address", "email login",
                            "new email", "e-mail address", "contact email", "login e-mail"})
@@ -224,6 +226,9 @@ class CaseKinds:
     security: bool = False
     legal: bool = False
     product: bool = False
+    reset: bool = False
+    """The case is about a password reset link (one is required or forbidden): "a fresh link"
+    is the reset link without its name."""
 
     def has(self, kind: str) -> bool:
         return not kind or bool(getattr(self, kind))
@@ -300,7 +305,8 @@ def _head_object(words: tuple[str, ...], lo: int, hi: int, objects: frozenset[st
         w = words[k]
         pair = " ".join(words[k:k + 2])
         nxt = words[k + 1] if k + 1 < len(words) else ""
-        amount = ((w.startswith("$") and "$" in objects) or ("@" in w and "@" in objects)) and not (
+        amount = ((w.startswith("$") and "$" in objects) or ("@" in w and "@" in objects)
+                  or ("$" in objects and CHARGE_ID.fullmatch(w) is not None)) and not (
             k > 0 and words[k - 1] in AMOUNT_OF)
         prev = words[k - 1] if k > 0 else ""
         head = (w in objects or amount) and not (_history(prev) or (prev in VERB_BEFORE and "@" not in w)
@@ -500,7 +506,8 @@ def _clause_claims(clause: Clause, case: CaseKinds, context: Topic) -> Frame | N
                 continue  # "I've escalated your refund to billing": where it went, not its outcome
             if cls.only and marker not in cls.only:
                 continue
-            if cls.named_with and not cls.named_with & (set(words) | _topic_words(context)):
+            named = cls.named_with & (set(words) | _topic_words(context))
+            if cls.named_with and not named and not (cls.concept == "reset_link" and case.reset):
                 continue
             if cls.concept == "refund" and UNPAID.search(clause.text):
                 continue  # "the refund we sent bounced": the refund on record that never arrived

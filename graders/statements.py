@@ -295,7 +295,8 @@ def _case_kinds(state: EpisodeState) -> outcomes.CaseKinds:
         parcel=task.ticket.product_area == "orders" or any(w in facts for w in ("tracking", "carrier")),
         legal="place_legal_hold" in actions,
         security="security" in task.ticket.product_area,
-        product="escalate_incident" in actions and not _security_case(state))
+        product="escalate_incident" in actions and not _security_case(state),
+        reset="send_password_reset_link" in actions)
 
 
 THEN = frozenset({"then", "that", "after", "afterwards"})

@@ -92,3 +92,23 @@ def test_a_certain_future_of_a_login_change_nobody_made_is_a_false_claim(text: s
 ])
 def test_a_future_on_a_condition_or_on_the_change_made_is_no_claim(case: tuple[str, int], text: str) -> None:
     assert "false_claim" not in labels(V3_3, case, text)
+
+
+ACCOUNT_RESET = ("task_family_account_access", 0)
+
+
+@pytest.mark.parametrize(("case", "text"), [
+    (ACCOUNT_RESET, "Hi, a new link is waiting for you in your inbox; it works for an hour."),
+    (DUPLICATE, "Hi Marcus, CH-11106 has been reversed, so one $174.00 charge remains."),
+])
+def test_a_link_on_a_reset_case_and_a_charge_named_by_its_id_are_their_outcomes(case: tuple[str, int],
+                                                                               text: str) -> None:
+    assert "false_claim" in labels(V3_3, case, text, setup="triaged")
+
+
+@pytest.mark.parametrize(("case", "text"), [
+    (ACCOUNT_RESET, "Hi, I can send a new link to the address on file; it works for an hour."),
+    (DUPLICATE, "Hi Marcus, CH-11106 was captured on 27 November, the same as CH-10484."),
+])
+def test_a_link_offered_and_a_charge_id_taken_are_no_claim(case: tuple[str, int], text: str) -> None:
+    assert "false_claim" not in labels(V3_3, case, text, setup="triaged")
