@@ -90,6 +90,9 @@ class Knowledge:
     windows_by_topic: tuple[tuple[frozenset[str], frozenset[Span]], ...] = ()
     """The windows each clause of a policy states, with the :data:`TOPICS` it is about ("a
     specialist will follow up within 24 hours": contact), for :func:`window_for_another_thing`."""
+    dates_by_topic: tuple[tuple[frozenset[str], frozenset[str]], ...] = ()
+    """The dates each ticket fact gives, with the :data:`DATE_TOPICS` it is about ("bank_dispute:
+    chargeback filed ... on 2026-11-14": a dispute), for :func:`date_of_another_thing`."""
     more: Mapping[Kind, frozenset[str]] = field(default_factory=dict)
     """What :func:`graders.entities.extract_more` reads in the ticket, its facts and the customer's
     words (IP addresses, carriers, card digits), and the refund count a fact gives: grader 3.3's."""
@@ -328,6 +331,10 @@ def _known(sources: _Sources, texts_by_id: Mapping[str, str],
         windows_by_topic=tuple(w for t in texts.policies for w in _windows_by_topic(t, texts.year)),
         case_windows=frozenset(_span(d) for d in case_windows),
         more=_more(texts, sources),
+        dates_by_topic=tuple(
+            (about, given) for k, v in sources.facts
+            if (about := date_topics(f"{k.replace('_', ' ')} {v}"))
+            and (given := frozenset(e.value for e in extract(v, texts.year) if e.kind == "date"))),
     )
 
 
@@ -689,6 +696,49 @@ def _window_value(span: Span) -> str:
                             if low % _MINUTES[u] == 0 and high % _MINUTES[u] == 0), ("minute", Decimal(1)))
     amount = f"{low / scale:f}" if low == high else f"{low / scale:f}-{high / scale:f}"
     return f"{amount} {unit}"
+
+
+DATE_TOPICS: dict[str, re.Pattern[str]] = {name: re.compile(rf"\b(?:{stems})", re.IGNORECASE)
+                                           for name, stems in (
+    ("order", r"order|purchase|bought|placed"),
+    ("delivery", r"deliver|arriv|eta\b|estimated"),
+    ("dispute", r"chargeback|dispute"),
+    ("refund", r"refund|paid\b|payout"),
+    ("renewal", r"renew"),
+    ("sign-in", r"sign-?in|log-?in|logged in"),
+    ("scan", r"scan"),
+)}
+"""What a date is the date of, by the words of a fact ("order_date", "estimated_delivery", "refund
+... paid on") or the words just before a date in a text ("your order was placed on")."""
+DERIVED = re.compile(r"\b(?:window|deadline|ends?|ended|close[sd]?|expires?|expired|until|after|before|by"
+                     r"|from|next|within|since|latest|earliest)\b", re.IGNORECASE)
+"""Words before a date that make it one derived from another (a window's end, a deadline, "if it
+hasn't arrived by ..."), which :func:`check` reads."""
+
+
+def date_topics(text: str) -> frozenset[str]:
+    """The :data:`DATE_TOPICS` ``text`` speaks of."""
+    return frozenset(name for name, pattern in DATE_TOPICS.items() if pattern.search(text))
+
+
+def date_of_another_thing(entity: Entity, known: Knowledge, before: str) -> Finding | None:
+    """A date a text gives for something a ticket fact gives another date for (grader 3.3): "your
+    chargeback filed on October 4" where the fact says it was filed on 2026-11-14, though moving
+    a known date by a known window lands on October 4. ``before``: the words just before the date
+    in its sentence, which say what it is the date of; a date they make derived (a window's end,
+    "by", "after") is left to :func:`check`."""
+    if entity.kind != "date" or DERIVED.search(before):
+        return None
+    about = date_topics(before)
+    same = [dates for subject, dates in known.dates_by_topic if subject & about]
+    if not same:
+        return None
+    value = entity.value
+    given = {d for dates in same for d in dates}
+    if any(d == value or (value.startswith("--") and d.endswith(value[1:])) for d in given):
+        return None
+    return Finding(entity, "wrong", f"the text says the date {entity.quote}; the ticket gives "
+                                    f"{', '.join(sorted(given))} for it")
 
 
 TO_COME = re.compile(r"\b(?:will|'ll|shall|should|going to|expect\w*)\b[^.!?\n]*$",

@@ -1125,6 +1125,8 @@ def wrong_facts(state: EpisodeState, channel: str, text: str, step: int,
         flagged = {f.entity for f in findings}
         findings += tuple(f for e in found if e not in flagged and (
             f := knowledge.window_for_another_thing(e, known, _context(seen, e.start), seen)) is not None)
+        findings += tuple(f for e in found if e not in flagged and (f := knowledge.date_of_another_thing(
+            e, known, _just_before(seen, e.start))) is not None)
         findings += tuple(f for e in entities.extract_more(seen) if e.kind == "duration"
                           and _to_come(seen, e.start) and (f := knowledge.window_for_another_thing(
                               e, known, _context(seen, e.start), seen, calendar=True)) is not None)
@@ -1163,6 +1165,13 @@ def _to_come(text: str, at: int) -> bool:
     if _IF.search(before):
         return False  # "if it isn't there by tomorrow": a condition, no window stated
     return bool(knowledge.TO_COME.search(text[max(0, at - 60):at]) or _BY.search(text[max(0, at - 20):at]))
+
+
+def _just_before(text: str, at: int) -> str:
+    """The words just before position ``at`` in its clause (at most six): what a date there is the
+    date of ("your order was placed on")."""
+    clause = re.split(r"[,;:(]|\b(?:and|but|so|while|whereas)\b", _context(text[:at], max(0, at - 1)))[-1]
+    return " ".join(clause.split()[-6:])
 
 
 def _context(text: str, at: int) -> str:

@@ -31,6 +31,7 @@ from tests.graders.test_grader_3_2 import (
 base.JUDGES.setdefault(V3_3, Evaluator(CATALOG, V3_3))
 
 PAID = ("task_family_complaint", 1)  # a $517 refund paid on 2026-11-19: banks take up to 7 business days
+CHARGEBACK_FILED = ("task_family_double_charge", 5)  # a chargeback filed with the bank on 2026-11-14
 
 WRONG_WINDOWS = [
     # a figure some policy of the case states, said of a thing its own policy gives another window for
@@ -194,4 +195,23 @@ def test_a_window_in_calendar_words_its_policy_does_not_give_is_a_wrong_fact(cas
 ])
 def test_a_calendar_window_its_policy_holds_or_no_window_is_no_wrong_fact(case: tuple[str, int],
                                                                            text: str) -> None:
+    assert "wrong_fact" not in labels(V3_3, case, text)
+
+
+@pytest.mark.parametrize(("case", "text"), [
+    (CHARGEBACK_FILED, "Hi, I can see your chargeback filed on 3 November; the bank decides it."),
+    (PAID, "Hi Ava, I'm sorry: your $517 refund was paid on 12 November, so it should show soon."),
+    (REFUND_LATE, "Hi Ava, your order 43810 was placed on 15 July, inside the window."),
+])
+def test_a_date_a_fact_gives_another_date_for_is_a_wrong_fact(case: tuple[str, int], text: str) -> None:
+    assert "wrong_fact" in labels(V3_3, case, text)
+
+
+@pytest.mark.parametrize(("case", "text"), [
+    (PAID, "Hi Ava, I'm sorry: your $517 refund was paid on 19 November, so it should show soon."),
+    (REFUND_LATE, "Hi Ava, your order was placed on 5 July, so the window closed on 4 August."),
+    (REFUND_LATE, "Hi Ava, order 43810 is from 5 July; yours reached us on 5 August, past the window."),
+])
+def test_a_date_its_fact_gives_or_a_date_derived_from_it_is_no_wrong_fact(case: tuple[str, int],
+                                                                          text: str) -> None:
     assert "wrong_fact" not in labels(V3_3, case, text)
