@@ -620,6 +620,12 @@ _OUTSIDE = re.compile(rf"(?:^|\b(?:and|so|but|that|because|since|as)\s+)?(?P<par
 _BY_OUTSIDE = re.compile(rf"\b(?:has|have|was|were|is|are) (?:been )?(?:now )?(?P<verb>{DECIDED}) "
                          rf"by {PARTIES}\b")
 _PARTY = re.compile(rf"\b{PARTIES}\b")
+_DISPUTE_DECIDED = re.compile(
+    r"\b(?:chargeback|dispute|claim with (?:the|your) (?:bank|carrier))\b(?:\s+\S+){0,2}?"
+    r"\s+(?:is|was|has been|have been|got)\s+(?:\S+\s+)?"
+    r"(?P<verb>approved|decided|upheld|won|ruled|settled|granted|accepted)\b")
+"""A bank's dispute said to be decided, with no party named ("the chargeback is already approved in
+your favour"): only the bank decides it."""
 OUTSIDE_HEDGES = frozenset({
     "if", "once", "when", "whether", "until", "unless", "not", "never", "yet", "might", "may", "could",
     "would", "should", "will", "wait", "waiting", "awaiting", "asked", "expect", "expected", "hope",
@@ -646,7 +652,7 @@ def _outside_decision(clause: Clause, before: str) -> Frame | None:
     text = clause.text
     if clause.question or clause.conditional_sentence:
         return None
-    found = _OUTSIDE.search(text) or _BY_OUTSIDE.search(text)
+    found = _OUTSIDE.search(text) or _BY_OUTSIDE.search(text) or _DISPUTE_DECIDED.search(text)
     if found is None or OUTSIDE_HEDGES & set(text[:found.end()].split()):
         return None
     if found.groupdict().get("party") == "they" and not _PARTY.search(before):
