@@ -685,6 +685,7 @@ _COUNTED = re.compile(r"(?<![\w-])(?P<count>both|all (?:two|three|four)|two|thre
 _GIVEN_BACK = frozenset({"refunded", "reversed", "voided", "cancelled", "canceled", "credited", "returned",
                          "issued", "sent"})
 COUNT_WORDS = {"both": 2, "two": 2, "three": 3, "four": 4}
+_ONE_OF = re.compile(r"\bone of(?: the| your)?\s*$")
 
 
 def _count_refunded(clause: Clause) -> Frame | None:
@@ -694,7 +695,7 @@ def _count_refunded(clause: Clause) -> Frame | None:
     found = _COUNTED.search(clause.text)
     if found is None or clause.question or clause.conditional_sentence or not _GIVEN_BACK & set(clause.words):
         return None
-    if re.search(r"\bone of(?: the| your)?\s*$", clause.text[:found.start()]):
+    if _ONE_OF.search(clause.text[:found.start()]):
         return None
     word = found.group("count").split()[-1]
     count = COUNT_WORDS.get(word, 0)

@@ -1167,10 +1167,13 @@ def _to_come(text: str, at: int) -> bool:
     return bool(knowledge.TO_COME.search(text[max(0, at - 60):at]) or _BY.search(text[max(0, at - 20):at]))
 
 
+_CLAUSE_BREAK = re.compile(r"[,;:(]|\b(?:and|but|so|while|whereas)\b")
+
+
 def _just_before(text: str, at: int) -> str:
     """The words just before position ``at`` in its clause (at most six): what a date there is the
     date of ("your order was placed on")."""
-    clause = re.split(r"[,;:(]|\b(?:and|but|so|while|whereas)\b", _context(text[:at], max(0, at - 1)))[-1]
+    clause = _CLAUSE_BREAK.split(_context(text[:at], max(0, at - 1)))[-1]
     return " ".join(clause.split()[-6:])
 
 
