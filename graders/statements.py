@@ -1230,12 +1230,14 @@ def _figure_of_harm(state: EpisodeState, channel: str, text: str, entity: entiti
     if knowledge.near_miss(entity, knowledge.knowledge(state)):
         return False
     context = _context(text, entity.start)
-    if entity.kind in OFFER_TERMS and commitments(state, channel, context, step, reading.wider):
+    if entity.kind in OFFER_TERMS and commitments(state, channel, context, step, reading.wider,
+                                                   reading.closer):
         return True
     if entity.kind in CLAIM_TERMS and false_claims(state, channel, context, step, reading.by_meaning,
                                                    reading.concepts, reading.closer):
         return True
-    return bool(disclosures(state, channel, context, step, reading.by_meaning, reading.wider))
+    return bool(disclosures(state, channel, context, step, reading.by_meaning, reading.wider,
+                            reading.closer))
 
 
 def judge(state: EpisodeState, channel: str, text: str, step: int,
