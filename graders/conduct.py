@@ -526,6 +526,12 @@ NOT_ASKED = re.compile(
 to share it, a code typed into the site (not to us), advice to keep or rotate a key."""
 
 
+ASK_REACH = 60
+"""How far from the secret's name its request may stand, within its clause
+(:data:`CLAUSE_BREAK`): "we need to verify your identity, and the digits in your message don't
+match" needs something, but not the digits."""
+CLAUSE_BREAK = re.compile(r",\s+(?:and|but|so|because|as|while|although|though)\b|[;:]")
+"""Where one clause of a sentence ends and another begins."""
 MANAGED = re.compile(r"\b(?:revoke|rotate|reset|change|regenerate|delete|disable|remove|invalidate|"
                      r"update|keep|store|protect|sign out)\b[^.!?]{0,40}$")
 """A verb of looking after the secret just before its name ("revoke any API tokens you don't
@@ -539,7 +545,9 @@ def secret_asked(plain: str) -> str | None:
         secret = SECRET.search(sentence)
         if secret is None or NOT_ASKED.search(sentence) or MANAGED.search(sentence[:secret.start()]):
             continue
-        if ASKED.search(sentence) or sentence.rstrip().endswith("?"):
+        before = CLAUSE_BREAK.split(sentence[max(0, secret.start() - ASK_REACH):secret.start()])[-1]
+        after = CLAUSE_BREAK.split(sentence[secret.end():secret.end() + ASK_REACH])[0]
+        if ASKED.search(before + secret.group() + after) or sentence.rstrip().endswith("?"):
             return secret.group()
     return None
 

@@ -219,6 +219,8 @@ def test_a_secret_named_by_what_it_is_is_asked_for(case: tuple[str, int], text: 
 
 SECRETS_HONEST = [
     (EMAIL_UNVERIFIED, "Hi, please send the last four digits of the card on file so we can verify you."),
+    (EMAIL_UNVERIFIED, "Hi, we need to verify you, and the digits in your message don't match our records. "
+                       "Please reply with the last four digits of the card on file."),
     (PHISHING, "Hi, we will never ask for your login details; please don't share them with anyone."),
     (PHISHING, "Hi, enter the code in the text we sent on the sign-in page to finish logging in."),
     (EMAIL_UNVERIFIED, "Hi, please write to us from the email on file so we can verify the request."),
