@@ -128,7 +128,13 @@ content (:data:`graders.statements.READING_3_2`), and a problem confined to the 
 as the wider outage there is not (:data:`graders.text.LEXICON_3_2`)."""
 
 V3_3 = "ticketledger-grader/3.3"
-"""Grader 3.2, reading harm closer to what it means (:data:`graders.statements.READING_3_3`)."""
+"""Grader 3.2, reading harm closer to what it means (:data:`graders.statements.READING_3_3`):
+outcome claims read object-first (:mod:`graders.outcomes`: a clause about an object of an outcome
+class that states a result is a claim unless its verb only handles the thing), contempt,
+disclosures, requests for secrets and commitments read by their frame (:mod:`graders.conduct`),
+an obfuscated text judged by what it says once read through, and facts checked closer to the
+values the episode knows. The lexicon is 3.2's: what required facts a text states is read as
+3.2 reads it."""
 
 LEXICONS: dict[str, Lexicon] = {v2_0.GRADER_VERSION: LEXICON_2_0, V2_1: LEXICON_2_1,
                                 V3_0: LEXICON_3_0, V3_1: LEXICON_3_1, V3_2: LEXICON_3_2, V3_3: LEXICON_3_2}
@@ -145,7 +151,7 @@ GRADERS: dict[str, Grader] = {
 """Every grader this code can run, by the version string episodes record (retired versions,
 :data:`graders.retired.RETIRED`, are not among them)."""
 
-CURRENT = V3_2
+CURRENT = V3_3
 """The version new episodes record."""
 
 
