@@ -157,6 +157,8 @@ def contradicts(frame: Frame, state: EpisodeState, closer: bool = False) -> str 
             held = {"refund_denied", "fraud_review_opened", "legal_hold_placed"} & done
             return f"the state records {sorted(held)[0]}" if held and "refund_issued" not in done else None
         case "refund", "negated":
+            if closer and _refund_on_record(state) and _UNPAID.search(frame.quote):
+                return None  # 3.3: "the $426 approved in September was never paid out" is the ticket's fact
             return "a refund is recorded" if "refund_issued" in done else None
         case "denial", "done":
             if "refund_issued" in done:

@@ -63,6 +63,9 @@ HONEST = [
     (DUPLICATE, "Hi Marcus, we have refunded one of the two $174 charges.", "expert"),
     (HOLD, "Hi Ava, the charge was authorised twice: the second is a hold that drops off by itself.",
      "expert"),
+    # the approved refund the ticket says was never paid, beside the refund paid now
+    (("task_family_complaint", 6), "Hi Sofia, the $426 approved on 14 September was never paid out. I "
+                                   "have issued the refund now.", "expert"),
 ]
 
 
