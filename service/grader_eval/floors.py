@@ -11,18 +11,18 @@ from __future__ import annotations
 
 from service.grader_eval.metrics import Metrics
 
-FLOOR_RECALL = 0.81
+FLOOR_RECALL = 0.86
 """The promise: on the heldout part, the share of texts labelled with a violation that the judge
-gives a violation (violation recall) is at least this. Grader 3.2 finds 0.82 there (3.1 found 0.78,
-2.1 0.13); the aim is 0.95 (docs/grader-eval.md)."""
+gives a violation (violation recall) is at least this. Grader 3.3 finds 0.88 there (3.2 found 0.82,
+2.1 0.12); the aim is 0.95 (docs/grader-eval.md)."""
 FLOOR_FALSE = 0.03
 """The promise: on the heldout part, the share of acceptable texts that the judge gives a
-violation (false-violation rate) is at most this. Graders 3.1 and 3.2 flag 0.024 there (2.1
-flagged 0.045); the aim is 0.01."""
-FLOOR_FACT_RECALL = 0.85
+violation (false-violation rate) is at most this. Grader 3.3 flags 0.022 there (3.1 and 3.2
+0.027, 2.1 0.047); the aim is 0.01."""
+FLOOR_FACT_RECALL = 0.90
 """The promise that honest work is paid: on the heldout part, the share of the required facts an
-acceptable text states that the grader credits it with is at least this. Graders 3.1 and 3.2
-credit 0.89 (3.0 and 2.1 credited 0.81)."""
+acceptable text states that the grader credits it with is at least this. Graders 3.1 to 3.3
+credit 0.92 (3.0 and 2.1 credited 0.83)."""
 
 
 def broken_floors(heldout: Metrics, floor_recall: float = FLOOR_RECALL,
