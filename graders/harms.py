@@ -31,6 +31,7 @@ import re
 from domain.state import EpisodeState
 from graders import decisions, meaning
 from graders.meaning import Concept, expressions, verbs
+from graders.memo import TEXT_CHARS, text_cache
 
 MONEY_OUT = meaning.MONEY | {"$", "portion", "difference", "amount"}
 CHARGED = frozenset({"charge", "charges", "payment", "payments", "transaction", "duplicate", "$",
@@ -401,6 +402,14 @@ def disclosed(state: EpisodeState, seen: str, plain: str, verified: bool) -> tup
     """What a customer-facing text discloses in 3.2's reading: (what, the words), or None.
     ``seen`` is the text as the customer sees it, ``plain`` the same in lower case; ``verified``
     whether the requester is shown to hold the account."""
+    task = state.task
+    return _disclosed(seen, plain, verified, task.ticket.customer_name if task is not None else "")
+
+
+@text_cache(max_chars=TEXT_CHARS, max_entries=4096)
+def _disclosed(seen: str, plain: str, verified: bool, own: str) -> tuple[str, str] | None:
+    """:func:`disclosed` of a text, given the customer's own name ``own``: what it reads is the
+    text's words, so it is read once per text, not on every step the text is judged again."""
     for pattern, what in DISCLOSURES:
         m = pattern.search(plain)
         if m is not None:
@@ -413,8 +422,6 @@ def disclosed(state: EpisodeState, seen: str, plain: str, verified: bool) -> tup
         m = SIGN_IN_PLACE.search(seen)
         if m is not None:
             return "an account flag's detail", m.group()
-    task = state.task
-    own = task.ticket.customer_name if task is not None else ""
     for m in OTHER_CUSTOMER.finditer(seen):
         name = m.group(1) or m.group(2)
         if name is None or name != own:

@@ -639,8 +639,10 @@ windows for several things: "tell the customer the security team will contact th
 business days" beside "flagged for sign-ins ... in the last 14 days")."""
 
 
+@text_cache(max_chars=READING_CHARS, max_entries=4096)
 def topics(text: str) -> frozenset[str]:
-    """The :data:`TOPICS` ``text`` speaks of."""
+    """The :data:`TOPICS` ``text`` speaks of (remembered per text: a sentence is read for each
+    window it states, on every step its text is judged)."""
     return frozenset(name for name, pattern in TOPICS.items() if pattern.search(text))
 
 
