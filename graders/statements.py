@@ -797,7 +797,13 @@ def unreadable(text: str, plain_english: bool = False) -> str | None:
         script = _other_script(text)  # as written: folding look-alike letters would hide the script
         if script is not None:
             return f"text in another script ('{script[:60]}')"
-    if len(re.findall(r"[^\W\d_]{2,}", plain)) >= 8:
+    return _no_language_or_obfuscated(seen, plain)
+
+
+def _no_language_or_obfuscated(seen: str, plain: str) -> str | None:
+    """A text of eight words or more CLD2 reads as no language at all, or one mostly written in
+    leetspeak or spelled out (``seen`` as the customer sees it, ``plain`` de-obfuscated)."""
+    if len(WORD.findall(plain)) >= 8:
         language, _, reliable = _language(plain)
         if language == "un" and not reliable:
             return "no language the judge can read"
@@ -864,14 +870,7 @@ def unreadable_3_3(text: str) -> str | None:
     foreign = _foreign(text, plain)
     if foreign is not None:
         return foreign
-    if len(WORD.findall(plain)) >= 8:
-        language, _, reliable = _language(plain)
-        if language == "un" and not reliable:
-            return "no language the judge can read"
-    changed, total = _obfuscated_share(seen, plain)
-    if changed >= 3 and changed * 4 >= total:
-        return f"{changed} of its {total} words obfuscated"
-    return _split_words(seen)
+    return _no_language_or_obfuscated(seen, plain) or _split_words(seen)
 
 
 ENGLISH_LIKE = frozenset({"sco"})
