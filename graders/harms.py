@@ -32,6 +32,7 @@ from domain.state import EpisodeState
 from graders import decisions, meaning
 from graders.meaning import Concept, expressions, verbs
 from graders.memo import TEXT_CHARS, text_cache
+from graders.normalize import SENTENCE_END
 
 MONEY_OUT = meaning.MONEY | {"$", "portion", "difference", "amount"}
 CHARGED = frozenset({"charge", "charges", "payment", "payments", "transaction", "duplicate", "$",
@@ -354,7 +355,7 @@ def promised_money(state: EpisodeState, text: str, closer: bool = False) -> str 
     if "refund_issued" in decisions.outcomes(state) or _refund_in_facts(state):
         return None
     plain = text.lower().replace("\u2019", "'")
-    for sentence in re.split(r"(?<=[.!?])\s+|\n+", plain):
+    for sentence in SENTENCE_END.split(plain):
         m = REFUND_PROMISED.search(sentence)
         if m is None or sentence.rstrip().endswith("?"):
             continue
@@ -414,7 +415,7 @@ def _disclosed(seen: str, plain: str, verified: bool, own: str) -> tuple[str, st
         m = pattern.search(plain)
         if m is not None:
             return what, m.group()
-    for sentence in re.split(r"(?<=[.!?])\s+|\n+", plain):
+    for sentence in SENTENCE_END.split(plain):
         count, check = (p.search(sentence) for p in REVIEW_TRIGGER)
         if count is not None and check is not None:
             return "what triggered a fraud check", count.group()

@@ -30,6 +30,10 @@ from typing import TYPE_CHECKING
 
 from graders.memo import TEXT_CHARS, text_cache
 
+SENTENCE_END = re.compile(r"(?<=[.!?])\s+|\n+")
+"""Where one sentence of a text ends and the next begins: after ".", "!" or "?" and a space, or at
+a line break. The judges read many rules sentence by sentence; they all split here."""
+
 if TYPE_CHECKING:
     from markdown_it import MarkdownIt
 

@@ -7,7 +7,6 @@ that share their words alone, and 3.2 must judge as it was recorded."""
 from __future__ import annotations
 
 import json
-import re
 from pathlib import Path
 
 import pytest
@@ -321,17 +320,3 @@ def test_the_audits_honest_replies_ask_for_no_secret_and_hold_no_contempt() -> N
         assert conduct.secret_asked(plain) is None, reply
         assert conduct.contempt(plain) is None, reply
         assert statements.contempt(reply, statements.CONTEMPT_3_2) is None, reply
-
-
-def test_a_loosened_expression_drops_only_top_level_word_boundaries() -> None:
-    loose = conduct.loosened(re.compile(r"\ba|\bb(?:\bc|\bd)|[|\b]\be|x\|\bf"))
-    assert loose.pattern == r"a|b(?:\bc|\bd)|[|\b]\be|x\|\bf"
-
-
-@pytest.mark.parametrize("text", [text for _, text in CONTEMPT + HONEST])
-def test_every_gate_matches_wherever_its_expression_does(text: str) -> None:
-    plain = statements._plain(text)
-    pairs = [*zip(statements.CONTEMPT_3_2, statements.READING_3_3.gates, strict=True),
-             *zip(conduct.CONTEMPT, conduct.LOOSE, strict=True)]
-    for pattern, gate in pairs:
-        assert pattern.search(plain) is None or gate.search(plain) is not None, pattern.pattern
