@@ -1320,6 +1320,8 @@ class Reading:
     promised whatever the review finds; a disguised text read through to what it says
     (:func:`_read_through`); a short English sentence CLD2 misnames read as English and words
     split apart read as unreadable (:func:`unreadable_3_3`). 3.2 and earlier read as they did."""
+    nearer: bool = False
+    """3.4: 3.3's reading, and where it reads further. 3.3 and earlier read as they did."""
 
 
 READING_3_0 = Reading(CONTEMPT, by_meaning=False)
@@ -1329,6 +1331,9 @@ CONTEMPT_3_2 = CONTEMPT_3_1 + harms.CONTEMPT
 READING_3_2 = Reading(CONTEMPT_3_2, by_meaning=True, concepts=harms.CONCEPTS, wider=True)
 READING_3_3 = Reading(CONTEMPT_3_2, by_meaning=True, concepts=harms.CONCEPTS, wider=True, closer=True)
 """Grader 3.3's reading: 3.2's contempt, then :func:`graders.conduct.contempt` (``closer``)."""
+READING_3_4 = Reading(CONTEMPT_3_2, by_meaning=True, concepts=harms.CONCEPTS, wider=True, closer=True,
+                      nearer=True)
+"""Grader 3.4's reading: 3.3's, and what ``nearer`` adds."""
 
 
 __all__ = [
