@@ -34,7 +34,7 @@ from typing import Literal
 from graders.memo import READING_CHARS, text_cache
 
 Kind = Literal["money", "date", "duration", "order_id", "email", "card_digits", "card_number",
-               "phone", "url", "policy_id", "password", "ip", "carrier", "refund_count"]
+               "phone", "url", "policy_id", "password", "ip", "carrier", "refund_count", "rate", "count"]
 KINDS: tuple[Kind, ...] = ("money", "date", "duration", "order_id", "email", "card_digits",
                            "card_number", "phone", "url", "policy_id", "password")
 """The kinds :func:`extract` reads; :func:`extract_more` reads the others (grader 3.3)."""
@@ -67,6 +67,8 @@ _WORDS = (rf"(?:(?:{_UNDER_100}|a)\s+hundred(?:\s+(?:and\s+)?{_UNDER_100})?"
           rf"|(?:{_UNDER_100}|a)\s+thousand(?:\s+(?:and\s+)?{_UNDER_100})?|{_UNDER_100})")
 _DIGITS = r"(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?"
 _NUMBER = rf"(?:{_DIGITS}|\b{_WORDS}\b)"
+NUMBER = _NUMBER
+"""A number in digits or in words, as a pattern (:func:`number` reads it)."""
 
 
 def number(text: str) -> Decimal | None:

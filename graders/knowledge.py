@@ -253,6 +253,17 @@ def _texts(sources: _Sources, texts_by_id: Mapping[str, str]) -> _Texts:
                   _year([*facts, *sources.customer], dict(sources.facts)))
 
 
+def episode_texts(state: EpisodeState) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The texts ``state``'s episode gives the agent: the case's (the ticket's subject and message,
+    its facts as values and as words, the customer's replies) and the policies' (looked up and the
+    ticket's own), for a reader of figures this module does not read (grader 3.4:
+    :mod:`graders.particulars`)."""
+    if state.task is None:
+        return (), ()
+    texts = _texts(_sources(state), _policy_texts())
+    return (*texts.customer, *texts.facts), texts.policies
+
+
 def _amounts(sources: _Sources) -> set[str]:
     """The account's amounts in cents: the charge, each refund issued by now (its record), the sum
     refunded and what is left of the charge."""
