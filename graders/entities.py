@@ -34,7 +34,8 @@ from typing import Literal
 from graders.memo import READING_CHARS, text_cache
 
 Kind = Literal["money", "date", "duration", "order_id", "email", "card_digits", "card_number",
-               "phone", "url", "policy_id", "password", "ip", "carrier", "refund_count", "rate", "count"]
+               "phone", "url", "policy_id", "password", "ip", "carrier", "refund_count", "rate", "count",
+               "requirement"]
 KINDS: tuple[Kind, ...] = ("money", "date", "duration", "order_id", "email", "card_digits",
                            "card_number", "phone", "url", "policy_id", "password")
 """The kinds :func:`extract` reads; :func:`extract_more` reads the others (grader 3.3)."""
