@@ -118,7 +118,8 @@ def _basis(case: tuple[str, ...], policies: tuple[str, ...], facts: tuple[tuple[
                  frozenset(windows))
 
 
-_FACT_PERIOD = re.compile(r"\b(?:last|past)[ _](\d+)[ _]?(days?|d|weeks?|months?)\b", re.IGNORECASE)
+_FACT_PERIOD = re.compile(r"(?:^|[\W_])(?:last|past)[ _](\d+)[ _]?(days?|d|weeks?|months?)(?:$|[\W_])",
+                          re.IGNORECASE)
 
 
 def _fact_rate(key: str, value: str) -> Rate | None:
