@@ -91,8 +91,10 @@ _NAMED = re.compile(rf"\b(?:{_WEEKDAY}|yesterday|tomorrow|today|tonight|overnigh
 
 
 def _numbers(texts: tuple[str, ...]) -> set[Decimal]:
-    return {n for t in texts for m in re.finditer(rf"(?<![\w.])({_N})(?![\w])", t, re.IGNORECASE)
-            if (n := number(m.group(1).replace(",", ""))) is not None}
+    """The numbers ``texts`` write, in digits or words ("twice" is 2)."""
+    written = re.compile(rf"(?<![\w.])({_N}|once|twice|thrice)(?![\w])", re.IGNORECASE)
+    return {n for t in texts for m in written.finditer(t)
+            if (n := _count(m.group(1).replace(",", ""))) is not None}
 
 
 @text_cache(max_chars=READING_CHARS, max_entries=1024)
@@ -150,6 +152,13 @@ _PER = re.compile(rf"(?<![\w$\u20ac\u00a3.,-])(?P<n>{_N})\s+(?:[a-z]+\s+)?(?P<wh
 _IN_LAST = re.compile(rf"(?<![\w$\u20ac\u00a3.,-])(?P<n>{_N})\s+(?:or more\s+|\+\s*)?(?P<what>[a-z]+s)\s+"
                       rf"(?:in|within|over|during)\s+(?:the\s+|a\s+|any\s+)?(?:last\s+|past\s+)?"
                       rf"(?P<p>{_N}\s+)?(?P<unit>{_UNIT})\b", re.IGNORECASE)
+def _recurring(text: str, start: int, end: int) -> bool:
+    """Whether the words around a cadence without a number ("every day", "each week") say that
+    something recurs: a verb or a noun of a check, an update or a batch before or after it."""
+    return bool(_ADVERB_CONTEXT.search(text[max(0, start - 60):start]) or _ADVERB_NOUN.match(text[end:])
+                or _UPDATES.search(_clause_of(text, start)))
+
+
 _IDIOM = re.compile(r"\s+(?:matters?|counts?|hurts?|is\b|was\b|of\b|that\b|without\b|lost\b)", re.IGNORECASE)
 """What follows "every minute" when it says how much time matters, not how often ("every minute
 counts", "every day of delay")."""
@@ -181,8 +190,14 @@ def rates_of(text: str, known_side: bool = False) -> Iterator[Said]:
     """The cadences and rates ``text`` states (:func:`_rates_of`), each with whether its clause
     speaks of updates to the customer."""
     for said in _rates_of(text, known_side):
-        updates = _UPDATES.search(_clause_of(text, said.start)) is not None
-        yield Said(said.rate, said.quote, said.start, said.threshold, updates)
+        yield Said(said.rate, said.quote, said.start, said.threshold, _of_updates(text, said))
+
+
+def _of_updates(text: str, said: Said) -> bool:
+    """Whether the words of ``said``'s own clause (up to an "and" or a comma) speak of updates."""
+    end = said.start + len(said.quote)
+    after = re.split(r"[.,;:!?\n]|\b(?:and|but)\b", text[end:], maxsplit=1)[0]
+    return _UPDATES.search(f"{_CLAUSE_BREAK.split(text[:said.start])[-1]} {said.quote} {after}") is not None
 
 
 def _rates_of(text: str, known_side: bool = False) -> Iterator[Said]:
@@ -201,8 +216,9 @@ def _rates_of(text: str, known_side: bool = False) -> Iterator[Said]:
         n = Decimal(1) if m.group("n") is None else number(m.group("n"))
         if n is None or _IDIOM.match(text[m.end():]) or not fresh(m):
             continue
-        if m.group("n") is None and m.group("unit").lower().startswith("min"):
-            continue  # "every minute" alone says how much time matters
+        if m.group("n") is None and (m.group("unit").lower().startswith("min") or not (
+                known_side or _recurring(text, m.start(), m.end()))):
+            continue  # "every minute counts", "sorry for every day you waited": no cadence
         period = n * _minutes(m.group("unit")) * (2 if m.group("other") else 1)
         yield Said((Decimal(1), period), m.group(), m.start(), False)
     for m in _TIMES.finditer(text):
@@ -304,7 +320,7 @@ _RELATIVE = re.compile(
     rf"|\b(?P<n>{_N}|a|one)\s+(?P<unit>days?|weeks?|fortnight)\s+ago\b"
     rf"|\b(?P<rel>last|next|this|on|by|before|until)\s+(?P<day>{_WEEKDAY})\b"
     rf"|\b(?P<rel2>on|by|before|until)\s+the\s+(?P<dom>\d{{1,2}})(?:st|nd|rd|th)\b(?!\s+(?:of\s+)?[A-Za-z]+\s+\d)"
-    rf"(?!\s+of\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec))",
+    rf"(?!\s+(?:of\s+)?(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec))",
     re.IGNORECASE)
 _BOUND = re.compile(r"\b(?:more than|over|at least|nearly|almost|about|around|roughly|some|less than|under|"
                     r"within|only|just|barely|over)\s+$", re.IGNORECASE)
@@ -385,6 +401,11 @@ _CALENDAR_DEADLINE = re.compile(
     r"|\b(?:by|before|until)\s+(?:tomorrow|tonight|next week|monday|tuesday|wednesday|thursday|friday|"
     r"saturday|sunday|the \d{1,2}(?:st|nd|rd|th))\b", re.IGNORECASE)
 _IF = re.compile(r"\b(?:if|unless|in case|once|when|whether|otherwise)\b", re.IGNORECASE)
+_PROMISED = re.compile(r"\b(?:will|shall|should|going to|expect\w*|guarantee\w*|promise\w*|done|"
+                       r"complete[sd]?|finished|ready|resolved|fixed|back|there|arrives?|lands?|reaches)\b"
+                       r"|'ll\b", re.IGNORECASE)
+"""Words that make a deadline a promise of something to come ("it will be done by Friday", "done
+by tomorrow"), not a date asked of the customer ("please reply by Friday")."""
 _CLAUSE_BREAK = re.compile(r"[,;:(]|\b(?:and|but|so|while|whereas)\b")
 
 
@@ -407,6 +428,8 @@ def wrong_relative_dates(text: str, sentence_of: SentenceOf, found: Basis,
         before = _clause_before(sentence, at)
         if _IF.search(before) or "?" in sentence:
             continue  # "if it hasn't arrived by Friday": a condition states no date
+        if rel.deadline and not _PROMISED.search(before):
+            continue  # "please reply by Friday": asked of the customer, no promise of ours
         if rel.deadline:
             finding = _unbacked_deadline(rel, sentence, text, today, known)
             if finding is not None:
@@ -465,7 +488,8 @@ def unbacked_calendar_deadlines(text: str, sentence_of: SentenceOf, found: Basis
         if any(w in words for w in found.named):
             continue
         sentence, at = sentence_of(m.start())
-        if _IF.search(_clause_before(sentence, at)) or "?" in sentence:
+        before = _clause_before(sentence, at)
+        if _IF.search(before) or "?" in sentence or not _PROMISED.search(before):
             continue
         about = topics(sentence) | (topics(text) & CASES)
         if any(subject & about and subject & CASES <= about for subject, _ in known.windows_by_topic):

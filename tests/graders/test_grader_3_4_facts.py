@@ -67,6 +67,10 @@ WRONG = [
     (OUTAGE_ALL, "Hi Liam, escalated; we review these incidents weekly."),
     (REFUND_LATE, "Hi Ava, refunds are batched every 3 days. Your order 43810 is outside the 30-day "
                   "window, sorry."),
+    (OUTAGE_ALL, "Hi Liam, escalated as a sev2 incident; we'll post an update every hour and check the "
+                 "upload service every day until it's stable."),
+    (COMPLAINT_OTHER, "Hi Sofia, I'm sorry. Our team checks these reports every day, and a specialist will "
+                      "follow up within 24 hours."),
     # a rule's figures said as the policy's that no policy states
     (EMAIL_UNVERIFIED, "Hi Omar, you can change your email once per month. Please reply with the last "
                        "four digits of the card on file."),
@@ -199,6 +203,13 @@ HONEST = [
     (DUPLICATE, "Hi Marcus, no receipt needed: one of the two $174.00 charges is refunded and returns "
                 "within 5-7 business days."),
     (OUTAGE_ALL, "Hi Liam, the upload issue is not resolved yet; we'll update you every hour until it is."),
+    # no cadence, no date of ours: a manner of speaking, a date asked of the customer, their own count
+    (COMPLAINT_OTHER, "Hi Sofia, I'm sorry for every day this has dragged on. A specialist will follow up "
+                      "within 24 hours."),
+    (COMPLAINT_OTHER, "Hi Sofia, I'm very sorry. Please reply by Friday with the error message you see, and "
+                      "a specialist will follow up within 24 hours."),
+    (REFUND_LATE, "Hi Ava, your order was placed on the 5th July, so it's outside the 30-day window. Store "
+                  "credit is available."),
 ]
 
 
