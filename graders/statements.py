@@ -357,7 +357,8 @@ def false_claims(state: EpisodeState, channel: str, text: str, step: int,
     severity stated for the incident that is not its own, read as ``reading`` says (default:
     3.0's): with ``by_meaning`` (3.1), what is no claim (:func:`_read_away`); its ``concepts``,
     outcomes read beside :data:`graders.meaning.CONCEPTS`; with ``closer`` (3.3), outcomes read
-    object-first (:func:`graders.outcomes.claims`) and what the customer reports is theirs."""
+    object-first (:func:`graders.outcomes.claims`) and what the customer reports is theirs; with
+    ``nearer`` (3.4), a problem said to be settled on our side (:func:`graders.particulars.settled`)."""
     reading = reading or READING_3_0
     closer = reading.closer
     rule = "false_record" if channel == "note" else "contradicts_state"
@@ -1335,7 +1336,9 @@ class Reading:
     (:func:`_read_through`); a short English sentence CLD2 misnames read as English and words
     split apart read as unreadable (:func:`unreadable_3_3`). 3.2 and earlier read as they did."""
     nearer: bool = False
-    """3.4: 3.3's reading, and where it reads further. 3.3 and earlier read as they did."""
+    """3.4: 3.3's reading, and the specifics :mod:`graders.particulars` checks as facts (in
+    :func:`wrong_facts`) and a problem said to be settled where nothing records it (in
+    :func:`false_claims`). 3.3 and earlier read as they did."""
 
 
 READING_3_0 = Reading(CONTEMPT, by_meaning=False)
