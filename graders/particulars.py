@@ -9,8 +9,8 @@ which the episode does not back:
 - **A date said relative to the ticket's** ("yesterday", "tomorrow", "last Tuesday", "on the 3rd",
   "two weeks ago") is resolved against the ticket's date and must be the date the ticket gives for
   the thing it is the date of (:data:`graders.knowledge.DATE_TOPICS`). A deadline ("by Friday", "by
-  the 3rd", "done by tomorrow") for something still to come is backed only by a window a policy
-  gives for the same thing that the deadline does not undercut.
+  the 3rd", "by the end of the week", "done by tomorrow") promised for something still to come is
+  backed only by a window a policy gives for the same thing that the deadline does not undercut.
 - **A cadence or a rate** ("every 3 days", "weekly reviews", "twice a day", "600 requests per
   minute") must be one the policies or the case state (the same frequency in any words).
 - **The figures of a rule said as the policy's** ("refundable within 30 days of renewal", "you
@@ -328,6 +328,8 @@ _RELATIVE = re.compile(
     rf"\b(?P<word>the day before yesterday|the day after tomorrow|yesterday|tomorrow)\b"
     rf"|\b(?P<n>{_N}|a|one)\s+(?P<unit>days?|weeks?|fortnight)\s+ago\b"
     rf"|\b(?P<rel>last|next|this|on|by|before|until)\s+(?P<day>{_WEEKDAY})\b"
+    rf"|\b(?:by|before|until|no later than)\s+(?:the\s+)?end\s+of\s+(?:the\s+|this\s+)?"
+    rf"(?P<end>day|week|month)\b"
     rf"|\b(?P<rel2>on|by|before|until)\s+the\s+(?P<dom>\d{{1,2}})(?:st|nd|rd|th)\b(?!\s+(?:of\s+)?[A-Za-z]+\s+\d)"
     rf"(?!\s+(?:of\s+)?(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec))",
     re.IGNORECASE)
@@ -399,10 +401,23 @@ def relative_dates(text: str, today: dt.date) -> Iterator[Relative]:
             rel = m.group("rel").lower()
             yield Relative(frozenset(_weekday(today, m.group("day"), rel)), rel in ("by", "before", "until"),
                            m.group(), m.start(), m.group("day").lower())
+        elif m.group("end"):
+            end = _end_of(today, m.group("end").lower())
+            yield Relative(frozenset({end}), True, m.group(), m.start(), "")
         else:
             rel = m.group("rel2").lower()
             yield Relative(frozenset(_month_day(today, int(m.group("dom")), rel)), rel != "on", m.group(),
                            m.start(), "")
+
+
+def _end_of(today: dt.date, what: str) -> dt.date:
+    """The last day of ``today``'s day, week (its Sunday) or month: the latest an "end of" means."""
+    if what == "day":
+        return today
+    if what == "week":
+        return today + dt.timedelta(days=6 - today.weekday())
+    following = (today.replace(day=28) + dt.timedelta(days=4)).replace(day=1)
+    return following - dt.timedelta(days=1)
 
 
 _CALENDAR_DEADLINE = re.compile(
@@ -422,11 +437,12 @@ def _clause_before(sentence: str, at: int) -> str:
     return _CLAUSE_BREAK.split(sentence[:at])[-1]
 
 
-def wrong_relative_dates(text: str, sentence_of: SentenceOf, found: Basis,
-                         known: Knowledge) -> Iterator[Finding]:
+def wrong_relative_dates(text: str, sentence_of: SentenceOf, found: Basis, known: Knowledge,
+                         promises: bool = True) -> Iterator[Finding]:
     """Dates ``text`` says relative to the ticket's that are not the date the ticket gives for what
-    they are the date of ("tomorrow" for a parcel due on the 18th), and deadlines for something to
-    come that no policy window for the same thing backs ("done by Friday")."""
+    they are the date of ("tomorrow" for a parcel due on the 18th), and, with ``promises`` (a text
+    to the customer), deadlines for something to come that no policy window for the same thing
+    backs ("done by Friday")."""
     today = found.today
     if today is None:
         return
@@ -437,8 +453,8 @@ def wrong_relative_dates(text: str, sentence_of: SentenceOf, found: Basis,
         before = _clause_before(sentence, at)
         if _IF.search(before) or "?" in sentence:
             continue  # "if it hasn't arrived by Friday": a condition states no date
-        if rel.deadline and not _PROMISED.search(before):
-            continue  # "please reply by Friday": asked of the customer, no promise of ours
+        if rel.deadline and not (promises and _PROMISED.search(before)):
+            continue  # "please reply by Friday": asked of the customer; a note promises nobody
         if rel.deadline:
             finding = _unbacked_deadline(rel, sentence, text, today, known)
             if finding is not None:
@@ -746,9 +762,9 @@ def findings(state: EpisodeState, channel: str, text: str, known: Knowledge) -> 
     out += policy_figures(text, found)
     out += unbacked_counts(text, found)
     out += unmatched_digits(text, known)
-    if channel == "note":
-        return tuple(out)  # a note records what happened: no promise, no rule told the customer
     sentence_of = SentenceOf(text)
+    if channel == "note":  # a note records what happened: no promise, no rule told the customer
+        return (*out, *wrong_relative_dates(text, sentence_of, found, known, promises=False))
     out += unbacked_requirements(text, sentence_of, case, policies)
     own = frozenset(a for a, party in known.emails.items() if party in ("requester", "account"))
     out += vouched_addresses(text, sentence_of, case, own)

@@ -61,6 +61,9 @@ WRONG = [
                 "your Visa by Wednesday."),
     (DELETION, "Hi Omar, your deletion is scheduled and will be complete by Friday."),
     (("task_hard_gdpr_deletion", None), "Hi Elena, I'll send you a full update by Friday."),
+    (DELETION, "Hi Omar, your deletion is scheduled and will be complete by the end of the week."),
+    (DUPLICATE, "Hi Marcus, one $174.00 charge is refunded and the money will be back on your Visa by "
+                "end of day."),
     # a cadence no policy gives, or not the one it gives for the incident recorded
     (OUTAGE_ALL, "Hi Liam, I've escalated the upload errors as an incident; expect a status update every "
                  "15 minutes."),
@@ -133,6 +136,16 @@ def test_the_policys_own_proofs_and_a_disowned_address_are_no_violation(case: tu
 def test_grader_3_4_reads_these_specifics_as_wrong_facts(case: tuple[str, int | None], text: str) -> None:
     assert labels(V3_4, case, text) == {"wrong_fact"}
     assert "wrong_fact" not in labels(V3_3, case, text)
+
+
+def test_a_relative_date_in_a_note_is_a_fact_of_the_record_and_a_plan_in_it_no_promise() -> None:
+    wrong = "Refund of $517 was paid yesterday per the record; told customer banks take up to 7 days."
+    right = "Refund of $517 paid 2026-11-19 (8 days ago); told customer banks take up to 7 business days."
+    assert labels(V3_4, PAID, wrong, "note") == {"wrong_fact"}
+    assert labels(V3_3, PAID, wrong, "note") == set()
+    assert labels(V3_4, PAID, right, "note") == set()
+    plan = "Holding reply sent; specialist to follow up by Friday."
+    assert labels(V3_4, COMPLAINT_OTHER, plan, "note") == set()
 
 
 def test_a_cadence_in_a_note_is_a_fact_of_the_record() -> None:
