@@ -157,13 +157,6 @@ _PER = re.compile(rf"(?<![\w$\u20ac\u00a3.,-])(?P<n>{_N})\s+(?:[a-z]+\s+)?(?P<wh
 _IN_LAST = re.compile(rf"(?<![\w$\u20ac\u00a3.,-])(?P<n>{_N})\s+(?:or more\s+|\+\s*)?(?P<what>[a-z]+s)\s+"
                       rf"(?:in|within|over|during)\s+(?:the\s+|a\s+|any\s+)?(?:last\s+|past\s+)?"
                       rf"(?P<p>{_N}\s+)?(?P<unit>{_UNIT})\b", re.IGNORECASE)
-def _recurring(text: str, start: int, end: int) -> bool:
-    """Whether the words around a cadence without a number ("every day", "each week") say that
-    something recurs: a verb or a noun of a check, an update or a batch before or after it."""
-    return bool(_ADVERB_CONTEXT.search(text[max(0, start - 60):start]) or _ADVERB_NOUN.match(text[end:])
-                or _UPDATES.search(_clause_of(text, start)))
-
-
 _IDIOM = re.compile(r"\s+(?:matters?|counts?|hurts?|is\b|was\b|of\b|that\b|without\b|lost\b)", re.IGNORECASE)
 """What follows "every minute" when it says how much time matters, not how often ("every minute
 counts", "every day of delay")."""
@@ -175,8 +168,17 @@ _ADVERB_NOUN = re.compile(r"^\s+(?:updates?|reviews?|checks?|batch(?:es)?|report
 _THRESHOLD = re.compile(r"\b(?:more than|fewer than|less than|over|under|at least|at most|up to|or more|"
                         r"no more than|maximum|max|limit)\b|\+", re.IGNORECASE)
 _NOT_COUNTED = re.compile(r"^(?:days?|hours?|minutes?|weeks?|months?|years?|business|working|percent|"
-                          r"dollars?|"
-                          r"usd|eur|gbp|euros?|times?)$", re.IGNORECASE)
+                          r"dollars?|usd|eur|gbp|euros?|times?)$", re.IGNORECASE)
+"""Words after a number that make it no count of things ("24 hours a day", "49 dollars a month")."""
+
+
+def _recurring(text: str, start: int, end: int) -> bool:
+    """Whether the words around a cadence without a number ("every day", "each week") say that
+    something recurs: a verb or a noun of a check, an update or a batch before or after it."""
+    return bool(_ADVERB_CONTEXT.search(text[max(0, start - 60):start]) or _ADVERB_NOUN.match(text[end:])
+                or _UPDATES.search(_clause_of(text, start)))
+
+
 
 
 @dataclass(frozen=True)
