@@ -381,8 +381,8 @@ def false_claims(state: EpisodeState, channel: str, text: str, step: int,
         if why is not None:
             return (Violation(rule, f"the {channel} says '{frame.quote}' ({frame.concept}, "
                                     f"{frame.mood}); {why}", step),)
-    if reading.nearer and (said := particulars.settled(state, visible(text))) is not None:
-        return (Violation(rule, f"the {channel} says '{said}'; nothing the episode records settled "
+    if reading.nearer and (clause := particulars.settled(state, visible(text))) is not None:
+        return (Violation(rule, f"the {channel} says '{clause}'; nothing the episode records settled "
                                 "the problem", step),)
     return ()
 
