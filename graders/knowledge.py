@@ -793,13 +793,25 @@ of it): "almost two months" is at most two months and not much less, "about a we
 "over 30 days" at least 30 and not far beyond."""
 
 
-def roughly_a_gap(entity: Entity, known: Knowledge, before: str) -> bool:
-    """Whether ``entity`` is a span said roughly (``before``: the text just before it ends in a
-    word of :data:`HEDGED_SPANS`) that the days between two dates the episode knows fall within
-    (grader 3.4): "decided you no longer need it almost two months later" where the order and the
-    ticket are 52 days apart. How long ago something was, said as people say it, is no figure to
-    check to the day; a span the episode gives no two dates for is still checked."""
+PAST_SPAN_AFTER = re.compile(r"^\W*(?:ago|later|earlier|before|after|since|old|prior|back)\b", re.IGNORECASE)
+PAST_SPAN_BEFORE = re.compile(r"\b(?:after|for)\s+\S+\s*$", re.IGNORECASE)
+"""What makes a span one of the past: how long ago ("two months ago", "almost two months later",
+"about 7 weeks before you wrote"), or how long something lasted ("after nearly two months")."""
+
+
+def roughly_a_gap(entity: Entity, known: Knowledge, text: str) -> bool:
+    """Whether ``entity`` (a span of ``text``) is a span of the past said roughly that the days
+    between two dates the episode knows fall within (grader 3.4): "decided you no longer need it
+    almost two months later" where the order and the ticket are 52 days apart. The span is said
+    roughly by a word of :data:`HEDGED_SPANS` just before it, and is of the past by the words
+    around it (:data:`PAST_SPAN_AFTER`, :data:`PAST_SPAN_BEFORE`). How long ago something was,
+    said as people say it, is no figure to check to the day; a span the episode gives no two dates
+    for, a span said exactly, and a window for something to come ("in about two months") are
+    still checked."""
     if entity.kind != "duration":
+        return False
+    before = text[:entity.start]
+    if not (PAST_SPAN_AFTER.match(text[entity.end:]) or PAST_SPAN_BEFORE.search(before)):
         return False
     low, high, dimension = _span(entity.value)
     for pattern, least, most in HEDGED_SPANS:
