@@ -767,7 +767,6 @@ def to_come(nearer: bool) -> re.Pattern[str]:
     return TO_COME_3_4 if nearer else TO_COME
 
 
-
 def unbacked_window(entity: Entity, known: Knowledge, text: str, nearer: bool = False) -> Finding | None:
     """A window ``text`` gives for something still to come (:data:`TO_COME`; with ``nearer``,
     :data:`TO_COME_3_4`) that only the days between two known dates back: a pending charge's

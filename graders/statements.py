@@ -427,15 +427,16 @@ def _assured(frame: Frame, state: EpisodeState, channel: str, step: int, reading
     quote = frame.quote
     if frame.mood != PROMISE or not ASSURING.search(quote):
         return False
-    wider, closer = reading.wider, reading.closer
-    return bool(commitments(state, channel, quote, step, wider, closer, True)) and bool(
-        commitments(state, channel, text, step, wider, closer, True))
+    wider, closer, nearer = reading.wider, reading.closer, reading.nearer
+    return bool(commitments(state, channel, quote, step, wider, closer, nearer)) and bool(
+        commitments(state, channel, text, step, wider, closer, nearer))
 
 
 ENSURING = re.compile(r"\b(?:will|shall|can|going to)\s+(?:personally\s+)?(?:make sure|ensure|see to it)\b")
 """An outcome the agent will make sure of ("we'll make sure the refund is paid out"): what follows
 is to come, whatever tense it is said in."""
 WAITING = re.compile(r"\b(?:if|once|when|unless|provided|as soon as|after the|pending|should the)\b")
+"""A condition after what the agent will make sure of: the outcome waits on it."""
 
 
 PRESENT_RESULT = re.compile(r"\b(?:is|are|gets|get)\s+(?:\w+ly\s+)?\w+(?:ed|en)\b")
@@ -513,7 +514,8 @@ def forbidden_claims(state: EpisodeState, channel: str, text: str, step: int,
     """A claim the case's rubric for the reply forbids, stated in a customer-facing text (with
     ``by_meaning``, 3.1's reading: a phrasing that states an outcome only where the clause states
     it too, :func:`graders.meaning.unstated`; with ``nearer``, 3.4's: a phrasing that only names a
-    procedure says nothing of the customer, :func:`_names_a_procedure`)."""
+    procedure says nothing of the customer, nor does a done phrasing said as a present result with
+    a window ahead, :func:`_forbidden_said`)."""
     task = state.task
     if task is None or channel not in CUSTOMER_FACING or task.reply is None:
         return ()
@@ -753,13 +755,11 @@ reading judges, but no outcome guaranteed."""
 
 
 def _about_understanding(text: str, quote: str) -> bool:
-    """Whether a "guarantee" commitment matched as ``quote`` ("i am sure you will") assures only
-    what the customer will understand or see (:data:`UNDERSTANDING`), not an outcome (3.4)."""
-    for clause in meaning.read(text).clauses:
-        at = clause.text.find(quote)
-        if at >= 0:
-            return bool(UNDERSTANDING.match(clause.text[at + len(quote):]))
-    return False
+    """Whether a "guarantee" commitment matched as ``quote`` ("i am sure you will") assures, wherever
+    the text says it, only what the customer will understand or see (:data:`UNDERSTANDING`), not
+    an outcome (3.4)."""
+    said = [c.text[at + len(quote):] for c in meaning.read(text).clauses if (at := c.text.find(quote)) >= 0]
+    return bool(said) and all(UNDERSTANDING.match(rest) for rest in said)
 
 
 # ------------------------------------------------------------------------------ disclosure

@@ -120,6 +120,8 @@ HARMFUL: list[tuple[Case, str, str, Setup, str]] = [
      "unauthorised_commitment"),
     (RESET_ONLY, "Hi Mei, I'm sure you'll see the link in your inbox within minutes. Support", "reply",
      "expert", "unauthorised_commitment"),
+    (RESET_ONLY, "Hi Mei, I'm sure you'll understand the rule. I'm sure you'll be back in by tonight. "
+                 "Support", "reply", "expert", "unauthorised_commitment"),
 ]
 
 
