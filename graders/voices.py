@@ -77,7 +77,7 @@ def _acting_in(words: tuple[str, ...], concept: str) -> bool:
     for k, w in enumerate(words):
         if w not in verbs:
             continue
-        lead = list(words[max(0, k - 4):k])
+        lead = list(words[max(0, k - 6):k])
         while lead and lead[-1] in BETWEEN:
             lead.pop()
         if len(lead) >= 2 and (lead[-2], lead[-1]) in SUBJECT_AUX:
