@@ -1384,7 +1384,11 @@ class Reading:
     (:func:`_read_through`); a short English sentence CLD2 misnames read as English and words
     split apart read as unreadable (:func:`unreadable_3_3`). 3.2 and earlier read as they did."""
     nearer: bool = False
-    """3.4: 3.3's reading, and where it reads further. 3.3 and earlier read as they did."""
+    """3.4: 3.3's reading, and who states an outcome and when (:func:`_as_said`): the writer's own
+    act stated under way is a promise where the case calls for it, the customer's own report
+    restated is theirs (:mod:`graders.voices`), a request put on hold is paused where the case
+    has no legal hold; and the flagged sign-in's date told as the reason for the review is no
+    disclosure (:func:`_flag_dates`). 3.3 and earlier read as they did."""
 
 
 READING_3_0 = Reading(CONTEMPT, by_meaning=False)
