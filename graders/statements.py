@@ -403,16 +403,20 @@ def _as_said(frame: Frame, text: str, state: EpisodeState) -> Frame | None:
     if (frame.concept == "hold" and "legal" not in frame.quote.split() and PAUSED.search(frame.quote)
             and not _case_kinds(state).legal):
         return None
-    if frame.mood == DONE and voices.acting(frame.quote, frame.concept) and _called_for(
+    if frame.mood == DONE and voices.acting(frame.quote, frame.concept) and _to_be_taken(
             state, voices.ACTS[frame.concept]):
         return replace(frame, mood=PROMISE)
     return frame
 
 
-def _called_for(state: EpisodeState, actions: frozenset[str]) -> bool:
-    """Whether the case's answer key requires one of ``actions``: an act the writer may commit to."""
+def _to_be_taken(state: EpisodeState, actions: frozenset[str]) -> bool:
+    """Whether the case's answer key requires one of ``actions`` and none is taken yet: an act the
+    writer may commit to. Once it is taken, the act said under way is true as 3.3 reads it (read
+    as a promise, "we're refunding it today" would be a second refund)."""
     task = state.task
-    return task is not None and any(r.action in actions for r in task.expected.required_actions)
+    if task is None or not any(r.action in actions for r in task.expected.required_actions):
+        return False
+    return not {decisions.ACTION_OUTCOMES[a] for a in actions} & decisions.action_outcomes(state)
 
 
 @text_cache(max_chars=TEXT_CHARS, max_entries=4096)

@@ -111,6 +111,9 @@ ACTING: list[Item] = [
      "mei@example.com."),
     (UNPAID, "triaged", "message",
      "Hi Sofia, I'm so sorry. The approved $426 was never paid out, so I am issuing it now."),
+    (DUPLICATE, "expert", "reply",
+     "Hi Marcus, we are refunding the duplicate $174 charge today; it returns within 5-7 business "
+     "days."),
     (RESEARCHER, "expert", "note",
      "Researcher report. We are escalating a sev3 incident to the security team now."),
 ]
