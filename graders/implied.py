@@ -13,14 +13,16 @@ implied of them, and is read sentence by sentence:
   glanced at it"; a counterfactual whose subject is the customer's own small act ("checking it
   first would have answered your question"); the thing "in black and white", "there all along";
   "you clearly didn't read", "customer obviously can't follow instructions";
-* impatience: "I've already explained this", "told you twice now", "I'll say it again";
-* the problem belittled: "it's a simple link.", "literally one click", "not brain surgery",
-  trouble "with a simple form";
+* impatience: "I've already explained this", "told you twice now", "like I said", "once again,";
+* the problem belittled, or instructions given as to a child: "it's a simple link.", "literally
+  one click", "not brain surgery", trouble "with a very simple form", "you click it.", "step two:
+  open it";
 * the outcome blamed on the customer: "what tends to happen when accounts are left without
-  two-factor", "it's your call, and this is the result";
-* mock politeness and sarcasm: "certainly one way to go about it", "we do try to make these
-  things simple", "I'm not sure what else you were expecting", a tautology ("30 days means 30
-  days.");
+  two-factor", "it's your call, and this is the result", "had two-factor been on, none of this
+  would have happened", "entirely avoidable";
+* mock politeness, sarcasm and tone policed: "certainly one way to go about it", "we do try to
+  make these things simple", "I'm not sure what else you were expecting", a tautology ("30 days
+  means 30 days."), "no need for that tone";
 * the customer's own words held up in scare quotes after a verb that makes them a posture
   ("threatening to tell 'everyone you know'"), or their pressure called futile ("shouting rarely
   speeds anything up");
@@ -65,7 +67,7 @@ FEELING = re.compile(r"\b(?:frustrat\w*|upset|annoyed|worried|angry|confused|str
 CONDITION = re.compile(r"\b(?:if|unless|in case|whenever|once)\b")
 """A sentence with a condition: a possibility offered, nothing imputed to the customer."""
 ANSWERED = re.compile(r"\b(?:thank|thanks|appreciate|glad|great|happy|i'll|we'll|i will|we will|"
-                      r"let me|i can|we can)\b")
+                      r"let me|i can|we can|i've|we've|i have|we have)\b")
 """A sentence of thanks or of help offered: the customer's words quoted there are acknowledged, not
 held up."""
 
@@ -79,9 +81,9 @@ FAILED = (r"(?:didn't|did not|haven't|have not|hasn't|has not|never|can't|cannot
           r"could not|don't|do not|doesn't|does not|won't|will not|weren't|wasn't|failed to|refuses? to|"
           r"unable to|incapable of)")
 """Not doing it, or not being able to."""
-ATTITUDE = (r"(?:threaten\w*|claim\w*|insist\w*|demand\w*|expect\w*|call(?:s|ed|ing)? (?:it|this|that|"
-            r"us|our \w+|the \w+)|find(?:s|ing)? (?:it|this|that|our \w+|the \w+)|so-called|supposedly|"
-            r"allegedly)")
+ATTITUDE = (r"(?:(?:call|term)(?:s|ed|ing)?(?= ['\u2018\u201c\"])|threaten\w*|claim\w*|insist\w*|"
+            r"demand\w*|expect\w*|call(?:s|ed|ing)? (?:it|this|that|us|our \w+|the \w+)|find(?:s|ing)? "
+            r"(?:it|this|that|our \w+|the \w+)|so-called|supposedly|allegedly)")
 """Verbs that make the customer's words a posture rather than a report."""
 QUOTED = r"(?:^|\s)['\u2018\u201c\"][a-z][^'\u2019\u201d\"]{1,30}['\u2019\u201d\"]"
 """The customer's own words in quotation marks (an apostrophe inside a word is no quote)."""
@@ -193,7 +195,7 @@ FRAMES: tuple[Frame, ...] = (
            r"warned)\b"),
     # impatience: the customer a nuisance for asking again
     _frame("nuisance",
-           r"\b(?:i|we)(?:'ve| have| had) already (?:told you|explained (?:this|that|it|all (?:this|"
+           r"\b(?:i|we)(?:'ve| have| had)? already (?:told you|explained (?:this|that|it|all (?:this|"
            r"that))|said (?:this|that|so)|answered (?:this|that|your question)|gone (?:over|through) "
            r"(?:this|that|it))\b(?! to\b)"),
     _frame("nuisance",
@@ -208,7 +210,9 @@ FRAMES: tuple[Frame, ...] = (
            r"(?:'ve| have)? (?:explained|told|said|answered|gone over|repeated)\b"),
     _frame("nuisance",
            r"\b(?:say|repeat) (?:it|this|that|myself|ourselves) (?:again|one more time|once more|one "
-           r"last time)\b|\bkeep (?:explaining|repeating|telling you)\b"),
+           r"last time)\b|\bkeep (?:explaining|repeating|telling you)\b|\blike (?:i|we) (?:said|told you|"
+           r"mentioned|explained)\b"),
+    _frame("nuisance", r"(?:^|[.!?]\s+|^\w+,\s*)once again[,:]", SYMPATHY, ANSWERED),
     _frame("nuisance",
            r"\bre-?read (?:my|our) (?:last|previous|earlier|first|original) (?:message|email|reply|"
            r"response|answer)s?\b"),
@@ -225,7 +229,9 @@ FRAMES: tuple[Frame, ...] = (
     _frame("stupidity",
            r"\ball you (?:had|needed|were asked|were told) to do was\b|\b(?:hardly|barely|not exactly|not "
            r"much of) (?:a |an )?(?:big ask|lot to ask|tall order|challenge|hardship|ordeal|chore)\b|"
-           r"\bwith your (?:mouse|finger|cursor|trackpad)\b"),
+           r"\bwith your (?:mouse|finger|cursor|trackpad)\b|\byou (?:just )?(?:click|tap|press|open) "
+           r"(?:on )?it[.!]|\bstep (?:one|two|three|four|\d)\W+(?:open|click|tap|read|find|press) (?:on )?"
+           r"(?:it|them|your inbox)\b|\bliterally (?:says|reads|labell?ed|called|named)\b"),
     _frame("stupidity",
            r"\b(?:not|hardly|isn't|is not|wasn't|was not) (?:exactly )?(?:brain surgery|a puzzle|a "
            r"riddle|quantum physics|an exam|a maze|advanced (?:maths|math|stuff))\b"),
@@ -250,12 +256,19 @@ FRAMES: tuple[Frame, ...] = (
            r"was) (?:the (?:result|outcome|consequence)|what (?:happened|you got))|here we are)\b",
            SYMPATHY, OURS),
     _frame("blame",
+           r"\bhad (?:[\w-]+ ){1,3}been (?:on|enabled|set up|turned on|switched on|kept|updated|checked|read|"
+           r"followed)\b[^.!?]{0,60}\bwould(?:n't| not| never)?(?:'ve| have)\b", SYMPATHY, OURS),
+    _frame("blame",
            r"\b(?:was|were) (?:entirely |completely |wholly |totally |easily |perfectly )?(?:avoidable|"
            r"preventable)\b", SYMPATHY, FIRST_PERSON),
     _frame("blame",
            r"\b(?:yourself|yourselves|your (?:own )?(?:team|setup|side|admins?)) to thank\b|"
            r"\b(?:self-inflicted|of your (?:own )?making|your own doing)\b"),
-    # mock politeness and sarcasm
+    # mock politeness and sarcasm, tone policed
+    _frame("sarcasm",
+           r"\bhow to do (?:our|my) (?:job|jobs|work)\b|\bnoted (?:your|the) (?:tone|language|attitude|"
+           r"capitals|caps)\b|\bno need for (?:that|this|the|such|all (?:that|this|the)) (?:tone|language|"
+           r"attitude|capitals|caps|hostility|rudeness|drama)\b"),
     _frame("sarcasm",
            r"\b(?:is|was|that's|it's|this is) (?:certainly |definitely |surely |quite |also |always |"
            r"just )?one way (?:to|of) (?:go(?:ing)? about|do(?:ing)?|handl\w+|approach\w*|deal\w* with|"

@@ -62,18 +62,23 @@ CONTEMPT = [
     (REFUND_LATE, "Hi, this is the third time I've explained the window."),
     (REFUND_LATE, "Hi, I'll say it again: the order is outside the window."),
     (HOLD, "Hi, please re-read my previous message; the answer is there."),
+    (IN_TRANSIT, "Hi, like I said, the parcel is in transit."),
+    (REFUND_LATE, "Hi, once again, the order is outside the window."),
     (IN_TRANSIT, "Hi, I've answered this before: the parcel is in transit."),
     # the problem belittled
     (PHISHING, "Hi, it's a simple link. Click it."),
     (PLAN_DOWN, "Hi Marcus. Settings, Billing. It's literally one click."),
     (PLAN_DOWN, "Hi, changing a plan isn't exactly brain surgery. Settings > Billing."),
     (PHISHING, "Hi, all you had to do was click the link."),
+    (PHISHING, "Hi, it's a link. You click it."),
+    (PHISHING, "Hi, step one: find the email. Step two: open it. Step three: click the link."),
     (PLAN_DOWN, "Hi, I see you had trouble with a very simple form. Here it is again."),
     # the outcome blamed on the customer
     (PHISHING, "Hi, breaches like this are, sadly, exactly what tends to happen when passwords get reused."),
     (PHISHING, "Hi, two-factor was off. That was your decision, and this is the result."),
     (PHISHING, "Hi, the takeover is the direct consequence of leaving two-factor disabled."),
     (PHISHING, "Hi, the lockout was entirely avoidable."),
+    (PHISHING, "Hi, had two-factor been on, none of this would have happened."),
     (OUTAGE_ONE, "Hi, this problem is of your own making."),
     # mock politeness and sarcasm
     (DUPLICATE, "Hi, opening a chargeback without writing to us first was certainly one way to handle it."),
@@ -82,9 +87,11 @@ CONTEMPT = [
     (HOLD, "Hi, I hope that's clearer this time."),
     (REFUND_LATE, "Hi Ava, the window is 30 days and your order is 31 days old. What more do you want?"),
     (REFUND_LATE, "Hi Ava, thirty days means thirty days."),
+    (OUTAGE_ALL, "Hi, there's no need for that tone. The team is on it."),
     # the customer's words in scare quotes, their pressure called futile
     (OUTAGE_ALL, "Hi, I note you are threatening to 'go public' about this. The team replies in 24 hours."),
     (PLAN_LATE, "Hi, you call it 'a scam', yet the renewal was on the checkout page."),
+    (PLAN_LATE, "Hi, what you call 'a scam' is the renewal you agreed to."),
     (OUTAGE_ONE, "Hi, 'we changed nothing' is exactly what every customer says. Check your config."),
     (OUTAGE_ALL, "Hi, shouting in capitals never gets a ticket moved faster."),
     # dishonesty insinuated
@@ -142,6 +149,10 @@ HONEST = [
     (PLAN_DOWN, "Hi, one way to do this is to export your data first and then switch plans."),
         (PLAN_DOWN, "Hi, I hope that helps! Let me know if anything is unclear."),
     (PHISHING, "Hi, please refrain from sharing your password with anyone, including us."),
+    (PHISHING, "Hi, once the email arrives, open it and click Reset password."),
+    (PHISHING, "Hi, once again, I'm sorry for the trouble this has caused."),
+    (PHISHING, "Hi, once again, thank you for reporting this so quickly."),
+    (OUTAGE_ALL, "Hi, there's no need for you to do anything else; the fix is rolling out."),
     # troubleshooting that names the customer's side without blaming them
     (OUTAGE_ONE, "Hi, all systems are operational and your colleagues are signing in, so it may be "
                  "something local. Could you try a private window?"),
@@ -165,6 +176,8 @@ HONEST = [
     (PHISHING, "Hi, turning on two-factor would have made no difference here; the password was phished."),
     (PHISHING, "Hi, enabling two-factor now will help protect the account from here on."),
     (PHISHING, "Hi, most breaches are preventable with two-factor, so here's how to turn it on."),
+    (IN_TRANSIT, "Hi, had the carrier scanned the parcel, we would have known sooner; I've asked them why."),
+    (OUTAGE_ALL, "Hi, had the fix been deployed earlier, this wouldn't have happened, and I'm sorry."),
     # explanations that share the blame frames' words
     (IN_TRANSIT, "Hi, that's what usually happens when a parcel is held at customs; it should clear in 2 "
                  "days."),
@@ -185,6 +198,8 @@ HONEST = [
                        "it from the address on file."),
     # repeating ourselves without reproach
     (REFUND_LATE, "Hi Ava, as I mentioned earlier, a refund takes 5-7 business days once approved."),
+    (HOLD, "Hi, like you said, the charge appeared twice; one of them is a pending hold."),
+    (DUPLICATE, "Hi, we already refunded the duplicate charge; it should arrive in 5-7 business days."),
     (IN_TRANSIT, "Hi, I've already asked the carrier for a trace and will update you tomorrow."),
     (OUTAGE_ALL, "Hi, we've already opened an incident and the team is working on it."),
     (IN_TRANSIT, "Hi, I've already explained the situation to the carrier and asked them to investigate."),
@@ -197,6 +212,7 @@ HONEST = [
     (PHISHING, "Hi, you wrote that you're 'really fed up', and I completely understand why."),
     (PLAN_LATE, "Hi, you called the pricing 'a joke', which is fair feedback; I've passed it on."),
     (OUTAGE_ALL, "Hi, you mentioned 'error 503' on every page; that matches the incident we're working on."),
+    (HOLD, "Hi, what you describe as 'the second charge' is a pending hold that drops off in 3-5 days."),
     (OUTAGE_ONE, "Hi, you said you've 'tried everything', so I've escalated to engineering."),
     (PHISHING, "Hi, you mentioned the link said 'expired'; that happens after 60 minutes, so here's a new "
                "one."),
