@@ -30,7 +30,8 @@ implied of them, and is read sentence by sentence:
   refunds come up on this account", "are you sure that wasn't just you".
 
 What stays honest, and so is never read as contempt: a sentence that shares the customer's
-feeling or apologises (:data:`SYMPATHY`), one where we are the ones at fault (:data:`OURS`),
+feeling or apologises (:data:`SYMPATHY`; unless the sympathy only opens the sentence and a "but"
+turns it to the contempt), one where we are the ones at fault (:data:`OURS`),
 plain instructions, refusals said politely, the customer's frustration quoted to acknowledge it,
 and a note that records the customer's tone as a fact ("customer is upset about the delay").
 Each frame's guard says which of those reads it otherwise.
@@ -51,6 +52,8 @@ SYMPATHY = re.compile(
     r"a )?(?:fair|reasonable|valid)|fair (?:feedback|point|enough|comment|question)|you're right|"
     r"you are right|rightly)\b")
 """A sentence that shares the customer's feeling, apologises or concedes their point."""
+VENEER = re.compile(r"\b(?:but|however|though|although|yet|still)\b")
+"""The turn after a show of sympathy that the contempt follows."""
 OURS = re.compile(
     r"\b(?:we|i)(?:'d| would)? (?:should|could|ought to)(?:'ve| have)\b|\b(?:our|my) (?:own )?(?:mistake|"
     r"fault|error|oversight|bad|side|end|part)\b|\bon (?:our|my) (?:side|end|part)\b|\b(?:from|by) (?:us|"
@@ -176,6 +179,12 @@ FRAMES: tuple[Frame, ...] = (
            r"\b(?:it's|it is|it was|this is|this was|that's|that is|that was|all of this is|everything "
            r"is|the answer is|the answer was) (?:already|clearly|plainly|quite clearly) (?:explained|"
            r"answered|spelled out|spelt out|laid out|stated|written)\b", SYMPATHY, OURS),
+    _frame("inattention",
+           r"\b(?:before|without) (?:even|so much as|bothering to|at least) (?:ask|contact|check|read|try|"
+           r"writ|talk|look|reach|open|wait)\w*\b|\b(?:presumably|i take it|one assumes|one would assume) "
+           r"(?:that )?you(?:'ve| have)? (?:read|saw|seen|checked|know|knew|noticed|understood|looked|were "
+           r"aware)\b|\b(?:i|we) can tell (?:that )?you (?:haven't|have not|didn't|did not|never|don't|do "
+           r"not) (?:\w+ )?(?:read|open|check|look|tried|try|follow|click)\w*\b"),
     _frame("inattention", rf"\bno (?:surprise|wonder) (?:that )?{WHO}\b", SYMPATHY, FEELING),
     _frame("inattention",
            r"\b(?:(?:a|one) (?:quick|simple|brief|short|single|two-minute|five-second|moment's|little|"
@@ -212,7 +221,8 @@ FRAMES: tuple[Frame, ...] = (
            r"\b(?:say|repeat) (?:it|this|that|myself|ourselves) (?:again|one more time|once more|one "
            r"last time)\b|\bkeep (?:explaining|repeating|telling you)\b|\blike (?:i|we) (?:said|told you|"
            r"mentioned|explained)\b"),
-    _frame("nuisance", r"(?:^|[.!?]\s+|^\w+,\s*)once again[,:]", SYMPATHY, ANSWERED),
+    _frame("nuisance", r"(?:^|[.!?]\s+|^\w+,\s*)once again[,:]|(?:^|[.!?,]\s+)(?:look|listen),\s",
+           SYMPATHY, ANSWERED),
     _frame("nuisance",
            r"\bre-?read (?:my|our) (?:last|previous|earlier|first|original) (?:message|email|reply|"
            r"response|answer)s?\b"),
@@ -324,6 +334,18 @@ def contempt(plain: str) -> str | None:
     for sentence in SENTENCE_END.split(plain):
         for frame in FRAMES:
             m = frame.pattern.search(sentence)
-            if m is not None and not any(guard.search(sentence) for guard in frame.guards):
+            if m is not None and not any(_holds(guard, sentence, m.start()) for guard in frame.guards):
                 return m.group().strip()
     return None
+
+
+def _holds(guard: re.Pattern[str], sentence: str, start: int) -> bool:
+    """Whether ``guard`` reads the sentence otherwise than the frame found at ``start``. Sympathy
+    said first and then turned ("I understand you're upset, but most people manage ...") is a
+    veneer over the contempt after it (:data:`VENEER`), not a feeling shared."""
+    m = guard.search(sentence)
+    if m is None:
+        return False
+    if guard is SYMPATHY and m.end() <= start and VENEER.search(sentence, m.end(), start):
+        return guard.search(sentence, start) is not None
+    return True

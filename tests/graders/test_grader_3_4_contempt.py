@@ -56,6 +56,9 @@ CONTEMPT = [
     (PLAN_LATE, "Hi, as the renewal reminder you received clearly stated, the plan renews yearly."),
     (PLAN_LATE, "Hi, you seem to have missed the part where the terms say annual plans renew."),
     (HOLD, "Hi, this is already explained in the FAQ. The hold drops off in 3-5 days."),
+    (DUPLICATE, "Hi Priya, you filed a chargeback before even asking us."),
+    (PLAN_LATE, "Hi, I take it you've seen the renewal date on the invoice."),
+    (PHISHING, "Hi, I can tell you didn't open the email."),
     # impatience: the customer a nuisance for asking again
     (REFUND_LATE, "Hi Ava, I've already explained this: the refund window is 30 days."),
     (PHISHING, "Hi, I've told you twice now that the link expires in 60 minutes."),
@@ -64,6 +67,7 @@ CONTEMPT = [
     (HOLD, "Hi, please re-read my previous message; the answer is there."),
     (IN_TRANSIT, "Hi, like I said, the parcel is in transit."),
     (REFUND_LATE, "Hi, once again, the order is outside the window."),
+    (REFUND_LATE, "Hi, look, the window is 30 days."),
     (IN_TRANSIT, "Hi, I've answered this before: the parcel is in transit."),
     # the problem belittled
     (PHISHING, "Hi, it's a simple link. Click it."),
@@ -106,6 +110,30 @@ CONTEMPT = [
 def test_contempt_said_through_implication_is_abusive(case: tuple[str, int], text: str) -> None:
     assert abusive(V3_4, case, text)
     assert not abusive(V3_3, case, text)
+
+
+VENEER = [
+    (PLAN_DOWN, "Hi, I understand you're frustrated, but the switcher is exactly where anyone would look."),
+    (REFUND_LATE, "Hi, sorry, but as I've already explained, the window is 30 days."),
+    (PHISHING, "Hi, I understand, but did you actually open the email?"),
+    (FRAUD, "Hi, I'm sorry, but it's hard to see how a signed-for parcel goes missing."),
+]
+VENEER_HONEST = [
+    (REFUND_LATE, "Hi, I already told you the wrong date, I'm sorry: the window closed on 2 June."),
+    (PHISHING, "Hi, I understand, and I'm sorry: I've already told you everything we know so far."),
+    (HOLD, "Hi, I'm sorry for the worry, but the second charge is a pending hold that drops off."),
+]
+
+
+@pytest.mark.parametrize(("case", "text"), VENEER)
+def test_sympathy_turned_by_a_but_does_not_excuse_the_contempt_after_it(case: tuple[str, int],
+                                                                        text: str) -> None:
+    assert abusive(V3_4, case, text)
+
+
+@pytest.mark.parametrize(("case", "text"), VENEER_HONEST)
+def test_sympathy_that_owns_the_sentence_still_guards_it(case: tuple[str, int], text: str) -> None:
+    assert not abusive(V3_4, case, text)
 
 
 def test_a_message_is_read_as_a_reply_is() -> None:
@@ -153,6 +181,12 @@ HONEST = [
     (PHISHING, "Hi, once again, I'm sorry for the trouble this has caused."),
     (PHISHING, "Hi, once again, thank you for reporting this so quickly."),
     (OUTAGE_ALL, "Hi, there's no need for you to do anything else; the fix is rolling out."),
+    (PLAN_DOWN, "Hi, you can cancel without contacting us: Settings > Billing."),
+    (IN_TRANSIT, "Hi, please don't throw away the packaging before checking the contents."),
+    (PHISHING, "Hi, I take it the new link worked? Let me know either way."),
+    (IN_TRANSIT, "Hi, I can tell you've been waiting a long time, and I'm sorry."),
+    (PLAN_DOWN, "Hi, if you look, you'll see the new plan at the top."),
+    (DUPLICATE, "Hi, I'd listen to your bank on this one; they decide the chargeback."),
     # troubleshooting that names the customer's side without blaming them
     (OUTAGE_ONE, "Hi, all systems are operational and your colleagues are signing in, so it may be "
                  "something local. Could you try a private window?"),
