@@ -152,7 +152,8 @@ def contradicts(frame: Frame, state: EpisodeState, closer: bool = False,
     task a tag records the decision but does nothing: "refunded" needs the refund); a promise or
     a refusal against every recorded decision (``closer``: 3.3's reading of the refund on record,
     :func:`_same_refund`; ``nearer``: 3.4's reading of a decision on record,
-    :func:`_decided_on_record`)."""
+    :func:`_decided_on_record`, and of the refund on record said to be unpaid as a fact, not a
+    refund claimed)."""
     decided = decisions.outcomes(state)
     done = decisions.action_outcomes(state) if frame.mood == DONE else decided
     again = any(w in frame.quote.split() for w in ("again", "second", "another", "additional", "extra",
@@ -165,6 +166,8 @@ def contradicts(frame: Frame, state: EpisodeState, closer: bool = False,
                 w in frame.quote for w in ("sent", "paid", "issued", "back", "returned", "credited"))
             if refunded or (approved and _refund_on_record(state)):
                 return None
+            if nearer and _refund_on_record(state) and _UNPAID.search(frame.quote):
+                return None  # 3.4: the refund on record said never to have been paid is the ticket's fact
             return "no refund is recorded"
         case "refund", "promise":
             if again and ("refund_issued" in done or _prior_refund(state)):
