@@ -244,6 +244,8 @@ def contradicts(frame: Frame, state: EpisodeState, closer: bool = False,
             if _decided_on_record(state, nearer):
                 return None
             return "nothing the episode knows records that decision"
+        case "password_set", "done":
+            return "support sets no password: a reset link lets the customer set one"
         case "refund_count", "done":
             said = int(frame.quote.rsplit("[", 1)[1].rstrip("]"))
             issued = sum(1 for t in state.account.taken if t.action == "issue_refund")
@@ -458,9 +460,10 @@ def false_claims(state: EpisodeState, channel: str, text: str, step: int,
             rule = "wrong_fact"  # 3.3: the incident exists and its level ("sev2"), a figure, is misstated
         return (Violation(rule, f"the {channel} states the wrong severity: {severity}", step),)
     frames, quoted = _claims_read(text, reading)
-    if closer:  # a clause another reading claims is read by it
-        frames += tuple(f for f in outcomes.claims(text, _case_kinds(state))
-                        if f.quote not in quoted and _kept(f, text, reading))
+    if closer:  # a clause another reading claims is read by it, but for what only this one reads
+        frames += tuple(f for f in outcomes.claims(text, _case_kinds(state), reading.nearer)
+                        if (f.quote not in quoted or f.concept in outcomes.ONLY_HERE)
+                        and _kept(f, text, reading))
     for said in frames:
         frame = _as_said(said, text, state) if reading.nearer else said
         if frame is None:
