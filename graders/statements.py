@@ -903,11 +903,21 @@ def _flag_dates(state: EpisodeState) -> frozenset[str]:
                      for e in entities.extract(v, year) if e.kind == "date")
 
 
+SIGN_IN_DETAIL = re.compile(
+    r"\b(?:in|from|near|at) (?!(?:January|February|March|April|May|June|July|August|September|October|"
+    r"November|December|The)\b)[A-Z][a-z]+|(?i:\b(?:device|browser|phone|laptop|tablet|iphone|ipad|android|"
+    r"windows|macos|mac|chrome|safari|firefox|location|city|country|ip)\b)|\b\d{1,3}(?:\.\d{1,3}){3}\b")
+"""What a sign-in's sentence may add of where it came from or on what ("from a new device in
+Lisbon", "on Chrome", an IP): the flag's detail, which the reason for the review does not need."""
+
+
 def _about_a_sign_in(seen: str, at: int) -> bool:
-    """Whether the sentence of ``seen`` holding position ``at`` speaks of a sign-in."""
+    """Whether the sentence of ``seen`` holding position ``at`` speaks of a sign-in and names
+    nothing of where it came from or on what (:data:`SIGN_IN_DETAIL`)."""
     start = max((m.end() for m in SENTENCE_END.finditer(seen, 0, at)), default=0)
     end = next((m.start() for m in SENTENCE_END.finditer(seen, at)), len(seen))
-    return SIGN_IN.search(seen[start:end]) is not None
+    sentence = seen[start:end]
+    return SIGN_IN.search(sentence) is not None and SIGN_IN_DETAIL.search(sentence) is None
 
 
 def disclosures(state: EpisodeState, channel: str, text: str, step: int, by_meaning: bool = False,
