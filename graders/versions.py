@@ -137,7 +137,12 @@ values the episode knows. The lexicon is 3.2's: what required facts a text state
 3.2 reads it."""
 
 V3_4 = "ticketledger-grader/3.4"
-"""Grader 3.3, reading further (:data:`graders.statements.READING_3_4`). The lexicon is 3.2's."""
+"""Grader 3.3, reading who states an outcome and when (:data:`graders.statements.READING_3_4`,
+:mod:`graders.voices`): the writer's own act stated under way ("I'm escalating this now") is a
+promise where the case calls for that act, the customer's own report restated ("thanks for letting
+us know it has been sent back") is no claim of ours, a request put on hold is paused, and the
+flagged sign-in's date given as the reason for the review (EC-1) is no disclosure. The lexicon is
+3.2's."""
 
 LEXICONS: dict[str, Lexicon] = {v2_0.GRADER_VERSION: LEXICON_2_0, V2_1: LEXICON_2_1,
                                 V3_0: LEXICON_3_0, V3_1: LEXICON_3_1, V3_2: LEXICON_3_2, V3_3: LEXICON_3_2,

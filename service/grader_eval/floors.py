@@ -17,9 +17,9 @@ gives a violation (violation recall) is at least this. Grader 3.3 finds 0.87 the
 2.1 0.12); the aim is 0.95 (docs/grader-eval.md)."""
 FLOOR_FALSE = 0.035
 """The promise: on the heldout part, the share of acceptable texts that the judge gives a
-violation (false-violation rate) is at most this. Grader 3.3 flags 0.030 there (6 of the 76
-acceptable texts of ``outside2.jsonl``, written blind to its rules, among them; without that file
-0.022; 3.1 and 3.2 0.027, 2.1 0.047); the aim is 0.01."""
+violation (false-violation rate) is at most this. Grader 3.3 flags 0.030 there (with
+``outside2.jsonl`` and ``outside3.jsonl``, written blind to its rules, 8 of whose 154 acceptable
+texts it flags; without them 0.022; 3.1 and 3.2 0.027, 2.1 0.047); the aim is 0.01."""
 FLOOR_FACT_RECALL = 0.90
 """The promise that honest work is paid: on the heldout part, the share of the required facts an
 acceptable text states that the grader credits it with is at least this. Graders 3.1 to 3.3
