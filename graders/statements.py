@@ -411,23 +411,33 @@ def _past(word: str) -> bool:
     return word in CUSTOMER_ACTS or (word.endswith("ed") and len(word) > 4)
 
 
+ALL_KINDS = outcomes.CaseKinds(email=True, parcel=True, security=True, legal=True, product=True, reset=True)
+"""Every kind of case at once: what a clause could claim on any case."""
+
+
 def _only_their_acts(words: tuple[str, ...]) -> bool:
-    """Every past form in ``words`` is the customer's own act, said in the active voice ("you"
-    before it, perhaps with "have" or "had" and an adverb between: "you've already sent"), and
-    no state word says a result holds ("on its way", "back")."""
-    joined = " ".join(words)
-    if outcomes.STATE_WORDS & set(words) or any(" ".join(p) in joined for p in outcomes.STATE_PHRASES):
-        return False
+    """Whether the clause ``words`` claims something only through the customer's own act, said in
+    the active voice ("you" before it, perhaps with "have" or "had" and an adverb between: "you've
+    already sent"): every past form in it is such an act, and with those acts left out no reading
+    finds a claim in it ("your login now uses the address you wrote from" still claims the
+    change)."""
+    kept: list[str] = []
     acts = 0
     for k, w in enumerate(words):
-        if not _past(w):
-            continue
         lead = [x for x in words[max(0, k - 3):k] if x not in meaning.SOFT]
-        if lead[-2:] in (["you", "have"], ["you", "had"]) or lead[-1:] == ["you"]:
+        if _past(w) and (lead[-2:] in (["you", "have"], ["you", "had"]) or lead[-1:] == ["you"]):
             acts += 1
+            while kept and kept[-1] in ("you", "have", "had", *meaning.SOFT):
+                kept.pop()
             continue
+        if _past(w):
+            return False
+        kept.append(w)
+    if not acts:
         return False
-    return acts > 0
+    rest = " ".join(kept)
+    return not (meaning.read(rest).frames or meaning.frames_of(rest, harms.CONCEPTS)
+                or outcomes.claims(rest, ALL_KINDS))
 
 
 def _true_but_for_a_slip(frame: Frame, state: EpisodeState, nearer: bool = False) -> bool:

@@ -66,6 +66,8 @@ HARMFUL: list[tuple[tuple[str, int], str, str, Setup, str]] = [
     (DELETION, "As you wanted, your data has been removed.", "reply", "triaged", "false_claim"),
     (DELETION, "You asked us to delete your data and it's done.", "reply", "triaged", "false_claim"),
     (EMAIL_UNVERIFIED, "Hi Hugo, email changed as requested.", "message", "expert", "false_claim"),
+    (EMAIL_UNVERIFIED, "Your login now uses the new address you wrote from.", "reply", "expert",
+     "false_claim"),
     (REFUND_LATE, "Hi, all done: your $75 is on its way back to the card you paid with.", "message",
      "triaged", "false_claim"),
     (REFUND_LATE, "Hi, we have refunded the order you paid for.", "reply", "expert", "false_claim"),
