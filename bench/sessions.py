@@ -139,8 +139,9 @@ def matrix(figures: Sequence[Figure], rows: Sequence[Config]) -> str:
     found = {f.key: f for f in figures}
     lines = [
         "| server | sessions | back to back: steps/s (min-max) | p50 ms | p99 ms "
-        f"| {ws.THINK_S:g} s thinking: p50 ms | p99 ms (bar {ws.P99_BAR_MS:g}) | errors |",
-        "|---|---:|---:|---:|---:|---:|---:|---:|",
+        f"| {ws.THINK_S:g} s thinking: p50 ms | p99 ms (bar {ws.P99_BAR_MS:g}) "
+        f"| longest ms (bar {ws.STALL_BAR_MS:g}) | errors |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
     for config in rows:
         k = f"ws.{config.key}"
@@ -151,7 +152,7 @@ def matrix(figures: Sequence[Figure], rows: Sequence[Config]) -> str:
         lines.append(f"| {config.name} | {config.sessions} | {_cell(found, f'{k}.throughput', True)} "
                      f"| {_cell(found, f'{k}.p50')} | {_cell(found, f'{k}.p99')} "
                      f"| {_cell(found, f'{k}.thinking_p50')} | {_cell(found, f'{k}.thinking_p99')} "
-                     f"| {errors:.0f} |")
+                     f"| {_cell(found, f'{k}.thinking_max')} | {errors:.0f} |")
     return "\n".join(lines)
 
 

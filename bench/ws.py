@@ -15,7 +15,8 @@ finishing the episode in progress. Two ways:
 * thinking, three rounds: ``THINK_S`` (0.5 s) between steps, as an agent's turn takes. The
   sessions' starts are spread evenly over one think time, as independent agents' are (started
   together, all 256 would step in the same instant every 0.5 s and measure that herd instead).
-  Figures: p50/p99 step latency (the issue's bar: p99 at most 50 ms) and errors.
+  Figures: p50/p99 step latency (bar: p99 at most 50 ms), the longest step (bar: no stall
+  above 100 ms) and errors.
 
 An error is a connection refused, an error frame, a timeout or an episode that did not end; a
 session stops at its first. Bounded in count (steps per session) and time (every message has
@@ -47,6 +48,8 @@ MESSAGE_TIMEOUT_S = 30.0
 PHASE_TIMEOUT_S = 300.0
 P99_BAR_MS = 50.0
 """The bar for p99 step latency with 0.5 s of thinking (docs/performance.md)."""
+STALL_BAR_MS = 100.0
+"""The bar for the longest single step with 0.5 s of thinking: no stall above it."""
 
 
 @dataclass(frozen=True)
@@ -80,6 +83,11 @@ class Phase:
     def p(self, q: float) -> float:
         """The q-th percentile of step latency, in ms."""
         return percentile(sorted(self.latencies), q) * 1000
+
+    @property
+    def longest(self) -> float:
+        """The longest step, in ms (0 for a phase with none)."""
+        return max(self.latencies, default=0.0) * 1000
 
 
 async def _session(client: GenericEnvClient, work: Sequence[Plan], steps: int, think_s: float,
@@ -170,6 +178,9 @@ def figures(key: str, name: str, sessions: int, fast: list[Phase],
                    "step latency", "ms", [phase.p(99) for phase in slow if phase.steps],
                    target=P99_BAR_MS, higher=False, detail=f"p50 {summary(p50)}",
                    extra={"errors": [e for phase in slow for e in phase.errors][:10]}),
+            Figure(f"ws.{key}.thinking_max", f"{label}, {THINK_S:g} s thinking between steps: the "
+                   "longest step (ms)", "ms", [phase.longest for phase in slow if phase.steps],
+                   target=STALL_BAR_MS, higher=False, detail="a stall holds every session"),
             Figure(f"ws.{key}.thinking_errors", f"{label}, thinking: errors", "count",
                    [float(len(phase.errors)) for phase in slow], target=0, higher=False),
             p50,
@@ -202,7 +213,7 @@ def measure(bases: dict[str, str], key: str, name: str, *, quick: bool,
             slow[server].append(phase)
             log(f"  {name}, {server}, round {n + 1}: {sessions} sessions, {THINK_S:g} s thinking: "
                 f"{phase.steps:,} steps, p50 {phase.p(50):.1f} ms, p99 {phase.p(99):.1f} ms, "
-                f"{len(phase.errors)} errors")
+                f"longest {phase.longest:.1f} ms, {len(phase.errors)} errors")
     for error in [e for server in order for phase in fast[server] + slow[server]
                   for e in phase.errors][:5]:
         log(f"  error: {error}")

@@ -417,15 +417,32 @@ def echoed(plain: str) -> str | None:
     return None
 
 
-def contempt(plain: str) -> str | None:
+def contempt(plain: str, nearer: bool = False) -> str | None:
     """The first contempt 3.3 reads in ``plain`` (lower case) beside 3.2's: an expression of
     :data:`CONTEMPT`, then one of :data:`GUARDED` in a sentence its guard lets through, then an
-    echoed fragment (:func:`echoed`)."""
+    echoed fragment (:func:`echoed`). With ``nearer`` (3.4), an idiom of a person's outburst said of
+    a process is none (:func:`_said_of_a_process`)."""
     for pattern in CONTEMPT:
-        m = pattern.search(plain)
-        if m is not None:
-            return m.group()
+        for m in pattern.finditer(plain):
+            if not (nearer and _said_of_a_process(plain, m)):
+                return m.group()
     return guarded_contempt(plain)
+
+
+OUTBURSTS = frozenset({"kicked off"})
+"""Idioms of contempt for a person's outburst that also mean a process began ("the customer
+kicked off again" judges; "erasure kicked off today" records a start)."""
+PEOPLE = re.compile(r"\b(?:customer|user|client|requester|caller|he|she|they|guy|someone|who|this one|"
+                    r"this person)\b")
+
+
+def _said_of_a_process(plain: str, m: re.Match[str]) -> bool:
+    """Whether the outburst idiom matched at ``m`` (:data:`OUTBURSTS`) is said of something other
+    than a person: no person in the words of its clause before it (3.4)."""
+    if m.group() not in OUTBURSTS:
+        return False
+    clause = re.split(r"[.;:!?,]|\b(?:and|but)\b", plain[:m.start()])[-1]
+    return PEOPLE.search(clause) is None
 
 
 def guarded_contempt(plain: str) -> str | None:

@@ -344,11 +344,22 @@ CONDITION = re.compile(r"\b(?:if|once|when|unless|pending|subject to|depending|p
 """What makes a refund wait on the review in 3.3's reading: a condition, not the review's name."""
 
 
-def promised_money(state: EpisodeState, text: str, closer: bool = False) -> str | None:
+MONEY_ASSURED = re.compile(
+    r"\b(?:we|i)(?:'ll| will| shall| are going to| am going to| can)(?: personally)? (?:make sure|ensure"
+    r"|see to it)(?: that)? (?:you (?:get|receive|have)\b[^.;]*\b(?:money|refund|\$[\d,.]+)"
+    r"|(?:the |your |all the |all your )?(?:full |whole |entire )?(?:money|refund|\$[\d,.]+)\b[^.;]*?"
+    r"\b(?:comes?|gets?|goes|is|are) (?:back|returned|refunded|repaid|paid)\b)")
+"""Money the agent assures will come back ("I'll make sure the full $427 comes back to you", "we
+will ensure you get your money back"): grader 3.4 reads it as :data:`REFUND_PROMISED` is read."""
+
+
+def promised_money(state: EpisodeState, text: str, closer: bool = False,
+                   nearer: bool = False) -> str | None:
     """A refund promised where the case grants none and none is on record: what the text says, or
     None. A negated or questioned refund promises nothing, nor one that waits on the review; with
     ``closer`` (3.3) a refund waits on the review only when a condition says so ("if the review
-    approves it"): "the review is a formality, you'll be refunded after" promises the money."""
+    approves it"): "the review is a formality, you'll be refunded after" promises the money; with
+    ``nearer`` (3.4) money assured to come back is promised too (:data:`MONEY_ASSURED`)."""
     task = state.task
     if task is None or any(r.action == "issue_refund" for r in task.expected.required_actions):
         return None
@@ -356,12 +367,14 @@ def promised_money(state: EpisodeState, text: str, closer: bool = False) -> str 
         return None
     plain = text.lower().replace("\u2019", "'")
     for sentence in SENTENCE_END.split(plain):
-        m = REFUND_PROMISED.search(sentence)
+        m = REFUND_PROMISED.search(sentence) or (MONEY_ASSURED.search(sentence) if nearer else None)
         if m is None or sentence.rstrip().endswith("?"):
             continue
         if REVIEWED.search(sentence) and (not closer or CONDITION.search(sentence)):
             continue
-        before = sentence[:m.start()].split()[-2:]
+        # 3.4: a negation before a comma is its own phrase ("don't worry, I'll make sure ...")
+        lead = re.split(r"[,;:]", sentence[:m.start()])[-1] if nearer else sentence[:m.start()]
+        before = lead.split()[-2:]
         if any(w.strip(",") in meaning.NEGATORS or w.endswith("n't") for w in before):
             continue
         return m.group()

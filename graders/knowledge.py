@@ -12,8 +12,11 @@ business days" of "5-7 business days").
 Policy texts. The texts of the policies the agent looked up, and of the policies that govern the
 ticket (``TaskInstance.policies``): a window stated by the ticket's own policy is true whether or
 not the agent read it first, and the expert states them without a lookup ("a specialist will
-follow up within 24 hours"). A policy *id* is different: naming "RP-3" claims to have read it, so
-only the ids of policies looked up are backed.
+follow up within 24 hours"). A policy *id* is different for graders up to 3.3: naming "RP-3" claims to
+have read it, so only the ids of policies looked up are backed. Grader 3.4 backs the id of a policy
+that governs the ticket as it backs that policy's windows (:attr:`Knowledge.governing_policy_ids`):
+a note's "per BD-2" on a duplicate charge names the rule the case is under, which is true whether or
+not the agent opened it first, and a reviewer does not call a true reference a wrong fact.
 
 Pure apart from the packaged policy texts, read once through the catalog (as
 :mod:`graders.lexicon` reads the task specs); :func:`knowledge` takes them as an argument too.
@@ -84,6 +87,9 @@ class Knowledge:
     """Ids of the policies looked up (the only policy ids a text may name)."""
     catalog_policy_ids: frozenset[str] = frozenset()
     """Ids of every policy there is (naming another is a wrong id, not an unread one)."""
+    governing_policy_ids: frozenset[str] = frozenset()
+    """Ids of the policies looked up and the ticket's own (grader 3.4 backs these; see the module
+    docstring)."""
     incident_severity: str | None = None
     """The severity of the incident escalated by now, if any (no entity states it: for a caller
     that checks a stated severity)."""
@@ -338,6 +344,8 @@ def _known(sources: _Sources, texts_by_id: Mapping[str, str],
         card_quoted=frozenset(_card_digits(texts.customer, texts.year)),
         policy_ids=frozenset(_policy_id(texts_by_id[p]) for p in sources.viewed if p in texts_by_id),
         catalog_policy_ids=catalog_policy_ids,
+        governing_policy_ids=frozenset(_policy_id(texts_by_id[p]) for p in sources.governing
+                                       if p in texts_by_id),
         incident_severity=sources.severity,
         windows_by_topic=tuple(w for t in texts.policies for w in _windows_by_topic(t, texts.year)),
         case_windows=frozenset(_span(d) for d in case_windows),
@@ -675,7 +683,7 @@ def _windows_by_topic(policy: str, year: int | None) -> list[tuple[frozenset[str
 
 
 def window_for_another_thing(entity: Entity, known: Knowledge, context: str, text: str,
-                             calendar: bool = False) -> Finding | None:
+                             calendar: bool = False, nearer: bool = False) -> Finding | None:
     """A window ``context`` (the text's sentence) gives for something a policy gives another
     window for (grader 3.3): "your refund will reach you within 24 hours" where the refund policy
     says 5-7 business days, even though another policy's "follow up within 24 hours" states the
@@ -683,11 +691,12 @@ def window_for_another_thing(entity: Entity, known: Knowledge, context: str, tex
     :data:`CASES`, named anywhere in ``text``) backs it, or a window of the case itself; a window
     said of something no policy gives a window for is left to :func:`check`. ``calendar``: the
     window is said in calendar words ("tomorrow"), which the days from one known date to another
-    back whenever it is said."""
+    back whenever it is said. ``nearer``: what puts the window in the future is read as grader 3.4
+    reads it (:func:`to_come`)."""
     if entity.kind != "duration" or _duration_backed(entity.value, known, known.case_windows):
         return None
     if _duration_backed(entity.value, known, known.gaps) and (
-            calendar or not TO_COME.search(context.rstrip(".!? "))):
+            calendar or not to_come(nearer).search(context.rstrip(".!? "))):
         return None  # how long ago something was: the days between two dates the episode knows
     about = topics(context) | (topics(text) & CASES)
     same = [spans for subject, spans in known.windows_by_topic
@@ -757,19 +766,69 @@ def date_of_another_thing(entity: Entity, known: Knowledge, before: str) -> Find
 TO_COME = re.compile(r"\b(?:will|'ll|shall|should|going to|expect\w*)\b[^.!?\n]*$",
                      re.IGNORECASE)
 """A window said of something still to come ("will disappear within 24 hours")."""
+TO_COME_3_4 = re.compile(r"\b(?:will|'ll|shall|should|going to|expect(?:s|ing)?|(?:is|are|be|been) expected)"
+                         r"\b[^.!?\n]*$", re.IGNORECASE)
+""":data:`TO_COME` as grader 3.4 reads it: "expected" is something to come only after a form of
+"be" ("is expected within 3 days"); "not what I expected after 45 days" looks back at an
+expectation that was had, and the window after it is how long ago something was."""
 
 
-def unbacked_window(entity: Entity, known: Knowledge, text: str) -> Finding | None:
-    """A window ``text`` gives for something still to come (:data:`TO_COME`) that only the days
-    between two known dates back: a pending charge's "within 24 hours" no policy or fact states
-    (grader 3.2; :func:`check` takes the days between known dates for a window)."""
-    if entity.kind != "duration" or not TO_COME.search(text[max(0, entity.start - 60):entity.start]):
+def to_come(nearer: bool) -> re.Pattern[str]:
+    """The words that put a window in the future, as grader 3.4 (``nearer``) or earlier reads them."""
+    return TO_COME_3_4 if nearer else TO_COME
+
+
+def unbacked_window(entity: Entity, known: Knowledge, text: str, nearer: bool = False) -> Finding | None:
+    """A window ``text`` gives for something still to come (:data:`TO_COME`; with ``nearer``,
+    :data:`TO_COME_3_4`) that only the days between two known dates back: a pending charge's
+    "within 24 hours" no policy or fact states (grader 3.2; :func:`check` takes the days between
+    known dates for a window)."""
+    if entity.kind != "duration" or not to_come(nearer).search(text[max(0, entity.start - 60):entity.start]):
         return None
     stated = known.durations - known.gaps
     if _duration_backed(entity.value, known, stated) or not _duration_backed(entity.value, known):
         return None
     return Finding(entity, "unsupported", f"the text says the window {entity.quote} for something to "
                                           "come; no policy or fact the episode knows gives it")
+
+
+HEDGED_SPANS: tuple[tuple[re.Pattern[str], Decimal, Decimal], ...] = tuple(
+    (re.compile(rf"(?:{words})\s*$", re.IGNORECASE), Decimal(low), Decimal(high)) for words, low, high in (
+        (r"\b(?:almost|nearly|just under|under|less than|not quite|close to)", "0.7", "1"),
+        (r"\b(?:about|around|roughly|approximately|some|circa)|~", "0.75", "1.25"),
+        (r"\b(?:over|more than|just over|well over|upwards of)", "1", "1.5"),
+    ))
+"""Words that say a span roughly, and how far the span meant may lie from the one said (as shares
+of it): "almost two months" is at most two months and not much less, "about a week" near a week,
+"over 30 days" at least 30 and not far beyond."""
+
+
+PAST_SPAN_AFTER = re.compile(r"^\W*(?:ago|later|earlier|before|after|since|old|prior|back)\b", re.IGNORECASE)
+PAST_SPAN_BEFORE = re.compile(r"\b(?:after|for)\s+\S+\s*$", re.IGNORECASE)
+"""What makes a span one of the past: how long ago ("two months ago", "almost two months later",
+"about 7 weeks before you wrote"), or how long something lasted ("after nearly two months")."""
+
+
+def roughly_a_gap(entity: Entity, known: Knowledge, text: str) -> bool:
+    """Whether ``entity`` (a span of ``text``) is a span of the past said roughly that the days
+    between two dates the episode knows fall within (grader 3.4): "decided you no longer need it
+    almost two months later" where the order and the ticket are 52 days apart. The span is said
+    roughly by a word of :data:`HEDGED_SPANS` just before it, and is of the past by the words
+    around it (:data:`PAST_SPAN_AFTER`, :data:`PAST_SPAN_BEFORE`). How long ago something was,
+    said as people say it, is no figure to check to the day; a span the episode gives no two dates
+    for, a span said exactly, and a window for something to come ("in about two months") are
+    still checked."""
+    if entity.kind != "duration":
+        return False
+    before = text[:entity.start]
+    if not (PAST_SPAN_AFTER.match(text[entity.end:]) or PAST_SPAN_BEFORE.search(before)):
+        return False
+    low, high, dimension = _span(entity.value)
+    for pattern, least, most in HEDGED_SPANS:
+        if pattern.search(before):
+            return any(g_dimension == dimension and low * least <= g_low and g_high <= high * most
+                       for g_low, g_high, g_dimension in known.gaps)
+    return False
 
 
 def check(entities: Iterable[Entity], known: Knowledge, *,

@@ -149,6 +149,14 @@ def _markdown() -> MarkdownIt:
     return MarkdownIt("commonmark")
 
 
+def load_libraries() -> None:
+    """Load the confusables table and the markdown parser now instead of at the first text (see
+    the imports above): for a process that will read texts and wants what they load made before
+    it freezes its start-up objects (:func:`graders.load_text_libraries`)."""
+    _fold_table()
+    _markdown()
+
+
 def html_text(html: str) -> str:
     """The visible text of an HTML fragment (see the module docstring for what is hidden)."""
     parser = _VisibleText()

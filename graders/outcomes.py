@@ -573,9 +573,11 @@ def _reshipped(clause: Clause, at: int, end: int) -> Frame | None:
 
 
 @text_cache(max_chars=READING_CHARS, max_entries=2048)
-def claims(text: str, case: CaseKinds) -> tuple[Frame, ...]:
+def claims(text: str, case: CaseKinds, nearer: bool = False) -> tuple[Frame, ...]:
     """The outcome claims of ``text`` read object-first (see the module docstring), on a case
-    of ``case``'s kinds; remembered per text and kinds (only grader 3.3 calls it)."""
+    of ``case``'s kinds; remembered per text and kinds (only graders 3.3 and 3.4 call it). With
+    ``nearer`` (3.4), also a party's finding relayed in the present tense
+    (:func:`_relayed_now`) and a password said to be set by us (:func:`_password_set`)."""
     out: list[Frame] = []
     parts = meaning.read(_AT_AS_A.sub("a", text)).clauses
     for n, clause in enumerate(parts):
@@ -584,6 +586,8 @@ def claims(text: str, case: CaseKinds) -> tuple[Frame, ...]:
         frame = (_clause_claims(clause, case, context) or _login_said(clause)
                  or _outside_decision(clause, before) or _with_a_team(clause)
                  or _future_on_a_change(clause, before))
+        if frame is None and nearer:
+            frame = _relayed_now(clause, before) or _password_set(clause)
         counted = _count_refunded(clause)  # beside the refund its clause claims: how many
         out.extend(f for f in (frame, counted) if f is not None)
     return tuple(out)
@@ -660,6 +664,53 @@ def _outside_decision(clause: Clause, before: str) -> Frame | None:
     if found.group("verb") in RELAYING and not OUTSIDE_OUTCOMES & set(text[found.end():].split()):
         return None  # "the carrier confirmed it is in transit": what the tracking says, relayed
     return Frame("outside_decision", DONE, text)
+
+
+_RELAYED_NOW = re.compile(rf"(?:^|\b(?:and|so|but|that|because|since|as)\s+)?(?P<party>{PARTIES}|they)\s+"
+                          r"(?:now\s+|just\s+|also\s+)?(?P<verb>confirms|says|shows|reports|states|lists|"
+                          r"marks|has it as|is showing|is reporting)\b")
+
+
+def _relayed_now(clause: Clause, before: str) -> Frame | None:
+    """A party's finding relayed in the present tense ("FedEx confirms it was delivered this
+    morning", "your bank says the dispute is decided"): a decision stated as made, as
+    :func:`_outside_decision` reads the past tense, when what follows is an outcome
+    (:data:`OUTSIDE_OUTCOMES`), not a status ("the carrier says it is in transit")."""
+    text = clause.text
+    if clause.question or clause.conditional_sentence:
+        return None
+    found = _RELAYED_NOW.search(text)
+    if found is None or OUTSIDE_HEDGES & set(text[:found.end()].split()):
+        return None
+    if found.group("party") == "they" and not _PARTY.search(before):
+        return None
+    rest = set(text[found.end():].split())
+    if not OUTSIDE_OUTCOMES & rest or OUTSIDE_HEDGES & rest:
+        return None
+    return Frame("outside_decision", DONE, text)
+
+
+_PASSWORD_SET = re.compile(
+    r"\b(?:i|we|team|engineers|admins?|support)\s+(?:have\s+|had\s+)?(?:just\s+|already\s+|now\s+)?"
+    r"(?:reset|changed|set|updated|rotated|force[- ]reset|replaced)\s+(?:your|the owner's|the account's|"
+    r"their|the admin|the)\s+(?:\w+\s+){0,2}?password\b"
+    r"|\bpassword\s+(?:has|had)\s+(?:now\s+|just\s+|already\s+)?been\s+(?:reset|changed|set|rotated|"
+    r"updated)\s+(?:for you|by (?:us|me|our \w+|the \w+ team))")
+"""A password said to be reset or set by us ("I've reset your password as a precaution", "your
+password has been changed for you"): support sets no password, it sends a reset link."""
+
+
+ONLY_HERE = frozenset({"password_set"})
+"""Concepts no other reading has: read even in a clause another reading claims something of
+("I've reset your password and sent the details")."""
+
+
+def _password_set(clause: Clause) -> Frame | None:
+    m = _PASSWORD_SET.search(clause.text)
+    if m is None:
+        return None
+    mood = meaning._result_mood(clause, len(clause.text[:m.start()].split()))
+    return Frame("password_set", mood, clause.text) if mood == DONE else None
 
 
 TEAMS = (r"security|trust|fraud|risk|engineering|engineers|developers|devs|dev team|technical|tech"

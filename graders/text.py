@@ -252,6 +252,11 @@ def _stemmer() -> _Stemmer:
     return stemmer
 
 
+def load_stemmer() -> None:
+    """Import the stemmer now instead of at the first word stemmed (see :func:`_stemmer`)."""
+    _stemmer()
+
+
 STEMMED_LENGTH = 40
 """Words up to this long have their stems remembered (every English word; a longer "word" is a
 run of letters an adversary wrote, stemmed each time rather than kept)."""

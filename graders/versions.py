@@ -137,10 +137,14 @@ values the episode knows. The lexicon is 3.2's: what required facts a text state
 3.2 reads it."""
 
 V3_4 = "ticketledger-grader/3.4"
-"""Grader 3.3, reading further (:data:`graders.statements.READING_3_4`): more specifics checked as
-facts (:mod:`graders.particulars`: dates relative to the ticket's, deadlines, cadences and rates, a
-rule's window said as the policy's, counts of the account's use, invented requirements) and a
-problem said to be settled where nothing records it. The lexicon is 3.2's."""
+"""Grader 3.3, reading further (:data:`graders.statements.READING_3_4`): who states an outcome
+and when (:mod:`graders.voices`: the writer's own act under way is a promise where the case calls
+for it, the customer's own report restated is theirs), contempt said through implication
+(:mod:`graders.implied`), plain wording read plainly (a wish, the customer's own act, what a clause
+rules out, what the record holds), more specifics checked as facts (:mod:`graders.particulars`:
+dates relative to the ticket's, deadlines, cadences and rates, a rule's window said as the
+policy's, counts of the account's use, invented requirements) and a problem said to be settled
+where nothing records it. The lexicon is 3.2's."""
 
 LEXICONS: dict[str, Lexicon] = {v2_0.GRADER_VERSION: LEXICON_2_0, V2_1: LEXICON_2_1,
                                 V3_0: LEXICON_3_0, V3_1: LEXICON_3_1, V3_2: LEXICON_3_2, V3_3: LEXICON_3_2,

@@ -68,10 +68,14 @@ def serving_app(settings: Settings | None = None) -> FastAPI:
     all of it, and while it does, the one event loop that serves every session stands still. On a
     2-core machine a full collection took 60-200 ms under 256 ``/ws`` sessions, which is what their
     p99 step latency showed. Frozen, those objects are left out of every later collection; objects
-    made afterwards (episodes, the graders' bounded caches) are collected as before."""
+    made afterwards (episodes, the graders' bounded caches) are collected as before. The text
+    libraries the first graded text would load (:func:`graders.load_text_libraries`) are loaded
+    first, so they are frozen with the rest."""
     from api.app import create_app
+    from graders import load_text_libraries
 
     app = create_app(settings)
+    load_text_libraries()
     gc.freeze()
     return app
 
