@@ -105,7 +105,7 @@ def test_sessions_table_counts_refused_sessions_and_fails(tmp_path: Path) -> Non
 
 def test_sessions_table_rows_are_the_medians_of_each_configuration() -> None:
     """The per-worker table reads each row's figures by its configuration's key: medians over the
-    rounds, the throughput's spread, both ways' errors summed; a configuration not measured (PostgreSQL
+    rounds (the longest thinking step's too), the throughput's spread, both ways' errors summed; a configuration not measured (PostgreSQL
     unreachable) has no row. Session counts below 256 play more back-to-back steps each."""
     from bench import ws
     from bench.common import Figure
@@ -118,12 +118,13 @@ def test_sessions_table_rows_are_the_medians_of_each_configuration() -> None:
         Figure("ws.sqlite-1w-64s.p99", "", "ms", [120.0, 90.0, 100.0]),
         Figure("ws.sqlite-1w-64s.thinking_p50", "", "ms", [2.0, 3.0, 2.5]),
         Figure("ws.sqlite-1w-64s.thinking_p99", "", "ms", [20.0, 60.0, 30.0]),
+        Figure("ws.sqlite-1w-64s.thinking_max", "", "ms", [70.0, 140.0, 90.0]),
         Figure("ws.sqlite-1w-64s.errors", "", "count", [0.0, 2.0, 0.0]),
         Figure("ws.sqlite-1w-64s.thinking_errors", "", "count", [1.0, 0.0, 0.0]),
     ]
     lines = matrix(figures, [one, four]).splitlines()
     assert len(lines) == 3 and lines[0].startswith("| server | sessions |")
-    assert lines[2] == "| SQLite, 1 worker | 64 | 1,000 (900-1,200) | 40.0 | 100 | 2.5 | 30.0 | 3 |"
+    assert lines[2] == "| SQLite, 1 worker | 64 | 1,000 (900-1,200) | 40.0 | 100 | 2.5 | 30.0 | 90.0 | 3 |"
     assert errors(figures) == 3
     assert four.name == "PostgreSQL, 4 workers" and four.key == "postgres-4w-256s"
     assert shape_for(256, FULL) == FULL
