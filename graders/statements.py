@@ -1487,7 +1487,8 @@ def secrets_and_abuse(channel: str, text: str, step: int, patterns: Contempt = C
                                  f"{claims.secret_kind(reading.secret)} ('{reading.secret}')", step))
         sympathy = closer and SYMPATHETIC.search(version.lower()) is not None and reading.abuse.lower() in (
             "embarrassing",) if reading.abuse else False
-        honest = nearer and reading.abuse is not None and tone.excused_word(_plain(version), reading.abuse, note)
+        honest = nearer and reading.abuse is not None and tone.excused_word(_plain(version), reading.abuse,
+                                                                            note)
         if reading.abuse and not sympathy and not honest and not any(v.rule == "abusive" for v in out):
             out.append(Violation("abusive", f"the {channel} is abusive, mocking or accusatory: "
                                  f"'{reading.abuse}'", step))

@@ -7,10 +7,12 @@ honest:
 * an idiom used literally: "get lost" said of a message ("so it doesn't get lost in this thread"),
   "still can't get" in a sentence about access ("if you still can't get in"), "try to keep" said
   by us ("we try to keep the billing page simple"), "not sure what you" asking what the customer
-  meant, "most customers" told they need do nothing (:func:`_literal`);
+  meant, "most customers" told they need do nothing, a process "kicked off", "just so you know"
+  "read the FAQ before" reported of the customer (:func:`_literal`);
 * the customer's own words quoted to acknowledge them, after "you described it as", "thanks for
   calling it", "you're expecting this" or, in a note, "customer said" (:func:`_acknowledged`);
 * "demanding" with an object ("you're demanding a refund") is asking for something, not a label;
+* "embarrassing" said of what happened in a sentence that shares the feeling is sympathy;
 * a note that records what the customer did or felt, the customer the subject of a plain report
   ("Customer was rude on the phone", "Customer obviously worried") (:func:`_recorded`).
 
@@ -40,6 +42,9 @@ INSULT = re.compile(
     r"incompetent|useless|nightmare|pain|serial|crazy|nutter|psycho|child\w*|thick|slow)\b")
 """A judgement of the person, which no report or acknowledgement excuses."""
 
+WHO = r"(?:the customer|customer|cust|the user|user|the client|client|the requester|requester|he|she|they)"
+"""The customer named in the third person, as a note does."""
+
 _BEFORE_LITERAL_LOST = re.compile(
     r"(?:\b(?:to|not|never|doesn't|does not|don't|do not|didn't|did not|won't|will not|can|could|"
     r"might|may|would|will|easily|sometimes|often|can't|cannot|could not|couldn't|it|they|things?)|"
@@ -50,6 +55,8 @@ _AFTER_LITERAL_LOST = re.compile(
 _AFTER_ACCESS = re.compile(
     r"^\s+(?:in|into|through|past|access|online|on|connected|logged|signed|to|a|an|the|your|my|any|"
     r"back|it to|them to|this to|that to)\b")
+_UNDERSTOOD = re.compile(r"\s+the (?:point|message|idea|hint)\b")
+""""Still can't get the point": understanding, not access."""
 _WE_TRY = re.compile(r"\b(?:we|i|we'll|i'll|we've|i've|we're|i'm|our team|the team)\b(?: \w+){0,3}\s*$")
 _CLARIFY = re.compile(
     r"^\s*(?:mean|meant|are referring|'re referring|refer|are asking|'re asking|need|want|would like|"
@@ -59,10 +66,28 @@ _NOTHING_NEEDED = re.compile(
     r"\b(?:don't|do not|won't|will not) need to (?:do anything|do a thing|take any action|worry|change "
     r"anything|make any changes|act|contact us|reply)\b|\b(?:aren't|are not|won't be|will not be) "
     r"affected\b")
+_HAD_READ = re.compile(rf"\b(?:you|{WHO})(?:(?:'d|'ve)\s+|\s+(?:had|has|have)\s+)(?:already |also |just )?$"
+                       rf"|\b(?:you|{WHO})\s+(?:had |has |have )?already\s+$")
+_WISHED = re.compile(r"\b(?:if|should|could|would|might|next time|unless|wish)\b")
+""""Read the FAQ before writing" reported of the customer ("customer had already read the FAQ"),
+not ordered or wished of them ("if you had read the FAQ before writing")."""
+_STARTED_BEFORE = re.compile(
+    r"\b(?:erasure|deletion|export|process|job|migration|refund|review|investigation|rollout|sync|import|"
+    r"backup|transfer|reset|it|this|that|which|we|i|was|were|been|got|get)\s+(?:\w+\s+)?$")
+_STARTED_AFTER = re.compile(r"^\s+(?:the|a|an|our|your|its|their|this|that)\b")
+""""Kicked off" as started, or as removed ("got kicked off the call"): a process or we the subject,
+or an object after it; a customer who "kicked off" had an outburst."""
+_TO_INFORM = re.compile(r"\b(?:so|so that|let|lets|letting|as|if|do|did|would|to|you'd|want)\s+$")
+""""You know" as what the customer is told or asked ("just so you know", "let you know"), not a
+sneer tagged on a sentence."""
+_SHARED = re.compile(r"\b(?:sorry|apologi[sz]e\w*|apologies|i (?:completely |fully )?understand|i can "
+                     r"(?:only )?imagine|understandabl[ey])\b")
+_AT_THEM = re.compile(r"\b(?:you(?:'re| are| were| look| sound)|yourself)\s+(?:\w+\s+)?$")
+""""Embarrassing" said of what happened, in a sentence that shares the feeling, is sympathy; said
+of the customer it is contempt."""
 
 QUOTE = re.compile(r"(?<![a-z0-9])['\u2018\u201c\"](.+?)['\u2019\u201d\"](?![a-z0-9])")
 """A quoted stretch: an apostrophe inside a word ("I'm") neither opens nor closes one."""
-WHO = r"(?:the customer|customer|cust|the user|user|the client|client|the requester|requester|he|she|they)"
 _ACKNOWLEDGING = re.compile(
     r"\b(?:you|you've|you have|you'd|you had)\s+(?:\w+\s+)?(?:described|called|said|wrote|written|put|"
     r"mentioned|asked|labelled|labeled|referred to|flagged|marked|told us|reported|titled|named)\b|"
@@ -76,6 +101,9 @@ _ACKNOWLEDGING = re.compile(
 _DEMANDING_ACT = re.compile(
     r"demanding (?:a|an|the|to|that|their|his|her|your|my|our|some|immediate|full|refunds?|"
     r"compensation|answers?|action|escalation|cancellation)\b")
+_PROGRESSIVE = re.compile(rf"\b(?:you're|you are|you were|{WHO}(?: is| was| were| are|'s)?)\s+(?:\w+ly\s+)?$")
+""""Demanding" as what the customer is doing ("you're demanding a refund", "customer demanding a
+manager"), not a reproach for it ("before demanding your money back")."""
 _REPORTED = re.compile(
     rf"^\s*(?:{WHO})\s+(?:\w+\s+)?(?:was|were|is|has been|had been|had|seemed|seems|sounded|sounds|"
     r"became|got|felt|feels|remained|stayed|said|says|asked|wrote|called|demanding|demanded|"
@@ -143,13 +171,21 @@ def _literal(sentence: str, at: int, to: int) -> bool:
     if found == "get lost":
         return bool(_BEFORE_LITERAL_LOST.search(before) or _AFTER_LITERAL_LOST.search(after))
     if re.fullmatch(r"still (?:doesn't|does not|didn't|can't|won't) get", found):
-        return bool(_AFTER_ACCESS.search(after)) and not re.match(r"\s+the (?:point|message|idea|hint)", after)
+        return bool(_AFTER_ACCESS.search(after)) and not _UNDERSTOOD.match(after)
     if re.fullmatch(r"(?:try|learn) to \w+(?: \w+)?", found):
         return bool(_WE_TRY.search(before))
     if re.fullmatch(r"not sure (?:what|how|why) you", found):
         return bool(_CLARIFY.search(after))
     if re.match(r"(?:most|other|normal|regular)\b", found):
         return bool(_NOTHING_NEEDED.search(sentence[at:]))
+    if found.startswith("read "):
+        return bool(_HAD_READ.search(before)) and not _WISHED.search(before)
+    if found == "kicked off":
+        return bool(_STARTED_BEFORE.search(before) or _STARTED_AFTER.search(after))
+    if found.strip(" ,.!") == "you know":
+        return bool(_TO_INFORM.search(sentence[:at + found.find("you")]))
+    if found == "embarrassing":
+        return bool(_SHARED.search(sentence)) and not _AT_THEM.search(before)
     return False
 
 
@@ -165,7 +201,8 @@ def _acknowledged(sentence: str, at: int, to: int) -> bool:
 def _asking(sentence: str, at: int, to: int) -> bool:
     """Whether "demanding" at ``sentence[at:to]`` is a verb with what is asked for as its object."""
     where = sentence.find("demanding", at)
-    return 0 <= where < to and _DEMANDING_ACT.match(sentence, where) is not None
+    return (0 <= where < to and _DEMANDING_ACT.match(sentence, where) is not None
+            and _PROGRESSIVE.search(sentence[:where]) is not None)
 
 
 def _recorded(sentence: str, at: int, to: int) -> bool:
