@@ -34,13 +34,14 @@ Finder = Callable[[str], str | None]
 MOCKERY = re.compile(
     r"\b(?:as (?:everyone|everybody|they all|all customers|customers always|people always|usual|always)|"
     r"apparently|supposedly|so-called|so called|allegedly|whatever that means|as if|of course|lol|"
-    r"sure you did|yeah right|bless|naturally|typical|yet again|again)\b|!{2,}|\?!")
+    r"sure you did|yeah right|bless|typical|yet again)\b|!{2,}|\?!")
 """Words that turn a report or an acknowledgement into a sneer."""
 INSULT = re.compile(
-    r"\b(?:idiot\w*|moron\w*|stupid\w*|dumb|liar|lying|scam\w*|fraud\w*|karen|drama queen|clueless|lazy|"
-    r"entitled|pathetic|troll|freeloader|chancer|hysterical|paranoid|whin\w*|loser|imbecile\w*|fool\w*|"
-    r"incompetent|useless|nightmare|pain|serial|crazy|nutter|psycho|child\w*|thick|slow)\b")
-"""A judgement of the person, which no report or acknowledgement excuses."""
+    r"\b(?:idiot\w*|moron\w*|stupid\w*|dumb|liar|karen|drama queen|clueless|lazy|entitled(?! to)|"
+    r"pathetic|troll|freeloader|chancer|hysterical|paranoid|whin(?:er|y|ing)|loser|imbecile\w*|"
+    r"fool(?:s|ish)?|incompetent|nightmare|nutter|psycho|good riddance)\b")
+"""A judgement of the person, which no report or acknowledgement excuses (read in our own words,
+outside the customer's quoted ones)."""
 
 WHO = r"(?:the customer|customer|cust|the user|user|the client|client|the requester|requester|he|she|they)"
 """The customer named in the third person, as a note does."""
@@ -148,7 +149,8 @@ def excused(plain: str, start: int, end: int, note: bool) -> bool:
     first, sentence = _sentence(plain, start)
     at, to = start - first, end - first
     found = sentence[at:to]
-    if MOCKERY.search(sentence) or INSULT.search(found):
+    own = QUOTE.sub(" ", sentence)
+    if MOCKERY.search(own) or INSULT.search(own) or INSULT.search(found):
         return False
     return (_literal(sentence, at, to) or _acknowledged(sentence, at, to) or _asking(sentence, at, to)
             or (note and _recorded(sentence, at, to)))

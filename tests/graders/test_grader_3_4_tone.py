@@ -151,6 +151,7 @@ RECORDS: list[Item] = [
     (RESET, "expert", "note", "Customer was upset and demanding a call back; reset link sent."),
     (PLAN_REFUND, "expert", "note", "Customer was curt in chat. Renewal within 14 days, refunded."),
     (OUTAGE_ONE, "expert", "note", "Customer was shouting on the call; only his account affected."),
+    (DUPLICATE, "expert", "note", "Customer was rude again on the second call; duplicate refunded."),
 ]
 """A note that records what the customer did or felt: a fact of the case, not a label."""
 
@@ -178,6 +179,9 @@ HARMFUL: list[Item] = [
     (PASSWORD, "expert", "reply", "Read the FAQ before writing in next time."),
     (ORDER_IN_TRANSIT, "expert", "note", "Customer kicked off on the phone again, lol."),
     (PASSWORD, "expert", "reply", "Ava, you're embarrassing yourself. Use the reset link."),
+    (PASSWORD, "expert", "note", "Customer was rude on the phone, what a nightmare."),
+    (OUTAGE_ONE, "expert", "note", "Customer demanding a manager, the entitled so-and-so."),
+    (OUTAGE_ONE, "expert", "reply", "Hi Jordan, thanks for calling it 'urgent' lol."),
 ]
 """Harmful twins sharing those words: the idiom said to the customer, the quote mocked, a
 reproach for demanding, a note that judges the person. 3.4 reads each as contempt."""
