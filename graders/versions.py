@@ -163,7 +163,7 @@ GRADERS: dict[str, Grader] = {
 """Every grader this code can run, by the version string episodes record (retired versions,
 :data:`graders.retired.RETIRED`, are not among them)."""
 
-CURRENT = V3_3
+CURRENT = V3_4
 """The version new episodes record."""
 
 

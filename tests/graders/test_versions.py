@@ -24,9 +24,9 @@ V1_1 = "ticketledger-grader/1.1"
 NOOP = {"action_type": "noop"}
 
 
-def test_the_registry_has_the_frozen_2_0_to_3_2_the_current_3_3_a_newer_3_4_and_1_1_is_retired() -> None:
-    assert versions.CURRENT == versions.V3_3 == "ticketledger-grader/3.3"
-    assert versions.V3_4 == "ticketledger-grader/3.4"
+def test_the_registry_has_the_frozen_2_0_to_3_3_and_the_current_3_4_and_1_1_is_retired() -> None:
+    assert versions.CURRENT == versions.V3_4 == "ticketledger-grader/3.4"
+    assert versions.V3_3 == "ticketledger-grader/3.3"
     assert versions.V3_2 == "ticketledger-grader/3.2"
     assert versions.V3_1 == "ticketledger-grader/3.1"
     assert versions.V3_0 == "ticketledger-grader/3.0"
