@@ -105,7 +105,8 @@ def test_sessions_table_counts_refused_sessions_and_fails(tmp_path: Path) -> Non
 
 def test_sessions_table_rows_are_the_medians_of_each_configuration() -> None:
     """The per-worker table reads each row's figures by its configuration's key: medians over the
-    rounds (the longest thinking step's too), the throughput's spread, both ways' errors summed; a configuration not measured (PostgreSQL
+    rounds (the longest thinking step's too), the throughput's spread, both ways' errors summed; a
+    configuration not measured (PostgreSQL
     unreachable) has no row. Session counts below 256 play more back-to-back steps each."""
     from bench import ws
     from bench.common import Figure

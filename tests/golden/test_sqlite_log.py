@@ -1,6 +1,6 @@
-"""The recorded SQLite logs (``<version>/log.sql``) read by today's code: v8's (grader 3.4, today's), v7's (3.3),
-v5's (3.1), v4's (3.0), v3's (2.1) and v2's (2.0) exactly, v1's (written by the store of grader
-1.1's code) on what the back-office release left alone.
+"""The recorded SQLite logs (``<version>/log.sql``) read by today's code: v8's (grader 3.4,
+today's), v7's (3.3), v6's (3.2), v5's (3.1), v4's (3.0), v3's (2.1) and v2's (2.0) exactly, v1's
+(written by the store of grader 1.1's code) on what the back-office release left alone.
 
 The dump is loaded into a fresh SQLite file, which is then opened the way users open an old log:
 ``ticketledger verify``, ``replay`` and ``export``, and the environment service. Everything must
@@ -46,8 +46,8 @@ BEFORE_GYMNASIUM = frozenset({"v1", "v2"})
 today's observations are compared without those."""
 EXACT = frozenset({"v2", "v3", "v4", "v5", "v6", "v7", "v8"})
 """Versions whose log today's code reads exactly (v2 under grader 2.0, v3 under 2.1, v4 under 3.0,
-v5 under 3.1, v6 under 3.2, v7 under 3.3, v8 under 3.4: each episode under the grader it recorded). v1's log is compared on
-what the back-office release left alone (``tests/golden/changes.py``)."""
+v5 under 3.1, v6 under 3.2, v7 under 3.3, v8 under 3.4: each episode under the grader it
+recorded). v1's log is compared on what the back-office release left alone (``tests/golden/changes.py``)."""
 
 
 class Log:

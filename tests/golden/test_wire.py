@@ -303,11 +303,11 @@ def test_every_v3_conversation_replays_as_recorded_but_for_the_grader_version(da
                                                  ("v7", "ticketledger-grader/3.3")])
 def test_every_v4_to_v7_conversation_replays_as_recorded_but_for_the_grader_version(
         version: str, grader: str, database_url: str) -> None:
-    """Today's grader answers v4's conversations as 3.0 did, v5's as 3.1, v6's as 3.2 and v7's as 3.3 did: hashes are named
-    (fresh names per conversation), so the same hash must still come back wherever the record had
-    the same; everything else as recorded, with today's version for the recorded one (3.1 reads
-    required facts by value and meaning, 3.2 harm by its concept; the recorded conversations said
-    their facts in 3.0's words and nothing harmful)."""
+    """Today's grader answers v4's conversations as 3.0 did, v5's as 3.1, v6's as 3.2 and v7's as 3.3 did:
+    hashes are named (fresh names per conversation), so the same hash must still come back wherever the
+    record had the same; everything else as recorded, with today's version for the recorded one (3.1 reads
+    required facts by value and meaning, 3.2 harm by its concept; the recorded conversations said their
+    facts in 3.0's words and nothing harmful)."""
     problems = []
     recorded_version = RECORDED[version]
     with server(database_url) as url:
