@@ -179,8 +179,11 @@ def figures(key: str, name: str, sessions: int, fast: list[Phase],
                    target=P99_BAR_MS, higher=False, detail=f"p50 {summary(p50)}",
                    extra={"errors": [e for phase in slow for e in phase.errors][:10]}),
             Figure(f"ws.{key}.thinking_max", f"{label}, {THINK_S:g} s thinking between steps: the "
-                   "longest step (ms)", "ms", [phase.longest for phase in slow if phase.steps],
-                   target=STALL_BAR_MS, higher=False, detail="a stall holds every session"),
+                   "longest step of every round", "ms",
+                   [max(phase.longest for phase in slow)] if any(p.steps for p in slow) else [],
+                   target=STALL_BAR_MS, higher=False,
+                   detail="a stall holds every session; per round: "
+                          + ", ".join(f"{phase.longest:.0f}" for phase in slow if phase.steps)),
             Figure(f"ws.{key}.thinking_errors", f"{label}, thinking: errors", "count",
                    [float(len(phase.errors)) for phase in slow], target=0, higher=False),
             p50,
