@@ -130,7 +130,7 @@ def _year(texts: Iterable[str], facts: Mapping[str, str]) -> int | None:
     return None
 
 
-def _span(value: str) -> Span:
+def span(value: str) -> Span:
     """A duration's normal form (``"5-7 business_day"``) as a :data:`Span`."""
     amount, unit = value.split(" ")
     low, _, high = amount.partition("-")
@@ -146,7 +146,7 @@ def _date(value: str) -> dt.date | None:
         return None
 
 
-def _add_business_days(day: dt.date, count: int) -> dt.date:
+def add_business_days(day: dt.date, count: int) -> dt.date:
     step = 1 if count >= 0 else -1
     for _ in range(abs(count)):
         day += dt.timedelta(days=step)
@@ -178,7 +178,7 @@ def _moved(dates: Iterable[dt.date], durations: Iterable[str]) -> set[str]:
             for n in range(int(low), int(high or low) + 1):
                 for sign in (1, -1):
                     if unit == "business_day":
-                        out.add(_add_business_days(day, sign * n).isoformat())
+                        out.add(add_business_days(day, sign * n).isoformat())
                     elif unit == "month":
                         out.add(_add_months(day, sign * n).isoformat())
                     elif unit in ("day", "week"):
@@ -336,8 +336,8 @@ def _known(sources: _Sources, texts_by_id: Mapping[str, str],
         year=texts.year,
         values={k: frozenset(v) for k, v in values.items()},
         derived={k: frozenset(v) for k, v in derived.items()},
-        durations=frozenset(_span(d) for d in windows),
-        gaps=frozenset(_span(d) for d in between - values.get("duration", set())),
+        durations=frozenset(span(d) for d in windows),
+        gaps=frozenset(span(d) for d in between - values.get("duration", set())),
         emails=_emails(sources, texts),
         email_on_file=sources.opening.lower(),
         card_on_file=frozenset(_card_digits(texts.facts, texts.year) | on_file),
@@ -348,7 +348,7 @@ def _known(sources: _Sources, texts_by_id: Mapping[str, str],
                                        if p in texts_by_id),
         incident_severity=sources.severity,
         windows_by_topic=tuple(w for t in texts.policies for w in _windows_by_topic(t, texts.year)),
-        case_windows=frozenset(_span(d) for d in case_windows),
+        case_windows=frozenset(span(d) for d in case_windows),
         more=_more(texts, sources),
         dates_by_topic=tuple(
             (about, given) for k, v in sources.facts
@@ -494,7 +494,7 @@ def _same_id(a: str, b: str) -> bool:
 
 def _duration_backed(value: str, known: Knowledge, windows: frozenset[Span] | None = None) -> bool:
     """Whether a window of ``windows`` (default: every window ``known``) holds ``value``."""
-    low, high, dimension = _span(value)
+    low, high, dimension = span(value)
     for k_low, k_high, k_dimension in known.durations if windows is None else windows:
         if dimension == k_dimension and k_low <= low and high <= k_high:
             return True
@@ -675,7 +675,7 @@ def _windows_by_topic(policy: str, year: int | None) -> list[tuple[frozenset[str
         for clause in sentence.split(","):
             about = topics(clause) or before
             before = about
-            spans = frozenset(_span(e.value) for e in extract(clause, year, cadences=True)
+            spans = frozenset(span(e.value) for e in extract(clause, year, cadences=True)
                               if e.kind == "duration")
             if spans and about:
                 out.append((about, spans))
@@ -708,9 +708,9 @@ def window_for_another_thing(entity: Entity, known: Knowledge, context: str, tex
                                     f"gives {', '.join(given)}")
 
 
-def _window_value(span: Span) -> str:
+def _window_value(window: Span) -> str:
     """A :data:`Span`'s normal form back (``"5-7 business_day"``), in its largest whole unit."""
-    low, high, dimension = span
+    low, high, dimension = window
     if dimension == "business_day":
         unit, scale = "business_day", Decimal(1)
     else:
@@ -823,7 +823,7 @@ def roughly_a_gap(entity: Entity, known: Knowledge, text: str) -> bool:
     before = text[:entity.start]
     if not (PAST_SPAN_AFTER.match(text[entity.end:]) or PAST_SPAN_BEFORE.search(before)):
         return False
-    low, high, dimension = _span(entity.value)
+    low, high, dimension = span(entity.value)
     for pattern, least, most in HEDGED_SPANS:
         if pattern.search(before):
             return any(g_dimension == dimension and low * least <= g_low and g_high <= high * most

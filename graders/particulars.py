@@ -120,7 +120,7 @@ def _basis(case: tuple[str, ...], policies: tuple[str, ...], facts: tuple[tuple[
     own = _numbers(case)
     numbers |= own | {a + b for a in own for b in own} | {abs(a - b) for a in own for b in own}
     named = {m.group().lower() for t in case for m in _NAMED.finditer(t)}
-    windows = {knowledge._span(e.value) for t in policies for e in extract(t, cadences=True)
+    windows = {knowledge.span(e.value) for t in policies for e in extract(t, cadences=True)
                if e.kind == "duration"}
     try:
         today: dt.date | None = dt.date.fromisoformat(dict(facts).get("ticket_date", ""))
@@ -499,7 +499,7 @@ def _unbacked_deadline(rel: Relative, sentence: str, text: str, today: dt.date,
 def _end(start: dt.date, span: knowledge.Span) -> dt.date:
     _, high, dimension = span
     if dimension == "business_day":
-        return knowledge._add_business_days(start, int(high))
+        return knowledge.add_business_days(start, int(high))
     return start + dt.timedelta(minutes=int(high))
 
 
@@ -544,7 +544,7 @@ _MEASURED = re.compile(r"\s*(?:ago|old|late|overdue|earlier|since|past (?:the|yo
 def _near(value: str, windows: frozenset[knowledge.Span]) -> bool:
     """Whether a window equals a policy's or, said in weeks or months, approximates one ("a month"
     for 30 days, "two weeks" for 14)."""
-    low, high, dimension = knowledge._span(value)
+    low, high, dimension = knowledge.span(value)
     rough = value.split(" ")[1] in ("week", "month")
     for k_low, k_high, k_dimension in windows:
         if k_dimension != dimension:
