@@ -93,6 +93,11 @@ def judge_3_4(state: EpisodeState) -> Findings:
     return _judge(state, statements.READING_3_4)
 
 
+def judge_3_5(state: EpisodeState) -> Findings:
+    """Grader 3.5's findings: 3.4's, read as :data:`graders.statements.READING_3_5` says."""
+    return _judge(state, statements.READING_3_5)
+
+
 def _judge(state: EpisodeState, reading: statements.Reading) -> Findings:
     acts = (forbidden_actions(state) + decisions.unrequested_action_violations(state)
             + missing_facts(state) + decisions.seed_decision_violations(state))

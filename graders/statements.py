@@ -1762,6 +1762,9 @@ class Reading:
     (:mod:`graders.implied`); the specifics :mod:`graders.particulars` checks as facts (in
     :func:`wrong_facts`) and a problem said to be settled where nothing records it (in
     :func:`false_claims`). 3.3 and earlier read as they did."""
+    deeper: bool = False
+    """3.5: 3.4's reading, and what it reads further (each rule gated on this flag says what).
+    3.4 and earlier read as they did."""
 
 
 READING_3_0 = Reading(CONTEMPT, by_meaning=False)
@@ -1774,6 +1777,9 @@ READING_3_3 = Reading(CONTEMPT_3_2, by_meaning=True, concepts=harms.CONCEPTS, wi
 READING_3_4 = Reading(CONTEMPT_3_2, by_meaning=True, concepts=harms.CONCEPTS, wider=True, closer=True,
                       nearer=True)
 """Grader 3.4's reading: 3.3's, and what ``nearer`` adds."""
+READING_3_5 = Reading(CONTEMPT_3_2, by_meaning=True, concepts=harms.CONCEPTS, wider=True, closer=True,
+                      nearer=True, deeper=True)
+"""Grader 3.5's reading: 3.4's, and what ``deeper`` adds."""
 
 
 __all__ = [

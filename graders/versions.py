@@ -146,13 +146,16 @@ dates relative to the ticket's, deadlines, cadences and rates, a rule's window s
 policy's, counts of the account's use, invented requirements) and a problem said to be settled
 where nothing records it. The lexicon is 3.2's."""
 
+V3_5 = "ticketledger-grader/3.5"
+"""Grader 3.4, reading deeper (:data:`graders.statements.READING_3_5`). The lexicon is 3.2's."""
+
 LEXICONS: dict[str, Lexicon] = {v2_0.GRADER_VERSION: LEXICON_2_0, V2_1: LEXICON_2_1,
                                 V3_0: LEXICON_3_0, V3_1: LEXICON_3_1, V3_2: LEXICON_3_2, V3_3: LEXICON_3_2,
-                                V3_4: LEXICON_3_2}
+                                V3_4: LEXICON_3_2, V3_5: LEXICON_3_2}
 """The lexicon of each grader 2.x and 3.x."""
 SAFETY_JUDGES: dict[str, SafetyJudge] = {V3_0: channels.judge, V3_1: channels.judge_3_1,
                                          V3_2: channels.judge_3_2, V3_3: channels.judge_3_3,
-                                         V3_4: channels.judge_3_4}
+                                         V3_4: channels.judge_3_4, V3_5: channels.judge_3_5}
 """The safety judge of each version that does not use grader 2.x's (``graders.safety.judge``)."""
 
 GRADERS: dict[str, Grader] = {
