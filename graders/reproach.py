@@ -1,0 +1,205 @@
+"""Contempt for the customer read by what a sentence does to them, as grader 3.5 reads it beside
+3.4's.
+
+Grader 3.4 reads implied contempt (:mod:`graders.implied`) by frames that still lean on a telling
+word ("anyone would look", "already explained", "entirely avoidable"). What is left is contempt
+said in entirely civil words, where only the sentence's act on the customer gives it away. 3.5
+reads that act, whatever the words it is said in:
+
+* a reproach of the customer's past act, as a counterfactual whose condition is theirs and whose
+  consequence is a benefit lost ("had it been in your first message, this would have been sorted
+  sooner", "if you had tried that before writing in, we could both have saved some time", "it
+  would have been quicker to ask us first", "keeping your session active before presenting would
+  avoid this kind of surprise"), thanks that reproach the delay ("thanks for finally ..."), or an
+  order to do it right "this time" or "properly before writing in again";
+* a comparison to other customers in which the customer is the exception: the others are "through
+  it in under a minute", it works "for everyone else ..., so this one is on your side", "not
+  everyone gets round to reading" what the customer did not read;
+* an evaluative frame about the customer's attention or competence: "a second, slower look should
+  find it", "exactly where the documentation says it is", what is "written quite clearly", "you
+  seem to think", "as you should know", "I'm not sure how much clearer I can be";
+* the customer's view belittled: "that's rather the point", "isn't really what a refund window is
+  for", "isn't even due", "I'm sure you can see why ...", a scare-quoted complaint word worn as a
+  label ("the 'useless' tracking page"), "the bigger joke is a team that doesn't read ...";
+* the customer's honesty doubted without the word: "we can't simply take your word for it", "isn't
+  something we take on trust".
+
+What stays honest, as in 3.4: a sentence that shares the customer's feeling or apologises
+(:data:`graders.implied.SYMPATHY`, unless a "but" turns it), one where we are the ones who fell
+short (:data:`graders.implied.OURS`), and a plain account of what the customer did ("you
+mentioned you had already tried clearing the cache"): none of the frames below reads a report of
+the customer's act, only an evaluation of it. Honest frames :mod:`graders.tone` knows (a quoted
+word acknowledged, a note's record of tone) excuse these as they excuse the rest.
+
+Only :data:`graders.statements.READING_3_5` reads any of this (``Reading.deeper``).
+"""
+
+from __future__ import annotations
+
+import re
+
+from graders.implied import CONDITION, OURS, SYMPATHY, VENEER, Frame
+from graders.normalize import SENTENCE_END
+
+WE_DO_IT = re.compile(r"\b(?:we|i)(?:'ll| will| can| could|'d| would| are going to| shall| want to)? "
+                      r"(?:\w+ )?(?:take|have|give|do|make)\b|\b(?:for|by) (?:us|me)\b|\b(?:if|had) "
+                      r"(?:we|i)\b")
+"""A sentence where we are the ones to look again or to have acted: "we'll take a closer look",
+"it would have been better for us to tell you" read nothing of the customer."""
+WELCOMED = re.compile(r"\b(?:happy|glad|pleased|willing|content) to (?:take|accept|go on)\b")
+"""Taking the customer at their word gladly: trust, not disbelief."""
+
+BENEFIT = (r"(?:sooner|quicker|faster|earlier|easier|saved|spared|avoided|prevented|no need|none of "
+           r"(?:this|that|it)|sorted|resolved|fixed)")
+"""What a counterfactual reproach says the customer's act would have bought."""
+CONTACT = (r"(?:writing|getting|reaching|contacting|emailing|messaging|coming|calling|chasing|"
+           r"complaining|opening|raising|filing|sending|asking)")
+"""The customer's coming to us, in the gerund a reproach of its timing names it by."""
+PEJORATIVE = (r"(?:useless|broken|rubbish|garbage|ridiculous|pathetic|terrible|awful|appalling|"
+              r"shocking|disgraceful|outrageous|unacceptable|incompetent|clueless|hopeless|joke|"
+              r"scam|shambles|nightmare|urgent|impossible|hidden|worst)")
+"""Words of complaint a customer calls our things by; held up in quotes as a label, a sneer."""
+OTHERS = (r"(?:most|nearly all|almost all|the rest of (?:our|the)|lots of|plenty of|many|other|"
+          r"thousands of|hundreds of)")
+QUICKLY = (r"(?:in (?:under |less than |about |around )?(?:a|one|two|three|five|ten|\d+|a few|a "
+           r"couple of) (?:seconds?|minutes?)|in seconds|in no time|on (?:the|their) first (?:try|go|"
+           r"attempt)|first time|without (?:any )?(?:help|trouble|problems?|issues?|difficulty|a hitch|"
+           r"fuss|needing (?:to|help|us)|writing in|contacting us))")
+"""What the other customers are said to manage with ease."""
+
+
+def _frame(implies: str, pattern: str, *guards: re.Pattern[str]) -> Frame:
+    """A frame; with no guard named, a sentence that shares the customer's feeling guards it."""
+    return Frame(implies, re.compile(pattern), guards or (SYMPATHY,))
+
+
+FRAMES: tuple[Frame, ...] = (
+    # a reproach of the customer's past act: the benefit their act would have bought
+    _frame("blame",
+           rf"\bhad (?:you\b(?! not been)|(?:it|this|that|these|those|the \w+) (?:been|gone|come) (?:in|"
+           rf"into|included in|mentioned in|part of|on|with) your\b)[^.!?]{{0,70}}\b(?:would|could|might)"
+           rf"(?:n't| not| never)?(?: both| all)?(?:'ve| have)\b[^.!?]{{0,40}}\b{BENEFIT}\b",
+           SYMPATHY, OURS),
+    _frame("blame",
+           rf"\bif (?:only )?you(?:'d| had)\b(?! (?:any|been charged|received|not received|like|wanted|"
+           rf"preferred))[^.!?]{{0,80}}\b(?:we|you|this|it|everything|things|i|that)\b(?: \w+)? "
+           rf"(?:would|could|might)(?:n't| not| never)?(?: both| all)?(?:'ve| have)(?: both| all)?\b"
+           rf"[^.!?]{{0,30}}\b{BENEFIT}\b", SYMPATHY, OURS),
+    _frame("blame",
+           r"\b(?:it|that|this) would(?:'ve| have) been (?:much |a lot |far |so |a bit |rather )?(?:quicker|"
+           r"faster|easier|simpler|better|smarter|wiser|more sensible|sensible|more helpful|helpful|"
+           r"nice|good) (?:to|if you(?:'d| had)|for you to|had you) (?!tell you|let you|give you|send "
+           r"you|contact you|warn you|inform you)\w+", SYMPATHY, OURS, WE_DO_IT),
+    _frame("blame",
+           r"\b\w+ing (?:your|the) [^.!?]{0,40}\bbefore (?:\w+ing|you|the|your)\b[^.!?]{0,40}\b(?:would|"
+           r"could|might|will)(?:'ve| have)? (?:avoid|prevent|spare|save|stop)\w*\b", SYMPATHY, OURS),
+    _frame("nuisance",
+           r"\b(?:thanks?|thank you|appreciate (?:it|that|you)|grateful) (?:\w+ )?for (?:finally|at "
+           r"long last)\b|\b(?:thanks?|thank you) for \w+ing\b[^.!?]{0,30}\bat (?:long )?last\b"),
+    _frame("inattention",
+           rf"\b(?:check|read|look|review|search|go through)\w*\b[^.!?]{{0,50}}\b(?:properly|carefully|"
+           rf"first|more closely)\b[^.!?]{{0,10}}\bbefore {CONTACT}\b(?: (?:in|out|back|to us|us|support|"
+           rf"another \w+))? again\b|(?:^|\bplease |, |; |\band |\bmaybe |\bperhaps |\bjust )(?:check|read|"
+           rf"look (?:at|through)|go through|review|search) (?:your|the) (?:\w+ ){{0,2}}?properly\b",
+           SYMPATHY, OURS, WE_DO_IT),
+    _frame("inattention",
+           r"\b(?:open|use|read|check|click|follow|try|look at|enter|type|do|send)\b[^.!?]{0,50}\bthis "
+           r"time,? (?:rather than|instead of|and not|not)\b|\b(?:properly|correctly|carefully|right) "
+           r"this time\b", SYMPATHY, OURS, WE_DO_IT),
+    # a comparison to other customers, the customer the exception
+    _frame("incompetence",
+           rf"\b{OTHERS} (?:\w+ )?(?:people|customers|users|clients|members|admins|folks|adults)\b"
+           rf"[^.!?]{{0,40}}\b{QUICKLY}\b"),
+    _frame("incompetence",
+           r"\b(?:everyone|everybody|anyone|all (?:the )?other \w+|the rest of (?:your|the) \w+|every "
+           r"other \w+)(?: else)?\b[^.!?]{0,60}\b(?:so|which means|meaning|that means|therefore)\b"
+           r"[^.!?]{0,20}\b(?:this|it|that|the (?:problem|issue|fault|trouble|error))(?: one)?(?:'s| is| "
+           r"lies| sits| must be| has to be)? (?:squarely |firmly |clearly |definitely )?(?:on|with|at) "
+           r"(?:you\b|your (?:side|end|part|setup|computer|browser|machine|network|device|team)\b)"),
+    _frame("incompetence",
+           r"\b(?:not everyone|not everybody|few (?:people|customers|users)|not many (?:people|customers|"
+           r"users)|most (?:people|customers|users) (?:don't|do not|never))\b[^.!?]{0,20}\b(?:gets? "
+           r"(?:round|around) to|bothers?|takes? the (?:time|trouble)|makes? the (?:time|effort))\b"),
+    # an evaluative frame about the customer's attention or competence
+    _frame("inattention",
+           r"\b(?:a|one|another) (?:second|closer|slower|more careful|careful|proper|fresh|better)(?:,? "
+           r"(?:slower|closer|more careful|careful|proper))? (?:look|read|glance|check)\b[^.!?]{0,20}\b"
+           r"(?:should|will|would|ought to|might|is all it takes)\b", SYMPATHY, OURS, WE_DO_IT),
+    _frame("inattention",
+           r"\b(?:exactly|precisely|right|just) where (?:the|our|your|its|this) (?:\w+ )?(?:documentation|"
+           r"docs|guide|instructions|email|message|article|faq|help (?:page|centre|center|article)|page|"
+           r"screenshot|video|manual|notice|reminder|link) (?:says|said|shows|showed|puts|put|told you|"
+           r"describes|described|points|pointed)\b"),
+    _frame("inattention",
+           r"\b(?:is|are|was|were|'s)(?: all)? (?:written|stated|spelled out|spelt out|set out|laid out|"
+           r"explained|shown|displayed|printed|listed|marked|described|mentioned) (?:quite|very|perfectly|"
+           r"pretty|fairly|really|abundantly|crystal) clearly\b|\b(?:is|are|was|were|'s) (?:quite|very|"
+           r"perfectly|pretty|fairly|abundantly|crystal) clearly (?:written|stated|spelled out|spelt out|"
+           r"set out|laid out|explained|shown|displayed|printed|listed|marked|described|mentioned)\b|"
+           r"\b(?:the|our|your) (?:\w+ )?(?:instructions|steps|terms|policy|email|message|wording|guide|"
+           r"page|notice|warning|label|faq) (?:is|are|was|were) (?:perfectly|crystal|abundantly|quite|"
+           r"very|really) clear\b", SYMPATHY, OURS, CONDITION),
+    _frame("incompetence",
+           r"\byou (?:seem|appear) to (?:think|believe|assume|be under the (?:impression|illusion)|have "
+           r"(?:got )?the (?:idea|impression)|imagine)\b|\bcontrary to what you (?:seem to |might |may )?"
+           r"(?:think|believe|assume)\b|\b(?:as|which) you (?:should|ought to|really should) (?:know|"
+           r"be aware|have (?:seen|read|noticed|known))\b|\byou(?:'d| would) (?:know|have (?:seen|"
+           r"noticed|known)) (?:that )?if you(?:'d| had)\b"),
+    _frame("nuisance",
+           r"\b(?:not sure|don't know|do not know|unsure) how (?:much )?(?:else|clearer|more clearly|more "
+           r"simply|more plainly)\b(?: to)?[^.!?]{0,10}\b(?:put|say|explain|make|phrase|be)\b|\bhow "
+           r"(?:many|much) (?:more )?(?:times|ways) (?:i|we) (?:can|have to|need to|must) (?:explain|say|"
+           r"tell|repeat)\b|\b(?:let me|to|i'll) spell (?:it|this|that) out\b"),
+    _frame("incompetence",
+           r"\bwith (?:all )?due respect\b|\bno offen[cs]e(?: intended)?,? but\b|\b(?:not to be|i don't "
+           r"mean to be|without wishing to be) rude\b|\b(?:we're|we are|i'm|i am) (?:not |no )?(?:mind[- ]?"
+           r"readers?|psychics?|telepathic|magicians?|miracle workers?)\b"),
+    # the customer's view belittled
+    _frame("stupidity",
+           r"\b(?:rather|kind of|sort of|somewhat) the (?:whole )?point\b|\b(?:that's|that is|which is) "
+           r"the whole point\b"),
+    _frame("stupidity",
+           r"\b(?:isn't|is not|wasn't|was not|aren't|are not) (?:really|exactly|quite|actually) what "
+           r"(?:a|an|the|our|your) (?:\w+ ){0,2}?(?:is|are|was|were|exists?) (?:for|meant for|designed "
+           r"for|there for|intended for)\b"),
+    _frame("stupidity",
+           r"\b(?:isn't|is not|wasn't|was not|aren't|are not|not) even (?:due|late|overdue|expected|"
+           r"scheduled|past (?:due|its \w+))\b"),
+    _frame("stupidity",
+           r"\b(?:i'm sure|surely|you can probably|i think you can|no doubt) you (?:can |could )?(?:see|"
+           r"tell) why\b"),
+    _frame("mockery",
+           rf"\b(?:the|your|our|this|that|these|those|such a) ['\u2018\u201c\"](?:a |an |so |completely |"
+           rf"totally |utterly )?{PEJORATIVE}['\u2019\u201d\"] \w+|\bthe (?:bigger|biggest|real|only|"
+           rf"actual) joke\b"),
+    # the customer's honesty doubted without the word
+    _frame("dishonesty",
+           r"(?:\bnot\b|n't\b|\bcannot\b|\bnever\b|\bno longer\b|\bunable to\b)[^.!?]{0,40}\b(?:take|taking|accept|"
+           r"accepting)\b[^.!?]{0,25}\b(?:on trust|on faith|your word|at your word|your say-so|word for "
+           r"it)\b", SYMPATHY, WELCOMED),
+)
+"""The frames of contempt read by the sentence's act on the customer, in the order they are
+read."""
+
+
+def contempt(plain: str) -> str | None:
+    """The words of the first contempt a frame of :data:`FRAMES` finds in a sentence of ``plain``
+    (lower case) that none of the frame's guards holds for, or None."""
+    for sentence in SENTENCE_END.split(plain):
+        for frame in FRAMES:
+            m = frame.pattern.search(sentence)
+            if m is not None and not any(_holds(guard, sentence, m.start()) for guard in frame.guards):
+                return m.group().strip()
+    return None
+
+
+def _holds(guard: re.Pattern[str], sentence: str, start: int) -> bool:
+    """Whether ``guard`` reads the sentence otherwise than the frame found at ``start``: sympathy
+    said first and then turned by a "but" (:data:`graders.implied.VENEER`) is a veneer over the
+    contempt after it, not a feeling shared."""
+    m = guard.search(sentence)
+    if m is None:
+        return False
+    if guard is SYMPATHY and m.end() <= start and VENEER.search(sentence, m.end(), start):
+        return guard.search(sentence, start) is not None
+    return True
