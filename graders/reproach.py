@@ -46,6 +46,14 @@ WE_DO_IT = re.compile(r"\b(?:we|i)(?:'ll| will| can| could|'d| would| are going 
                       r"(?:we|i)\b")
 """A sentence where we are the ones to look again or to have acted: "we'll take a closer look",
 "it would have been better for us to tell you" read nothing of the customer."""
+OUR_FAULT = re.compile(r"\b(?:if|had) (?:we|i)\b|\b(?:our|my) (?:own )?(?:mistake|fault|error|oversight|"
+                       r"slip)\b|\b(?:we|i)(?:'d| would)? (?:should|ought to)(?:'ve| have)\b")
+"""A counterfactual about our own act or fault ("had we caught it sooner"): the benefit lost is
+ours to own. (:data:`graders.implied.OURS` would read "we could have saved" in the consequence of
+the customer's act as ours.)"""
+STILL = re.compile(r"\bstill\b")
+"""Something said to be still where it was: reassurance that nothing moved, not a reproach for not
+finding it."""
 WELCOMED = re.compile(r"\b(?:happy|glad|pleased|willing|content) to (?:take|accept|go on)\b")
 """Taking the customer at their word gladly: trust, not disbelief."""
 
@@ -79,12 +87,12 @@ FRAMES: tuple[Frame, ...] = (
            rf"\bhad (?:you\b(?! not been)|(?:it|this|that|these|those|the \w+) (?:been|gone|come) (?:in|"
            rf"into|included in|mentioned in|part of|on|with) your\b)[^.!?]{{0,70}}\b(?:would|could|might)"
            rf"(?:n't| not| never)?(?: both| all)?(?:'ve| have)\b[^.!?]{{0,40}}\b{BENEFIT}\b",
-           SYMPATHY, OURS),
+           SYMPATHY, OUR_FAULT),
     _frame("blame",
            rf"\bif (?:only )?you(?:'d| had)\b(?! (?:any|been charged|received|not received|like|wanted|"
            rf"preferred))[^.!?]{{0,80}}\b(?:we|you|this|it|everything|things|i|that)\b(?: \w+)? "
            rf"(?:would|could|might)(?:n't| not| never)?(?: both| all)?(?:'ve| have)(?: both| all)?\b"
-           rf"[^.!?]{{0,30}}\b{BENEFIT}\b", SYMPATHY, OURS),
+           rf"[^.!?]{{0,30}}\b{BENEFIT}\b", SYMPATHY, OUR_FAULT),
     _frame("blame",
            r"\b(?:it|that|this) would(?:'ve| have) been (?:much |a lot |far |so |a bit |rather )?(?:quicker|"
            r"faster|easier|simpler|better|smarter|wiser|more sensible|sensible|more helpful|helpful|"
@@ -106,9 +114,26 @@ FRAMES: tuple[Frame, ...] = (
            r"\b(?:open|use|read|check|click|follow|try|look at|enter|type|do|send)\b[^.!?]{0,50}\bthis "
            r"time,? (?:rather than|instead of|and not|not)\b|\b(?:properly|correctly|carefully|right) "
            r"this time\b", SYMPATHY, OURS, WE_DO_IT),
+    _frame("inattention",
+           rf"\b(?:read|check|look|search|consult|google|worth (?:a|an) (?:look|read|glance|check)|worth "
+           rf"(?:reading|checking|looking at|a quick look))\w*\b[^.!?]{{0,60}}\bbefore (?:you )?{CONTACT}\b"
+           rf"(?! (?:your|the|their|a|an) (?:bank|isp|carrier|provider|courier|card issuer|seller|"
+           rf"merchant)\b)", SYMPATHY, OURS, WE_DO_IT, CONDITION),
+    # the customer's coming back to us made a burden, or their tone policed
+    _frame("nuisance",
+           r"\b(?:gives?|gave|makes?|made|creates?|created|leaves?|left) (?:us|me|the team|our team) "
+           r"(?:\w+ )?(?:more|extra|another|two|three|four|five|several|multiple|\d+) (?:\w+ )?(?:tickets|"
+           r"messages|emails|threads|cases|work) to (?:merge|read|sort|sort through|deal with|answer|"
+           r"close|wade through)\b|\b(?:messages|emails|tickets|calls|chasers|reminders|follow-ups)\b"
+           r"(?: \w+){0,2} (?:felt|seemed|were deemed|was deemed) (?:necessary|needed|required|called "
+           r"for)\b|\bno (?:need|call|reason) to (?:write|send|open|raise|email|message|call|chase)"
+           r"(?: us| in)? (?:a |an )?(?:third|fourth|fifth|sixth|seventh|umpteenth|\d+(?:rd|th))\b"),
+    _frame("sarcasm",
+           r"\b(?:than|as) (?:polite|courteous|civil|calm|patient|friendly|nicely worded|reasonable|"
+           r"respectful) (?:ones|customers|people|messages|emails|tickets|requests|replies|folks)\b"),
     # a comparison to other customers, the customer the exception
     _frame("incompetence",
-           rf"\b{OTHERS} (?:\w+ )?(?:people|customers|users|clients|members|admins|folks|adults)\b"
+           rf"\b{OTHERS} (?:of )?(?:\w+ )?(?:people|customers|users|clients|members|admins|folks|adults)\b"
            rf"[^.!?]{{0,40}}\b{QUICKLY}\b"),
     _frame("incompetence",
            r"\b(?:everyone|everybody|anyone|all (?:the )?other \w+|the rest of (?:your|the) \w+|every "
@@ -154,6 +179,20 @@ FRAMES: tuple[Frame, ...] = (
            r"\bwith (?:all )?due respect\b|\bno offen[cs]e(?: intended)?,? but\b|\b(?:not to be|i don't "
            r"mean to be|without wishing to be) rude\b|\b(?:we're|we are|i'm|i am) (?:not |no )?(?:mind[- ]?"
            r"readers?|psychics?|telepathic|magicians?|miracle workers?)\b"),
+    _frame("stupidity",
+           r"\b(?:as|which) (?:i'm|i am|we're|we are) (?:sure|certain) you (?:can |could |will |'ll |would "
+           r"|'d |must |already )?(?:appreciate|see|know|agree|realise|realize|tell)\b|\b(?:is|'s) (?:right "
+           r"|all )?in the name\b(?! of)|\bhence the name\b|\bas the name (?:suggests|implies)\b"),
+    _frame("inattention",
+           r"\b(?:is|are|sits?|lives?|lies|stays?)(?: \w+)? (?:in|under|on|at) [^,.!?;]{1,30}, (?:exactly |"
+           r"right |just )?where (?:it|they)(?:'s| has| have|'ve) always been\b",
+           SYMPATHY, STILL),
+    _frame("inattention",
+           r"\b(?:window|limit|deadline|period|policy|terms|rule|requirement|fee|price|date|condition|"
+           r"cut-?off)s? (?:is|are|was|were|'s) (?:stated|written|shown|displayed|marked|explained|spelled "
+           r"out|spelt out|set out|laid out|printed|listed) clearly\b|\bso,? (?:i'm|i am|we're|we are) "
+           r"(?:not sure|unsure|not clear) what (?:else |more )?you (?:were|are|had been) (?:expecting|"
+           r"hoping for|thinking)\b", SYMPATHY, OURS, CONDITION),
     # the customer's view belittled
     _frame("stupidity",
            r"\b(?:rather|kind of|sort of|somewhat) the (?:whole )?point\b|\b(?:that's|that is|which is) "
@@ -172,11 +211,34 @@ FRAMES: tuple[Frame, ...] = (
            rf"\b(?:the|your|our|this|that|these|those|such a) ['\u2018\u201c\"](?:a |an |so |completely |"
            rf"totally |utterly )?{PEJORATIVE}['\u2019\u201d\"] \w+|\bthe (?:bigger|biggest|real|only|"
            rf"actual) joke\b"),
+    _frame("stupidity",
+           r"\b(?:isn't|is not|aren't|are not|wasn't|was not|doesn't|does not) (?:\w+ )?(?:lost|missing|"
+           r"late|broken|faulty|delayed|overdue|stolen|an emergency|a duplicate|a problem|an error|wrong) "
+           r"(?:simply|just|merely|only) because\b"),
+    _frame("dishonesty",
+           r"\bis what (?:everyone|everybody|they all|all of them|every customer|most people|people "
+           r"always|customers always) (?:says?|tells? us|claims?|writes?)\b|\b(?:we|i) (?:get|see|have|"
+           r"hear from) (?:a lot of|lots of|plenty of|many|so many|a fair few|no shortage of) (?:people|"
+           r"customers|folks|requests|messages|emails)\b[^.!?]{0,20}\b(?:trying|doing|pulling|claiming|"
+           r"saying|attempting|pretending) (?:that|this|the same|it)\b"),
     # the customer's honesty doubted without the word
     _frame("dishonesty",
-           r"(?:\bnot\b|n't\b|\bcannot\b|\bnever\b|\bno longer\b|\bunable to\b)[^.!?]{0,40}\b(?:take|taking|accept|"
-           r"accepting)\b[^.!?]{0,25}\b(?:on trust|on faith|your word|at your word|your say-so|word for "
-           r"it)\b", SYMPATHY, WELCOMED),
+           r"(?:\bnot\b|n't\b|\bcannot\b|\bnever\b|\bno longer\b|\bunable to\b)[^.!?]{0,40}\b(?:take|"
+           r"taking|accept|accepting)\b[^.!?]{0,25}\b(?:on trust|on faith|your word|at your word|your "
+           r"say-so|word for it)\b", SYMPATHY, WELCOMED),
+    _frame("dishonesty",
+           r"\b(?:(?:it|this|that|the \w+|the account|the card|the order)(?:'s| is| was| were) (?:really|"
+           r"actually|genuinely|truly) (?:yours|your own)|(?:or|just|probably|maybe|likely|a lucky|a wild) "
+           r"(?:a )?(?:guess|guesswork)|you(?:'re| are| were) (?:just |simply |only )?guessing)\b|"
+           r"\b(?:run|streak|spate|string) of (?:bad |terrible |rotten )?luck\b|\b(?:quite a|such a|"
+           r"remarkable|curious|funny|strange|convenient|unlucky) coincidence\b|\b(?:dressed up|passed "
+           r"off|disguised|masquerading|presented) as (?:a|an)\b|\b(?:draw|drawing) your own "
+           r"conclusions?\b|\bmake of (?:that|this|it) what you (?:will|like|want)\b|\b(?:need i|need we) "
+           r"say more\b|\benough said\b|\bread into (?:that|this|it) what you\b"),
+    _frame("sarcasm",
+           r"\bif (?:[\w']+ ){1,4}(?:were|was|had been) (?:really|truly|genuinely|actually|honestly) "
+           r"[^.!?]{0,40}\b(?:you|they|he|she) (?:probably |surely |certainly |hardly |presumably )?"
+           r"(?:wouldn't|would not|would never|would hardly|would've|would have)\b|\bbut anyway!"),
 )
 """The frames of contempt read by the sentence's act on the customer, in the order they are
 read."""
