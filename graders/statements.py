@@ -1469,7 +1469,7 @@ def secrets_and_abuse(channel: str, text: str, step: int, patterns: Contempt = C
                                             partial(conduct.contempt, nearer=True), implied.contempt)
         if deeper:
             finders += (reproach.contempt,)
-        found = tone.first_unexcused(_plain(text), finders, note)
+        found = tone.first_unexcused(_plain(text), finders, note, deeper)
     else:
         found = contempt(text, patterns)
         if found is None and closer:
