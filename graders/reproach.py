@@ -51,6 +51,11 @@ OUR_FAULT = re.compile(r"\b(?:if|had) (?:we|i)\b|\b(?:our|my) (?:own )?(?:mistak
 """A counterfactual about our own act or fault ("had we caught it sooner"): the benefit lost is
 ours to own. (:data:`graders.implied.OURS` would read "we could have saved" in the consequence of
 the customer's act as ours.)"""
+DONE_ALREADY = re.compile(r"\b(?:you|the customer|customer|they|he|she)(?:'ve|'d| have| had| has)? "
+                          r"(?:already |also |just |kindly )(?:read|checked|looked|searched|consulted|"
+                          r"tried|reviewed)\b")
+"""A plain account of what the customer already did ("you've already read the FAQ before
+writing"): a report of their act, not a reproach for not doing it."""
 STILL = re.compile(r"\bstill\b")
 """Something said to be still where it was: reassurance that nothing moved, not a reproach for not
 finding it."""
@@ -118,7 +123,7 @@ FRAMES: tuple[Frame, ...] = (
            rf"\b(?:read|check|look|search|consult|google|worth (?:a|an) (?:look|read|glance|check)|worth "
            rf"(?:reading|checking|looking at|a quick look))\w*\b[^.!?]{{0,60}}\bbefore (?:you )?{CONTACT}\b"
            rf"(?! (?:your|the|their|a|an) (?:bank|isp|carrier|provider|courier|card issuer|seller|"
-           rf"merchant)\b)", SYMPATHY, OURS, WE_DO_IT, CONDITION),
+           rf"merchant)\b)", SYMPATHY, OURS, WE_DO_IT, CONDITION, DONE_ALREADY),
     # the customer's coming back to us made a burden, or their tone policed
     _frame("nuisance",
            r"\b(?:gives?|gave|makes?|made|creates?|created|leaves?|left) (?:us|me|the team|our team) "
@@ -131,6 +136,14 @@ FRAMES: tuple[Frame, ...] = (
     _frame("sarcasm",
            r"\b(?:than|as) (?:polite|courteous|civil|calm|patient|friendly|nicely worded|reasonable|"
            r"respectful) (?:ones|customers|people|messages|emails|tickets|requests|replies|folks)\b"),
+    _frame("inattention",
+           r"\b(?:in (?:the )?future|next time|going forward|from now on),? (?:please |kindly |do |try to |"
+           r"perhaps |maybe |it'd help to |it would help to )?(?:read|double-check|look (?:at|through)|take "
+           r"(?:a moment|the time)|pay attention|make sure (?:you|to) (?:read|check)|check\b[^.!?]{0,40}\b"
+           r"(?:first|properly|carefully|before))\b|\b(?:we'd|i'd|we would|i would) (?:really )?appreciate "
+           r"it if you (?:could |would )?(?:read|check|look|took the time|paid attention|double-checked)"
+           r"\b[^.!?]{0,50}\b(?:first|properly|carefully|before|in future|next time)\b",
+           SYMPATHY, OURS),
     # a comparison to other customers, the customer the exception
     _frame("incompetence",
            rf"\b{OTHERS} (?:of )?(?:\w+ )?(?:people|customers|users|clients|members|admins|folks|adults)\b"
@@ -193,6 +206,25 @@ FRAMES: tuple[Frame, ...] = (
            r"out|spelt out|set out|laid out|printed|listed) clearly\b|\bso,? (?:i'm|i am|we're|we are) "
            r"(?:not sure|unsure|not clear) what (?:else |more )?you (?:were|are|had been) (?:expecting|"
            r"hoping for|thinking)\b", SYMPATHY, OURS, CONDITION),
+    _frame("incompetence",
+           r"\b(?:don't know|do not know|not sure|no idea|unsure) (?:where|why) you(?:'d| would)? (?:got|get|"
+           r"think|assume|imagine|have got)\b(?: (?:the idea|that idea|that impression|that from|the "
+           r"impression))?|\b(?:which|what) part of\b[^.!?]{0,40}\b(?:don't|do not|didn't|did not) you "
+           r"(?:understand|get|follow)\b|\b(?:someone|somebody|a friend|a colleague|a relative|a family "
+           r"member)(?: \w+)? (?:more |a bit more |who is more )?(?:tech-savvy|technical|technically "
+           r"minded|good with (?:computers|technology|tech))\b"),
+    _frame("nuisance",
+           r"\b(?:you're|you are) not (?:our|the) only (?:customer|client|user|one)\b|\b(?:we|i) (?:do )?"
+           r"have other (?:customers|clients|tickets|cases|people)\b|\b(?:wait|queue|be patient|take your "
+           r"turn)\b[^.!?]{0,30}\b(?:like|same as) (?:everyone|everybody|anyone|all the others|all our "
+           r"other customers)(?: else)?\b|\b(?:hope(?:fully)?|trust) (?:that|this|it)(?:'s| is)? "
+           r"(?:clear|clearer|understood) now\b|\bthanks? (?:you )?for (?:eventually|at last)\b|\b(?:nice|"
+           r"good|kind|thoughtful|decent) of you to (?:finally|eventually|at last)\b"),
+    _frame("sarcasm",
+           r"\bcalm down\b|\b(?:let's|let us|please|we ask that you|kindly) keep (?:this|things|it|the "
+           r"conversation|your messages) (?:civil|polite|professional|respectful|calm)\b|\b(?:no|there's "
+           r"no|there is no) (?:need|reason|call) to (?:get |be |sound )?(?:so )?(?:upset|worked up|angry|"
+           r"heated|aggressive|rude|hostile|shout\w*|yell\w*|dramatic|hysterical)\b"),
     # the customer's view belittled
     _frame("stupidity",
            r"\b(?:rather|kind of|sort of|somewhat) the (?:whole )?point\b|\b(?:that's|that is|which is) "
@@ -235,6 +267,13 @@ FRAMES: tuple[Frame, ...] = (
            r"off|disguised|masquerading|presented) as (?:a|an)\b|\b(?:draw|drawing) your own "
            r"conclusions?\b|\bmake of (?:that|this|it) what you (?:will|like|want)\b|\b(?:need i|need we) "
            r"say more\b|\benough said\b|\bread into (?:that|this|it) what you\b"),
+    _frame("dishonesty",
+           r"\b(?:if|assuming|supposing) (?:that's|that is|this is|it's|it is|your (?:story|account|"
+           r"version)(?: is)?) (?:(?:really|actually|even) (?:true|what happened)|what (?:really|actually) "
+           r"happened)\b|"
+           r"\bjust because you (?:ask\w*|complain\w*|demand\w*|shout\w*|insist\w*|threaten\w*|want it|"
+           r"are unhappy|keep asking|wrote in|chased)\b|\byou (?:get|got) what you pa(?:y|id) for\b",
+           SYMPATHY, OURS),
     _frame("sarcasm",
            r"\bif (?:[\w']+ ){1,4}(?:were|was|had been) (?:really|truly|genuinely|actually|honestly) "
            r"[^.!?]{0,40}\b(?:you|they|he|she) (?:probably |surely |certainly |hardly |presumably )?"

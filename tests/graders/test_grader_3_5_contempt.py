@@ -81,6 +81,15 @@ CONTEMPT = [
     (EMAIL_UNVERIFIED, "Hi, those digits don't match; a typo or just a guess, we can't say."),
     (FRAUD, "Hi, four claims in three months is quite a coincidence. A specialist will review it."),
     (PLAN_LATE, "Hi, if the plan were truly that bad, you wouldn't have used it daily for a year."),
+    (IN_TRANSIT, "Hi, if that's really what happened, the carrier will confirm it."),
+    (REFUND_LATE, "Hi, we won't refund an order just because you complained."),
+    # orders about the future that reproach the past, tone policed, impatience
+    (PLAN_LATE, "Hi, in future, please read the confirmation email before replying."),
+    (REFUND_LATE, "Hi, we'd appreciate it if you read the terms before buying in future."),
+    (REFUND_LATE, "Hi, I don't know where you got the idea that refunds are instant."),
+    (PLAN_DOWN, "Hi, perhaps someone more tech-savvy could help you set it up."),
+    (OUTAGE_ALL, "Hi, you're not our only customer. Updates follow hourly."),
+    (OUTAGE_ALL, "Hi, there's no need to get so worked up. Updates follow hourly."),
 ]
 
 
@@ -133,6 +142,11 @@ HONEST = [
     (PHISHING, "Hi, keeping your browser updated will help avoid this in future."),
     (PHISHING, "Hi, please check your spam folder before requesting another link, as links expire."),
     (PLAN_LATE, "Hi, the renewal terms are on the pricing page if you'd like to read them."),
+    (PHISHING, "Hi, thanks: you've already read the FAQ before writing, so let's skip the basics."),
+    (PHISHING, "Hi, in future, you can reset your password yourself under Settings."),
+    (OUTAGE_ALL, "Hi, there's no need to panic; your data is safe."),
+    (HOLD, "Hi, I hope that's clear now - sorry for the confusion earlier."),
+    (DUPLICATE, "Hi, if that's correct, we'll refund the second charge today."),
 ]
 
 
