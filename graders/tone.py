@@ -122,15 +122,16 @@ _LABEL = re.compile(r"\b(?:rude|difficult|impatient|hostile|demanding|needy|enti
                     r"(?:customer|user|client|guy|person)\b")
 
 
-def first_unexcused(plain: str, finders: Iterable[Finder], note: bool) -> str | None:
+def first_unexcused(plain: str, finders: Iterable[Finder], note: bool, deeper: bool = False) -> str | None:
     """The first contempt any of ``finders`` reads in ``plain`` (lower case) that no honest frame
     excuses: an excused expression is blanked and the text read again, so that contempt after it
-    is still found."""
+    is still found. ``deeper`` (3.5): a note's quote of the customer's outburst is theirs too
+    (:func:`_voiced`)."""
     for finder in finders:
         text = plain
         while (found := finder(text)) is not None:
             start = text.find(found)
-            if start < 0 or not excused(text, start, start + len(found), note):
+            if start < 0 or not excused(text, start, start + len(found), note, deeper):
                 return found
             text = text[:start] + " " * len(found) + text[start + len(found):]
     return None
@@ -142,10 +143,13 @@ def excused_word(plain: str, found: str, note: bool) -> bool:
     return bool(starts) and all(excused(plain, s, s + len(found), note) for s in starts)
 
 
-def excused(plain: str, start: int, end: int, note: bool) -> bool:
+def excused(plain: str, start: int, end: int, note: bool, deeper: bool = False) -> bool:
     """Whether the contempt expression at ``plain[start:end]`` stands in an honest frame: used
     literally, the customer's words acknowledged, "demanding" something, or recorded in a note;
-    never where its sentence insults or mocks the customer."""
+    never where its sentence insults or mocks the customer. ``deeper`` (3.5): an expression that
+    begins with the end of the sentence before it is read in its own sentence, where it stands."""
+    if deeper:
+        start += len(plain[start:end]) - len(plain[start:end].lstrip(".!?;\n "))
     first, sentence = _sentence(plain, start)
     at, to = start - first, end - first
     found = sentence[at:to]
@@ -153,7 +157,7 @@ def excused(plain: str, start: int, end: int, note: bool) -> bool:
     if MOCKERY.search(own) or INSULT.search(own) or INSULT.search(found):
         return False
     return (_literal(sentence, at, to) or _acknowledged(sentence, at, to) or _asking(sentence, at, to)
-            or (note and _recorded(sentence, at, to)))
+            or (note and _recorded(sentence, at, to)) or (deeper and note and _voiced(sentence, at, to)))
 
 
 def _sentence(plain: str, start: int) -> tuple[int, str]:
@@ -196,6 +200,22 @@ def _acknowledged(sentence: str, at: int, to: int) -> bool:
     acknowledges them as theirs."""
     for quote in QUOTE.finditer(sentence):
         if quote.start() < to and at < quote.end() and _ACKNOWLEDGING.search(sentence[:quote.start()]):
+            return True
+    return False
+
+
+_VOICED = re.compile(rf"(?:^|[;,.]\s*){WHO}\s+(?:(?:very|quite|really|clearly|visibly|getting|got|was|is|"
+                     r"sounded|sounds)\s+)?(?:angry|upset|annoyed|frustrated|furious|irate|cross|unhappy|"
+                     r"impatient|rude|heated|agitated|fed up|livid|shouting|yelling|swearing)\s*[(:,-]?\s*$")
+"""A note naming the customer's manner just before their words in quotes ("Customer angry ('this
+is ridiculous')"): the quote records what they said, as a note does."""
+
+
+def _voiced(sentence: str, at: int, to: int) -> bool:
+    """Whether ``sentence[at:to]`` reaches into the customer's words, quoted just after a note's
+    record of their manner (:data:`_VOICED`), and what it reads outside them is only that record."""
+    for quote in QUOTE.finditer(sentence):
+        if quote.start() < to and at < quote.end() and _VOICED.search(sentence[:quote.start()]):
             return True
     return False
 
