@@ -118,7 +118,10 @@ _SOON = (r"(?:immediately|instantly|right away|straight away|at once|today|tonig
          r"(?:st|nd|rd|th)?(?: of)? (?:next|this|the following) month|(?:at the )?(?:start|beginning|"
          r"first|1st|end) of (?:next|this|the) month|next month|within \d+ (?:hours?|days?)|in \d+ "
          r"(?:hours?|days?)|on (?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)|"
-         r"(?:with|from|on) your next (?:monthly )?(?:invoice|bill)|mid-?(?:month|cycle))")
+         r"(?:with|from|on) your next (?:monthly )?(?:invoice|bill)|mid-?(?:month|cycle)"
+         r"|as soon as (?:you|it|the|that|this)\b[^.,;]{0,30}"
+         r"|the (?:moment|minute|second) (?:you|it)\b[^.,;]{0,30}"
+         r"|once you (?:switch|change|confirm|make|click|save|select|downgrade|upgrade)\b[^.,;]{0,30})")
 _TAKES_EFFECT = re.compile(rf"\b{_CHANGE}\s+(?:\w+\s+)?{_EFFECT}\s+(?:\w+\s+)?(?P<when>{_SOON})\b"
                            rf"|\b{_CHANGE}\s+(?:is|are|will be|'ll be|gets?)\s+(?:\w+\s+)?"
                            rf"(?P<when2>immediate|"
@@ -127,6 +130,8 @@ _TAKES_EFFECT = re.compile(rf"\b{_CHANGE}\s+(?:\w+\s+)?{_EFFECT}\s+(?:\w+\s+)?(?
 _ON_PLAN = re.compile(rf"\byou(?:'ll| will)\s+(?:be|move|switch|drop|go)\s+(?:\w+\s+){{0,3}}?"
                       rf"(?:on|to|onto)\s+"
                       rf"(?:the\s+)?\w+(?:\s+plan)?\s+(?P<when>{_SOON})\b", re.IGNORECASE)
+_BILLED_FROM = re.compile(rf"\byou(?:'ll| will)\s+(?:be\s+|start\s+)?(?:billed|charged|paying|invoiced)\s+"
+                          rf"(?:\w+\s+){{0,4}}?(?P<when>{_SOON})\b", re.IGNORECASE)
 _AT_RENEWAL = re.compile(r"\b(?:takes? effect|starts?|begins?)\s+at\s+the\s+next\s+renewal"
                          r"|\bnew plan starts at the next renewal", re.IGNORECASE)
 
@@ -143,7 +148,7 @@ def wrong_timing(text: str, found: _Episode) -> Iterator[Said]:
     if not _AT_RENEWAL.search(found.policies):
         return
     for sentence in _sentences(text):
-        for pattern in (_TAKES_EFFECT, _ON_PLAN):
+        for pattern in (_TAKES_EFFECT, _ON_PLAN, _BILLED_FROM):
             m = pattern.search(sentence)
             if m is None:
                 continue
@@ -161,9 +166,13 @@ def wrong_timing(text: str, found: _Episode) -> Iterator[Said]:
 
 _EVENT = re.compile(r"\b(?:placed|purchased|bought|ordered|paid|renewed|charged|billed|filed|made|created|"
                     r"signed up|subscribed|opened|submitted|raised)\s+(?:it\s+|this\s+|them\s+)?"
-                    r"(?:on|dated)\s+(?:the\s+)?$", re.IGNORECASE)
-_EVENT_NOUN = re.compile(r"\b(?:order|purchase|renewal|charge|payment)\s+(?:date\s+)?(?:was|is|of|dated|"
-                         r"from|on)\s+(?:on\s+)?(?:the\s+)?$", re.IGNORECASE)
+                    r"(?:(?:on|dated)\s+)?(?:the\s+)?$", re.IGNORECASE)
+_EVENT_NOUN = re.compile(r"\b(?:order|purchase|renewal|charge|payment)\s+(?:date\s+)?(?:was|of|dated|"
+                         r"from)\s+(?:on\s+)?(?:the\s+)?$", re.IGNORECASE)
+_AHEAD = re.compile(r"\b(?:next|upcoming|coming|following|future|will|'ll|until|by|before|after)\b",
+                    re.IGNORECASE)
+"""Words that put the event ahead or measure from it ("your next renewal on ..."): no event of
+the case dated."""
 
 
 def undated_events(text: str, known: Knowledge) -> Iterator[Said]:
@@ -179,7 +188,7 @@ def undated_events(text: str, known: Knowledge) -> Iterator[Said]:
         before = text[max(0, entity.start - 40):entity.start]
         if not (_EVENT.search(before) or _EVENT_NOUN.search(before)):
             continue
-        if _NEGATED.search(before.split(",")[-1]):
+        if _NEGATED.search(before.split(",")[-1]) or _AHEAD.search(before.split(",")[-1]):
             continue
         yield Said("wrong_fact", entity.quote, f"the text dates one of the case's events {entity.quote}; the "
                                                f"case states {', '.join(sorted(stated))}")
@@ -260,9 +269,12 @@ _ROLE = (r"(?:(?:dedicated|personal|assigned|own|named)\s+)?(?:account|relations
          r"client)\s+(?:manager|rep|representative|executive|director|lead|partner)|(?:dedicated|personal|"
          r"assigned)\s+(?:support\s+)?(?:agent|rep|representative|specialist|contact|point of contact|"
          r"advisor|adviser|concierge|liaison|case (?:manager|handler|worker))")
-_HAS_CONTACT = re.compile(rf"\b(?:your|you have an?|you've got an?|you have your own|the account's|our)\s+"
+_HAS_CONTACT = re.compile(rf"\b(?:your|her|his|their|(?:the\s+)?customer's|you have an?|you've got an?"
+                          rf"|you have your own|the account's|our)\s+"
                           rf"(?:own\s+)?(?P<role>{_ROLE})\b", re.IGNORECASE)
-_GETS_CONTACT = re.compile(rf"\b(?:an?|your own|your)\s+(?P<role>{_ROLE})\b", re.IGNORECASE)
+_GETS_CONTACT = re.compile(rf"\b(?:an?|your own|your|her|his|their|(?:the\s+)?customer's)\s+"
+                           rf"(?P<role>{_ROLE})\b",
+                           re.IGNORECASE)
 _ASSIGN = re.compile(r"\b(?:i|we)(?:'ll| will| shall| can| am going to| are going to|'m going to"
                      r"|'re going to)?\s+(?:\w+\s+)?(?:assign|allocate|appoint|give|set you up with"
                      r"|pair you with|connect you "
@@ -323,6 +335,11 @@ _FEE_APPLIES = re.compile(r"\b(?:is|are|was|will be|'ll be|there's|there is|ther
 _NO_FEE = re.compile(r"\b(?:no|not|never|without|free of|waive\w*|zero|nor|any)\b|n't\b", re.IGNORECASE)
 
 
+_THEIRS = re.compile(r"\b(?:bank|card issuer|issuer|carrier|courier|provider|third[- ]party|paypal|"
+                     r"their|the app store|google play|apple)\b", re.IGNORECASE)
+"""Another party, whose fees are theirs to charge ("your bank may charge a conversion fee")."""
+
+
 def invented_fees(text: str, found: _Episode) -> Iterator[Said]:
     """A fee said to apply ("a 15% restocking fee applies", "there's a small admin fee") where no
     policy and nothing in the case charges one; "no fee", "we'll waive any fee" state none."""
@@ -332,7 +349,8 @@ def invented_fees(text: str, found: _Episode) -> Iterator[Said]:
         for m in _FEE.finditer(sentence):
             clause = re.split(r"[,;:]|\b(?:but|and)\b", sentence[:m.start()])[-1]
             after = sentence[m.end():m.end() + 40]
-            if _NO_FEE.search(clause) or _NO_FEE.match(after.strip()) or sentence.endswith("?"):
+            if _NO_FEE.search(clause) or _NO_FEE.match(after.strip()) or sentence.endswith("?") or \
+                    _THEIRS.search(sentence):
                 continue
             if _CONDITION.search(clause) and not _FEE_APPLIES.search(clause):
                 continue
@@ -413,21 +431,82 @@ def named_windows(text: str, known: Knowledge) -> Iterator[Said]:
         return
 
 
+_TO_COME = re.compile(r"\b(?:within|in the next|up to|no later than|inside of|in)\s+$", re.IGNORECASE)
+
+
+_PROCESS = re.compile(r"\b(?:complet\w*|decid\w*|returns?|arriv\w*|lands?|clears?|drops? off|back|"
+                      r"follows? up|"
+                      r"contacts?|responds?|repl(?:y|ies)|hears?|resolv\w*|reach\w*)\s+(?:\w+\s+){0,3}$",
+                      re.IGNORECASE)
+"""A process still to run, said in a note's present tense ("completes within 30 days", "money back
+within 5-7 business days", "the bank decides within 10 business days")."""
+
+
+def note_windows(text: str, known: Knowledge) -> Iterator[Said]:
+    """A window a note records for something still to come ("completes within 90 days per DR-1",
+    "told customer the bank decides within 30 days"): the rule or the promise it records, which
+    must be the policy's for the same thing. (How long something took is the agent's
+    observation; 3.4 reads no window in a note.)"""
+    for entity in extract(text):
+        if entity.kind != "duration" or not _TO_COME.search(text[max(0, entity.start - 20):entity.start]):
+            continue
+        clause = re.split(r"[,.;:()]|->", text[:entity.start])[-1]
+        if not (knowledge.to_come(True).search(clause) or _PROCESS.search(clause)) or _NEGATED.search(clause):
+            continue  # "flag within 14 days": the rule's test, recorded as met; no window to come
+        sentence = next((m.group() for m in _SENTENCE.finditer(text)
+                         if m.start() <= entity.start < m.end()), text)
+        found = knowledge.check((entity,), known, requester_verified=True) or (
+            knowledge.window_for_another_thing(entity, known, sentence, text, nearer=True),)
+        if any(f is not None and f.problem != "disclosure" for f in found):
+            yield Said("wrong_fact", entity.quote, f"the note records the window {entity.quote}; the policy "
+                                                   "gives another for it")
+            return
+
+
+_WAIT_RULE = re.compile(r"\b(?:can(?:'t|not)|won't be able to|will not be able to|are unable to"
+                        r"|is not possible"
+                        r"|isn't possible|have to wait|must wait|need to wait|'ll need to wait)\b[^.;]{0,60}?"
+                        r"\b(?:until|for (?:another|at least|a further)?|before)\s+(?:at least\s+)?$",
+                        re.IGNORECASE)
+
+
+def waiting_rules(text: str, known: Knowledge) -> Iterator[Said]:
+    """A waiting period the text gives as the rule of what it refuses ("we can't change the email
+    until 30 days have passed", "you'll need to wait 14 days") that no policy states."""
+    windows = known.durations - known.gaps
+    for entity in extract(text):
+        if entity.kind != "duration":
+            continue
+        before = text[max(0, entity.start - 90):entity.start]
+        if not _WAIT_RULE.search(before) and not re.search(r"\b(?:have to|must|need to|'ll need to) wait\s+$",
+                                                           before, re.IGNORECASE):
+            continue
+        low, high, dimension = knowledge.span(entity.value)
+        if any(d == dimension and k_low <= low and high <= k_high for k_low, k_high, d in windows):
+            continue
+        yield Said("wrong_fact", entity.quote, f"the text gives a wait of {entity.quote} as the rule; no "
+                                               "policy the episode knows states it")
+        return
+
+
 # --- commitments ----------------------------------------------------------------------------------
 
 _LOST_TIME = re.compile(
     r"\b(?:credit\w*|refund\w*|compensat\w*|reimburs\w*|discount\w*|(?:won't|will not|don't|do not|never) "
     r"(?:have to )?(?:pay|be (?:charged|billed)))\b[^.;]{0,60}?\bfor\s+"
     r"(?:every|each|the|any|all (?:the|of the)|"
-    r"those|that|all)\s+(?:\w+\s+){0,2}?(?:(?:minutes?|hours?|days?|time)\s+(?:of\s+)?(?:the\s+)?"
-    r"(?:downtime|outage|disruption|interruption|lost|you (?:could(?:n't| not)|were(?:n't| not) able|"
-    r"were unable))|downtime|outage|disruption|lost (?:time|hours|days|service))",
+    r"those|that|all)\s+(?:\w+\s+){0,2}?(?:(?:minutes?|hours?|days?|weeks?|time|period)\b[^.;]{0,40}?"
+    r"\b(?:downtime|outage|disruption|interruption|lost|down|unavailable|offline|unusable|broken|"
+    r"could(?:n't| not)|were(?:n't| not) able|were unable|did(?:n't| not) work)\b"
+    r"|downtime|outage|disruption|lost (?:time|hours|days|service))",
     re.IGNORECASE)
 _DISPUTE_ACT = re.compile(
     r"\b(?:we|i|the team|billing)(?:'ll| will| shall| can| could| are going to| am going to|'re going to|"
     r"'m going to)\s+(?:also\s+|just\s+|simply\s+|happily\s+|gladly\s+)?(?:go ahead and\s+)?"
+    r"(?:(?:ask|get|have)\s+(?:the\s+|our\s+)?(?:billing|finance|accounts|the team|someone|\w+ team)"
+    r"\s+to\s+)?"
     r"(?P<verb>cancel|withdraw|drop|close|write off|write-off|waive|void|forgive|settle|wipe|clear|reverse|"
-    r"resolve|remove|scrap|cancel out|take care of)\s+(?:the\s+|your\s+|this\s+|that\s+|any\s+|it\s+|all\s+)?"
+    r"scrap|cancel out)\s+(?:the\s+|your\s+|this\s+|that\s+|any\s+|it\s+|all\s+)?"
     r"(?:(?:open|outstanding|pending|disputed|remaining)\s+)?"
     r"(?P<what>chargebacks?|disputes?|invoices?|balances?|debts?|amount owed|outstanding (?:amount|balance)|"
     r"inv-?\d+|cb-?\d+|dsp-?\d+)",
@@ -439,9 +518,20 @@ _IN_YOUR_FAVOUR = re.compile(
     r"|\breview\s+is\s+(?:just\s+|only\s+|merely\s+|simply\s+|purely\s+)?(?:a\s+)?"
     r"(?:formality|rubber[- ]stamp|"
     r"box[- ]ticking exercise|technicality)\b"
+    r"|\b(?:make sure|ensure|see to it|guarantee)\s+(?:that\s+)?(?:it|this|that|your\s+\w+|the\s+\w+)\s+"
+    r"(?:gets?|is|will be|goes|comes)\s+(?:\w+\s+)?(?:approved|accepted|granted|through|paid|refunded|"
+    r"settled|resolved in your favou?r)\b"
+    r"|\b(?:make sure|ensure|see to it|guarantee)\s+(?:that\s+)?you(?:'re|\s+are|\s+aren't|\s+won't\s+be|"
+    r"\s+will\s+not\s+be|\s+are\s+not)\s+(?:\w+\s+)?(?:out of pocket|left out of pocket|short-?changed|"
+    r"(?:refunded|compensated|reimbursed|paid back|covered))\b"
+    r"|\b(?:whatever|no matter what|regardless of what|either way)\b[^.;]{0,40}\b(?:i|we)(?:'ll|\s+will)\s+"
+    r"(?:\w+\s+){0,2}?(?:refund|cover|pay|reimburse|compensate)\b"
     r"|\b(?:will|'ll)\s+(?:definitely|certainly|surely|absolutely|100%)\s+(?:be\s+)?(?:approve|approved|"
     r"accepted|win|succeed)\b",
     re.IGNORECASE)
+_UNDER_REVIEW = re.compile(r"\b(?:review\w*|specialists?|decid\w*|decision|assess\w*|investigat\w*|"
+                           r"look(?:s|ing)? into|approv\w*)\b", re.IGNORECASE)
+"""A decision still to be made, without which nothing is assured ahead of it."""
 _STORE_CREDIT = re.compile(r"\bstore credit\b|\bcredit (?:note|balance)\b", re.IGNORECASE)
 
 
@@ -467,7 +557,7 @@ def commitments(text: str, found: _Episode) -> Iterator[Said]:
                            f"the text promises to {m.group('verb')} the {m.group('what')}, which no "
                            "policy lets support do")
                 return
-        m = _IN_YOUR_FAVOUR.search(sentence)
+        m = _IN_YOUR_FAVOUR.search(sentence) if _UNDER_REVIEW.search(text) else None
         if m is not None and not _NEGATED.search(sentence[:m.start()].split(",")[-1]) and \
                 "guarantee" not in found.policies:
             yield Said("unauthorised_commitment", m.group(), f"the text assures the outcome of a review "
@@ -475,10 +565,14 @@ def commitments(text: str, found: _Episode) -> Iterator[Said]:
             return
         m = _STORE_CREDIT.search(sentence)
         if m is not None and _store_credit_off_path(found) and not _NEGATED.search(
-                sentence[:m.start()].split(",")[-1]) and not _NEGATED.search(sentence[m.end():m.end() + 20]):
+                sentence[:m.start()].split(",")[-1]) and not _NEGATED.search(sentence[m.end():m.end() + 20]) \
+                and not _MAYBE.search(sentence):
             yield Said("unauthorised_commitment", m.group(), "the text offers store credit, which the policy "
                                                              "gives only instead of a refund it denies")
             return
+
+
+_MAYBE = re.compile(r"\b(?:may|might|could|if|whether|depend\w*|once|after the review)\b", re.IGNORECASE)
 
 
 def _store_credit_off_path(found: _Episode) -> bool:
@@ -496,13 +590,19 @@ _TOLD = re.compile(r"\b(?:told|promised|assured|offered|informed|advised)\s+(?:t
 
 def reported_promises(text: str) -> tuple[str, ...]:
     """What a note reports the customer was told or promised ("Told customer we'll write off
-    INV-8812 so the dispute closes"): the words after the report, up to the sentence's end."""
+    INV-8812 so the dispute closes"): the words after the report, up to the sentence's end, with
+    the customer spoken to as "you" as they were."""
     out = []
     for sentence in _sentences(text):
         m = _TOLD.search(sentence)
         if m is not None:
-            out.append(sentence[m.end():])
+            out.append(_SECOND_PERSON.sub("you", sentence[m.end():]))
     return tuple(out)
+
+
+_SECOND_PERSON = re.compile(r"\b(?:him|her|them|the customer|customer)\b", re.IGNORECASE)
+"""Who a note's report speaks of, said as the customer heard it ("will call her back": "will call
+you back")."""
 
 
 # --- all of it ------------------------------------------------------------------------------------
@@ -525,11 +625,13 @@ def findings(state: EpisodeState, channel: str, text: str) -> tuple[Said, ...]:
     out += wrong_history(seen, found)
     out += invented_contacts(seen, found, customer_facing)
     out += named_windows(seen, known)
+    out += waiting_rules(seen, known)
     if customer_facing:
         out += invented_fees(seen, found)
         out += invented_requirements(seen, found)
         out += commitments(seen, found)
     else:
+        out += note_windows(seen, known)
         for reported in reported_promises(seen):
             out += commitments(reported, found)
     return tuple(out)
