@@ -501,8 +501,8 @@ _LOST_TIME = re.compile(
     r"|downtime|outage|disruption|lost (?:time|hours|days|service))",
     re.IGNORECASE)
 _DISPUTE_ACT = re.compile(
-    r"\b(?:we|i|the team|billing)(?:'ll| will| shall| can| could| are going to| am going to|'re going to|"
-    r"'m going to)\s+(?:also\s+|just\s+|simply\s+|happily\s+|gladly\s+)?(?:go ahead and\s+)?"
+    r"\b(?:we|i|the team|billing)(?:'ll| will| shall| can| could|'d| would| are going to| am going to"
+    r"|'re going to|'m going to)\s+(?:also\s+|just\s+|simply\s+|happily\s+|gladly\s+)?(?:go ahead and\s+)?"
     r"(?:(?:ask|get|have)\s+(?:the\s+|our\s+)?(?:billing|finance|accounts|the team|someone|\w+ team)"
     r"\s+to\s+)?"
     r"(?P<verb>cancel|withdraw|drop|close|write off|write-off|waive|void|forgive|settle|wipe|clear|reverse|"
