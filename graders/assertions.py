@@ -47,13 +47,14 @@ A negation, a question or a condition on the customer's side takes a statement b
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
 from domain.state import EpisodeState
 from graders import knowledge
-from graders.entities import extract
+from graders.entities import Entity, extract
 from graders.knowledge import Knowledge
 from graders.normalize import visible
 
@@ -175,6 +176,49 @@ _AHEAD = re.compile(r"\b(?:next|upcoming|coming|following|future|will|'ll|until|
 the case dated."""
 
 
+_ORDINAL_DAYS = {word: n for n, word in enumerate((
+    "first second third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth thirteenth "
+    "fourteenth fifteenth sixteenth seventeenth eighteenth nineteenth twentieth").split(), 1)}
+_ORDINAL_DAYS.update({f"twenty{sep}{word}": 20 + n for sep in ("-", " ")
+                      for word, n in list(_ORDINAL_DAYS.items()) if n < 10})
+_ORDINAL_DAYS.update({"thirtieth": 30, "thirty-first": 31, "thirty first": 31})
+_MONTH_NAMES = ("January", "February", "March", "April", "May", "June", "July", "August", "September",
+                "October", "November", "December")
+_DAY_WORD = "|".join(sorted((re.escape(w) for w in _ORDINAL_DAYS), key=len, reverse=True))
+_MONTH_NAME = "|".join(_MONTH_NAMES)
+_WORD_DATE = re.compile(rf"\b(?:the\s+)?(?P<day>{_DAY_WORD})\s+(?:of\s+)?(?P<month>{_MONTH_NAME})\b"
+                        rf"|\b(?P<month2>{_MONTH_NAME})\s+(?:the\s+)?(?P<day2>{_DAY_WORD})\b")
+"""A date whose day is written as an ordinal word ("the seventeenth of July", "July the
+seventeenth"), which :func:`graders.entities.extract` does not read. Month names are read
+capitalised only ("may" is a verb)."""
+
+
+def word_dates(text: str, year: int | None) -> tuple[Entity, ...]:
+    """The dates ``text`` writes with the day as an ordinal word, in the ticket's ``year``."""
+    out = []
+    for m in _WORD_DATE.finditer(text):
+        day = _ORDINAL_DAYS[(m.group("day") or m.group("day2")).lower()]
+        month = _MONTH_NAMES.index(m.group("month") or m.group("month2")) + 1
+        if year is None:
+            continue
+        try:
+            value = dt.date(year, month, day).isoformat()
+        except ValueError:
+            continue
+        out.append(Entity("date", value, m.group(), m.start()))
+    return tuple(out)
+
+
+def wrong_word_dates(text: str, known: Knowledge) -> Iterator[Said]:
+    """A date with its day in words that the episode does not back, checked as a date in digits is
+    (:func:`graders.knowledge.check`)."""
+    for entity in word_dates(text, known.year):
+        for finding in knowledge.check((entity,), known, requester_verified=True):
+            if finding.problem != "disclosure":
+                yield Said("wrong_fact", entity.quote, finding.reason)
+                return
+
+
 def undated_events(text: str, known: Knowledge) -> Iterator[Said]:
     """A date given as the date of one of the case's own events ("your order was placed on July
     16") that the case does not state: only arithmetic on its dates gives it, which backs a
@@ -182,7 +226,7 @@ def undated_events(text: str, known: Knowledge) -> Iterator[Said]:
     stated = known.values.get("date", frozenset())
     if not stated:
         return
-    for entity in extract(text, known.year):
+    for entity in (*extract(text, known.year), *word_dates(text, known.year)):
         if entity.kind != "date" or entity.value in stated:
             continue
         before = text[max(0, entity.start - 40):entity.start]
@@ -301,10 +345,8 @@ def invented_contacts(text: str, found: _Episode, customer_facing: bool) -> Iter
         if m is None:
             continue
         role = m.group("role").lower()
-        head = role.split()[-1]
-        qualifier = role.split()[-2] if len(role.split()) > 1 else head
-        if head in backing and re.search(rf"\b{re.escape(qualifier)}\b", backing):
-            continue
+        if re.search(r"\b" + r"\s+".join(map(re.escape, role.split())) + r"\b", backing):
+            continue  # a policy or the ticket names this very contact
         before = sentence[:m.start()]
         if _NEGATED.search(before.split(",")[-1]) or re.search(r"\bif\b|\bwhether\b|\bask\w*\b|\bwant\w*\b",
                                                                before, re.IGNORECASE):
@@ -622,6 +664,7 @@ def findings(state: EpisodeState, channel: str, text: str) -> tuple[Said, ...]:
     out: list[Said] = []
     out += wrong_timing(seen, found)
     out += undated_events(seen, known)
+    out += wrong_word_dates(seen, known)
     out += wrong_history(seen, found)
     out += invented_contacts(seen, found, customer_facing)
     out += named_windows(seen, known)

@@ -44,6 +44,8 @@ WRONG = [
     # an event of the case dated otherwise than the case dates it
     (LATE_REFUND, "reply", "Hi Elena, you bought it on 2026-07-17, so it falls outside the 30-day window; "
                            "store credit is available instead."),
+    (LATE_REFUND, "reply", "Hi Elena, you bought it on the seventeenth of July, so it falls outside the "
+                           "30-day window."),
     # the account's history said as first or none where a fact counts refunds
     (FRAUD, "reply", "Hi David, as this is your very first refund with us, a specialist team will review it "
                      "within 2 business days."),
@@ -54,7 +56,9 @@ WRONG = [
                            "a small handling fee."),
     (REFUND_LATE, "reply", "Hi Ava, the order is outside the 30-day window; before we can issue store credit "
                            "you must ship the item back to us."),
-    # a waiting rule, and a note's window for something to come, that no policy states
+    (REFUND_LATE, "reply", "Hi Ava, you have a dedicated support specialist who will look after this; the "
+                           "order is outside the 30-day window."),
+    # a note's window for something to come, that no policy states
     (DELETION, "note", "Deletion scheduled from the address on file; completes within 90 days per DR-1."),
     (SHIPPING_FRAUD, "note", "Fraud review opened, trust team. Customer told the team replies within 10 "
                              "days."),
@@ -83,6 +87,8 @@ HONEST = [
                            "for a refund."),
     (REFUND_LATE, "reply", "Hi Ava, no need to send the item back: the order is outside the 30-day window, "
                            "and store credit is yours if you want it."),
+    (LATE_REFUND, "reply", "Hi Elena, you bought it on the sixteenth of August, so it falls outside the "
+                           "30-day window; store credit is available instead."),
     (FRAUD, "reply", "Hi David, a specialist team will review your request within 2 business days, and we'll "
                      "let you know the outcome."),
     (HOLD_CHARGEBACK, "reply", "Hi Kwame, your account is on legal hold while the chargeback is open; "
