@@ -31,7 +31,7 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
-from graders import meaning
+from graders import meaning, outcomes
 from graders.meaning import DONE, NEGATED, PROMISE, Clause, Frame
 from graders.memo import READING_CHARS, text_cache
 
@@ -365,7 +365,58 @@ def _refusal(clause: Clause, sentence: tuple[str, ...]) -> Frame | None:
     return None
 
 
-EXTRA = frozenset({"compensation", "blame"})
+LINK_PURPOSE = frozenset({"sign", "log", "login", "back", "access", "regain", "reset", "password", "recover",
+                          "recovery", "unlock"})
+"""What a link is for when it is the reset link without its name ("a fresh link to get you back
+into your account")."""
+
+
+def _purpose_link(clause: Clause) -> Frame | None:
+    """A link the clause says is for getting back into the account, said to be sent or waiting
+    ("a fresh link to get you back into your account is on its way to your inbox"): the reset
+    link, read as 3.3 reads a named one (:func:`graders.outcomes.claims`)."""
+    words = clause.words
+    if "link" not in words or "reset" in words or not LINK_PURPOSE & set(words[words.index("link"):]):
+        return None
+    at = words.index("link")
+    verbs = meaning.BE | {"has", "have", "will"}
+    verb = next((k for k in range(at + 1, len(words)) if words[k] in verbs), None)
+    rest = words[verb:] if verb is not None else words[at + 1:]
+    named = " ".join((*words[:at], "reset", "link", *rest))  # its purpose left out: "to get you back in"
+    found = outcomes.claims(named, outcomes.CaseKinds(reset=True))
+    frame = next((f for f in found if f.concept == "reset_link"), None)
+    return replace(frame, quote=clause.text) if frame is not None else None
+
+
+CONFIRMS = re.compile(r"\b(?:customer|client|user|requester|she|he|they|you)\s+(?:has |have |had )?"
+                      r"(?:confirmed|confirms|says|said|reports|reported|told us|let us know|wrote back"
+                      r"|replied)"
+                      r"(?: that)?\b")
+RESOLVED = re.compile(r"\b(?:back in|working|works|worked|resolved|fixed|sorted|logged in|signed in|got in"
+                      r"|can (?:now )?(?:log|sign) in|able to (?:log|sign) in"
+                      r"|received (?:it|the link|the email)|got (?:it|the link|the email|the refund)"
+                      r"|all good|happy)\b")
+
+
+def _customer_confirmed(clause: Clause) -> Frame | None:
+    """The customer said to have confirmed the problem is over ("Customer confirmed she's back in
+    on the laptop"): a report of theirs, true only where a message of theirs says so
+    (:func:`confirmed_without_word`). Asked, planned or conditional, it is none."""
+    if clause.question or clause.conditional_sentence:
+        return None
+    m = CONFIRMS.search(clause.text)
+    if m is None or RESOLVED.search(clause.text, m.end()) is None:
+        return None
+    lead = clause.words[:len(clause.text[:m.start()].split())]
+    if meaning.CONDITIONALS & set(lead) or {"will", "to", "once", "not", "never", "if"} & set(lead):
+        return None
+    rest = clause.text[m.end():].split()
+    if meaning.NEGATORS & set(rest) or {"if", "whether", "once", "when"} & set(rest[:2]):
+        return None
+    return Frame("customer_confirmed", DONE, clause.text)
+
+
+EXTRA = frozenset({"compensation", "blame", "customer_confirmed"})
 """The concepts only this reading claims: :func:`unfounded` decides them."""
 
 
@@ -383,15 +434,21 @@ def claims(text: str, incident: bool, money: bool) -> tuple[Frame, ...]:
         before = tuple(c for c in parts[:n] if c.sentence == clause.sentence)
         readers = (_approval(clause, sentence, money), _team_at_work(clause), _signed_out(clause),
                    _compensation(clause), _recorded(clause), _topic_participle(clause, before),
-                   _refusal(clause, sentence), _blame(clause) if incident else None)
+                   _refusal(clause, sentence), _purpose_link(clause), _customer_confirmed(clause),
+                   _blame(clause) if incident else None)
         out.extend(f for f in readers if f is not None)
     return tuple(out)
 
 
-def unfounded(frame: Frame) -> str | None:
+def unfounded(frame: Frame, customer_said: tuple[str, ...] = ()) -> str | None:
     """Why a frame of a concept only 3.5 reads (:data:`EXTRA`) is false, or None: compensation
     given is nothing an action of this environment does; the fault laid on the customer is read
-    only on a case with an incident of ours (:func:`claims`)."""
+    only on a case with an incident of ours (:func:`claims`); the customer's confirmation that
+    the problem is over needs a message of theirs (``customer_said``) that says as much."""
+    if frame.concept == "customer_confirmed" and frame.mood == DONE:
+        if any(RESOLVED.search(t.lower()) for t in customer_said):
+            return None
+        return "no message of the customer's says so"
     match frame.concept, frame.mood:
         case "compensation", "done":
             return "no action of this environment gives credit, a voucher or a gift card"
@@ -575,11 +632,37 @@ def _waits_after(frame: Frame, clause: Clause) -> bool:
     return bool(DECIDING.search(" ".join(condition))) and not {"you", "your"} & set(condition[:2])
 
 
+OTHER_ADDRESSES = frozenset({"billing", "postal", "shipping", "delivery", "home", "mailing", "street",
+                             "invoice", "invoices", "postcode", "zip"})
+"""An address that is not the login: a billing or a postal one."""
+
+
+def _other_address(frame: Frame, clause: Clause, text: str) -> bool:
+    """Whether an e-mail change frame is about an address that is not the login ("for the billing
+    address, our billing team can update it on your invoices"): no address with "@", and the
+    clause, or for "it" the clause that names the address before it, names a billing or postal
+    address. Such a change is an account change of another kind: done, no action of this
+    environment makes it; offered, it contradicts nothing."""
+    if frame.concept not in ("email_change", "login_address") or "@" in clause.text:
+        return False
+    if OTHER_ADDRESSES & set(clause.words):
+        return True
+    if not PRONOUNS & set(clause.words):
+        return False
+    parts = meaning.read(text).clauses
+    earlier = [c for c in parts[:parts.index(clause)] if clause.sentence - 1 <= c.sentence <= clause.sentence]
+    nouns = {"address", "email", "e-mail", "login"}
+    named = next((c for c in reversed(earlier) if nouns & set(c.words)), None)
+    return named is not None and bool(OTHER_ADDRESSES & set(named.words))
+
+
 def reread(frame: Frame, text: str, customer: str, facing: bool) -> Frame | None:
     """``frame`` as 3.5 reads its whole clause (see the module docstring): None for no claim of
     ours (put on hold, somebody else's, an activity's effect in general, a person "working the
     system", a promise that waits on a condition after it), a compensation frame for a refund
-    that is a voucher, and otherwise the frame as it was. ``customer`` is the ticket's customer
+    that is a voucher, an account change for a billing or postal address's change, a promise
+    for a participle describing a future's subject or the writer getting the act done now, and
+    otherwise the frame as it was. ``customer`` is the ticket's customer
     name; ``facing``, whether the text goes to the customer."""
     clause = _clause_of(text, frame.quote)
     if clause is None:
@@ -588,6 +671,8 @@ def reread(frame: Frame, text: str, customer: str, facing: bool) -> Frame | None
             or _activity_subject(frame, clause) or _transitive_working(frame, clause)
             or _waits_after(frame, clause)):
         return None
+    if _other_address(frame, clause, text):
+        return replace(frame, concept="system_change")
     if _compensation_only(frame, clause):
         return replace(frame, concept="compensation")
     if _described_subject(frame, clause):

@@ -507,7 +507,9 @@ def false_claims(state: EpisodeState, channel: str, text: str, step: int,
             continue  # a note's plan is no record of an outcome
         why = contradicts(frame, state, closer, reading.nearer)
         if why is None and reading.deeper and frame.concept in deeds.EXTRA:
-            why = deeds.unfounded(frame)
+            customer = tuple(t.text for t in state.conversation if t.speaker == "customer")
+            ticket = (state.task.ticket.message,) if state.task is not None else ()
+            why = deeds.unfounded(frame, (*customer, *ticket))
             if frame.concept == "compensation" and commitments(state, channel, frame.quote, step,
                                                                reading.wider, closer, reading.nearer):
                 continue  # compensation no policy offers: a commitment (:func:`commitments`), not a claim
