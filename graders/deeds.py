@@ -35,7 +35,7 @@ from graders import meaning, outcomes
 from graders.meaning import DONE, NEGATED, PROMISE, Clause, Frame
 from graders.memo import READING_CHARS, text_cache
 
-__all__ = ["EXTRA", "claims", "getting_done", "other_persons", "reread", "unfounded"]
+__all__ = ["EXTRA", "HELD", "claims", "getting_done", "other_persons", "reread", "unfounded"]
 
 
 # ------------------------------------------------------------------------------ who acts
