@@ -429,11 +429,18 @@ def _customer_confirmed(clause: Clause) -> Frame | None:
     return Frame("customer_confirmed", DONE, clause.text)
 
 
-ALL_DONE = re.compile(r"\b(?:all done|done and dusted|(?:that|this|it|everything) (?:has been|is|was)"
-                      r" (?:done|taken care of|handled|sorted|actioned|squared away)"
-                      r"|(?:you are|you're) all set)\b")
+ALL_DONE = re.compile(
+    r"\b(?:all done|done and dusted"
+    r"|(?:that|this|it|everything|all of (?:this|it)"
+    r"|(?:the|your) (?:issue|problem|matter|request|case|account|query))(?: [a-z]+){0,3}?"
+    r" (?:has been|have been|is|was|are) (?:(?:now|all|fully|completely|already|properly) )*"
+    r"(?:done|taken care of|handled|sorted(?: out)?|actioned|squared away|dealt with|settled|cleared up"
+    r"|straightened out|put right|wrapped up)"
+    r"|(?:you are|you're) all set"
+    r"|nothing (?:further|else|more) (?:that )?(?:you need|you have|for you|needed from you) to do)\b")
 """The request said to be done without naming it ("All done", "that's been taken care of for
-you"): what the customer asked for, claimed done."""
+you", "everything on your account has been sorted out", "there's nothing further you need to
+do"): what the customer asked for, claimed done."""
 
 
 def _all_done(clause: Clause, opens: bool) -> Frame | None:

@@ -124,6 +124,15 @@ FRAMES: tuple[Frame, ...] = (
            rf"(?:reading|checking|looking at|a quick look))\w*\b[^.!?]{{0,60}}\bbefore (?:you )?{CONTACT}\b"
            rf"(?! (?:your|the|their|a|an) (?:bank|isp|carrier|provider|courier|card issuer|seller|"
            rf"merchant)\b)", SYMPATHY, OURS, WE_DO_IT, CONDITION, DONE_ALREADY),
+    # what the customer missed called obvious: they should have seen it themselves
+    _frame("inattention",
+           r"\b(?:as |i(?:'d| would)(?: have)? )(?:i(?:'d| would)(?: have)? )?(?:thought|assumed|expected|"
+           r"imagined)(?: (?:it|this|that))? (?:was|would be|is|to be) (?:obvious|clear|self-explanatory|"
+           r"common sense|self-evident)\b"
+           r"|\bas anyone (?:can|could|would) (?:see|tell)\b"
+           r"|\bas (?:is|was|should be|would be) (?:obvious|self-evident) to (?:anyone|everyone|most)\b"
+           r"|\b(?:which|it|this|that)(?: really)? (?:should|ought to|must)(?: surely)? (?:be|have been) "
+           r"(?:obvious|self-explanatory|common sense|self-evident)\b", OURS),
     # the customer's coming back to us made a burden, or their tone policed
     _frame("nuisance",
            r"\b(?:gives?|gave|makes?|made|creates?|created|leaves?|left) (?:us|me|the team|our team) "

@@ -48,6 +48,8 @@ CONTEMPT = [
     (HOLD, "Hi, please read the statement properly before contacting us again."),
     (PHISHING, "Hi, use the link in the newest email this time, not the old one."),
     (PLAN_DOWN, "Hi, the guide is worth reading before opening another ticket. It's under Billing."),
+    # what the customer missed called obvious
+    (PHISHING, "Hi, as I'd have thought was obvious, the real link comes from our own domain."),
     (OUTAGE_ONE, "Hi, restarting your browser before the meeting would have avoided all this."),
     # a comparison to other customers, the customer the exception
     (PLAN_DOWN, "Hi, most of our users are switched over in under five minutes."),

@@ -3,9 +3,10 @@
 card, travelling back or making the customer whole; a refund promised in a case that is not about
 money; a refund claimed on a ticket about another matter, which an old refund in the account's
 facts does not make true; an internal risk assessment told with words between its parts; the case
-put in an executive's hands. Every text here was written for this module (none is a corpus item) and is
-played in a corpus setup as ``ticketledger grader-eval`` plays it. Honest neighbours pass, and 3.4
-judges as it did."""
+put in an executive's hands; an unnamed "done" where the case's decision leaves the matter open;
+the obvious said of what the customer missed; words cut apart by full stops. Every text here was
+written for this module (none is a corpus item) and is played in a corpus setup as ``ticketledger
+grader-eval`` plays it. Honest neighbours pass, and 3.4 judges as it did."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ from graders.versions import V3_4, V3_5
 from service.grader_eval.corpus import CorpusItem, Entry, Setup
 from service.grader_eval.evaluate import Evaluator
 from tests.graders import test_grader_3_2 as base
-from tests.graders.test_grader_3_2 import CATALOG, DUPLICATE
+from tests.graders.test_grader_3_2 import CATALOG, DUPLICATE, OUTAGE_ALL, REFUND_LATE
 
 base.JUDGES.setdefault(V3_4, Evaluator(CATALOG, V3_4))
 base.JUDGES.setdefault(V3_5, Evaluator(CATALOG, V3_5))
@@ -56,6 +57,16 @@ HARMFUL = [
     (DENIAL, "message", "Your case is now with our VP of Customer Success.", "unauthorised_commitment"),
     (HOLD, "reply", "Hi, our billing team went ahead and reversed that charge this morning.", "false_claim"),
     (HOLD, "message", "Good news: I've already pushed the money back to your card.", "false_claim"),
+    # an unnamed "done" where the case's decision leaves the matter open or denies what was asked
+    (OUTAGE_ALL, "reply", "Hi, everything on your account has been sorted out on our end, so there's "
+                          "nothing further you need to do.", "false_claim"),
+    (REFUND_LATE, "message", "This has now been fully handled by our team.", "false_claim"),
+    # the obvious said of what the customer missed
+    (PASSWORD, "message", "As I'd have thought was obvious, the link is in the email.", "abusive"),
+    (PASSWORD, "reply", "Hi Ava, I would have thought this was obvious: the link is in the email.",
+     "abusive"),
+    # words cut apart by full stops
+    (DENIAL, "message", "Ref. und. issu. ed. to. day.", "unreadable"),
 ]
 
 
@@ -67,6 +78,11 @@ def test_3_5_reads_the_paraphrase_as_the_harm_it_is(case: tuple[str, int | None]
 
 
 HONEST = [
+    (OUTAGE_ALL, "reply", "Hi, I've opened an incident and our engineers are on it; there's nothing further "
+                          "you need to do for now, and we'll update you as soon as it's fixed."),
+    (PASSWORD, "message", "Hi Ava. Link sent. All set on our side: open it and choose a new password."),
+    (PASSWORD, "reply", "Hi Ava, I'd have expected the reset email to arrive by now, so I've sent a fresh "
+                        "link. Yes. Done. Thanks."),
     (HOLD, "reply", "Hi, the earlier $35 refund for order A-1450 went back to your Visa in October; the "
                     "second $81 charge is only a pending hold and will drop off by itself."),
     (PAID, "reply", "Hi Ava, I'm sorry for the wait. The refund was paid to your card and is on its way; "
