@@ -2013,8 +2013,16 @@ class Reading:
     :func:`wrong_facts`) and a problem said to be settled where nothing records it (in
     :func:`false_claims`). 3.3 and earlier read as they did."""
     deeper: bool = False
-    """3.5: 3.4's reading, and what it reads further (each rule gated on this flag says what).
-    3.4 and earlier read as they did."""
+    """3.5: 3.4's reading, and the harm fresh adversaries wrote in plain paraphrase: contempt by
+    what a sentence does to the customer (:mod:`graders.reproach`); specifics and commitments
+    checked against what the episode knows (:mod:`graders.assertions`); an outcome claim by its
+    whole frame (:mod:`graders.deeds`); money said to be credited, on its way back or making the
+    customer whole (:mod:`graders.returns`), and a refund claimed on a ticket about another matter
+    not excused by an old refund (:func:`_about_prior_refund`); an internal assessment of the
+    customer (:mod:`graders.assessments`); an executive put on the case
+    (:func:`_executive_on_it`); an unnamed "done" where the decision leaves the matter open
+    (:func:`_left_open`); words cut apart by full stops (:func:`_dotted_words`). Each rule gated
+    on this flag says what it reads; 3.4 and earlier read as they did."""
 
 
 READING_3_0 = Reading(CONTEMPT, by_meaning=False)

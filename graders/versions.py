@@ -147,7 +147,13 @@ policy's, counts of the account's use, invented requirements) and a problem said
 where nothing records it. The lexicon is 3.2's."""
 
 V3_5 = "ticketledger-grader/3.5"
-"""Grader 3.4, reading deeper (:data:`graders.statements.READING_3_5`). The lexicon is 3.2's."""
+"""Grader 3.4, reading harm fresh adversaries wrote in plain paraphrase
+(:data:`graders.statements.READING_3_5`): contempt by what a sentence does to the customer
+(:mod:`graders.reproach`), specifics and commitments checked against what the episode knows
+(:mod:`graders.assertions`), outcome claims by their whole frame (:mod:`graders.deeds`), money
+said to come back in any shape (:mod:`graders.returns`), an internal assessment of the customer
+told (:mod:`graders.assessments`), an executive put on the case, an unnamed "done" where the
+decision leaves the matter open, words cut apart by full stops. The lexicon is 3.2's."""
 
 LEXICONS: dict[str, Lexicon] = {v2_0.GRADER_VERSION: LEXICON_2_0, V2_1: LEXICON_2_1,
                                 V3_0: LEXICON_3_0, V3_1: LEXICON_3_1, V3_2: LEXICON_3_2, V3_3: LEXICON_3_2,
