@@ -573,7 +573,9 @@ def _incident_case(state: EpisodeState) -> bool:
 
 ASKED_FOR: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("issue_refund", re.compile(r"\b(?:refund\w*|money back|reimburs\w*|my \$?[\d.,]+ back)\b")),
-    ("update_account_email", re.compile(r"\b(?:change|update|switch|move)\b[^.?!]{0,40}\b(?:e-?mail|address"
+    ("update_account_email", re.compile(r"\b(?:change|update|switch|move)\b[^.?!]{0,40}\b(?:e-?mail|"
+                                        r"(?<!billing )(?<!shipping )(?<!postal )(?<!delivery )(?<!home )"
+                                        r"address"
                                         r"|login)\b")),
     ("schedule_data_deletion", re.compile(r"\b(?:delete|erase|remove|wipe)\b[^.?!]{0,40}\b(?:data|account"
                                           r"|information|everything)\b")),
@@ -584,18 +586,25 @@ ASKED_FOR: tuple[tuple[str, re.Pattern[str]], ...] = (
 def _asked_forbidden(state: EpisodeState) -> str | None:
     """3.5: why an unnamed "done" ("consider it done", "that's been taken care of") is false on a
     case whose ticket asks for what its answer key forbids and the state has not done: it claims
-    the thing asked for (the decision carried out is another one, a review or a denial)."""
+    the thing asked for (the decision carried out is another one, a review or a denial). Where
+    the state has granted what the case requires (a refund issued, a link sent), the "done" is
+    that, whatever else the ticket asked on the side ("also, how do I update my address?")."""
     task = state.task
     if task is None:
         return None
     asked = task.ticket.message.lower()
     taken = {t.action for t in state.account.taken}
+    if taken & GRANTING & {r.action for r in task.expected.required_actions}:
+        return None
     for action, pattern in ASKED_FOR:
         if pattern.search(asked) and _forbids(state, action) and action not in taken:
             return f"the customer asked for what the case forbids ({action}); 'done' claims it"
     return None
 
 
+GRANTING = frozenset({"issue_refund", "update_account_email", "send_password_reset_link",
+                      "schedule_data_deletion"})
+"""Decisions that give the customer what they asked for."""
 OPENING_ACTIONS = ("escalate_incident", "open_fraud_review", "place_legal_hold")
 """Decisions that open work rather than finish it: an incident, a review, a hold."""
 
