@@ -85,7 +85,9 @@ FULL_CARD = re.compile(r"\b(?:full|complete|entire|whole|long|unmasked|all|in fu
 HAND_OVER = re.compile(
     r"\b(?:send(?:ing|s)?|share|shar(?:ing|es)|paste|past(?:ing|es)|forward(?:ing|s)?|provid(?:e|ing|es)|"
     r"giv(?:e|ing|es)|tell(?:ing|s)?|confirm(?:ing|s)?|includ(?:e|ing|es)|submit(?:ting|s)?|"
-    r"(?:email|e-mail|text|dm|message)(?:ing)? (?:us|me|it|them)|pass(?:ing)? (?:on|along|over)|"
+    r"(?:email|e-mail|text|dm|message)(?:ing)? (?:us|me|it|them)|"
+    r"pass(?:ing)?(?= (?:(?:it|them|that|this|those|the \w+) )?(?:on|along|over|across)\b)|"
+    r"hand(?:ing)?(?= (?:over|it|them|that|this|us|me)\b)|"
     r"read(?:ing)? (?:out|back|off|me|us|it|them)|spell(?:ing)? out|repeat(?:ing)?|quot(?:e|ing)|let (?:me"
     r"|us) (?:have|know|see)|"
     r"(?:typ(?:e|ing)|enter(?:ing)?|writ(?:e|ing)|put(?:ting)?|add(?:ing)?|key(?:ing)? in)|"
@@ -146,8 +148,8 @@ NOT_SECRET_CODE = re.compile(r"\b(?:discount|promo|promotional|coupon|voucher|re
                              r"invitation|booking|confirmation|return|returns|rma)\b")
 """A code the customer is sent by text or e-mail is a one-time code (the secret the pronoun stands
 for), unless it is named as a discount, a tracking or an order code."""
-GIVING = re.compile(r"(?:send|shar|forward|giv|tell|read|spell|pass|repeat|quot|let|repl|respond|write back|"
-                    r"get back|email|e-mail|text|dm|message)")
+GIVING = re.compile(r"(?:send|shar|forward|giv|tell|read|spell|pass|hand|repeat|quot|let|repl|respond|"
+                    r"write back|get back|email|e-mail|text|dm|message)")
 """Verbs that give to somebody by themselves: their pronoun object goes to us with no place said."""
 PRONOUN = re.compile(r"\b(?:it|them|that|this|those|these|the (?:code|number|digits|key|token|answer|"
                      r"answers|password|passcode|pin))\b")
