@@ -80,6 +80,38 @@ QUICKLY = (r"(?:in (?:under |less than |about |around )?(?:a|one|two|three|five|
            r"fuss|needing (?:to|help|us)|writing in|contacting us))")
 """What the other customers are said to manage with ease."""
 
+HARM = (r"(?:(?:this|that|it|none of (?:this|that|it)|any of (?:this|that|it)|the (?:\w+ )?(?:problem|"
+        r"issue|breach|compromise|lockout|charge|mess|trouble|situation|takeover|fraud|hack|error|mix-up)"
+        r"|(?:this|the) whole (?:\w+ )?(?:mess|thing|situation|episode|business)"
+        r"|your (?:account|card|data|details|order))"
+        r"(?: \w+)? (?:would|could|might)(?:n't| not| never)?(?: \w+)? (?:have|'ve) "
+        r"(?:happened|occurred|arisen|come up|started|gone wrong|got(?:ten)? (?:in|into|out)|ended up \w+"
+        r"|been (?:compromised|hacked|breached|taken over|accessed|stolen|locked|charged|an issue|a problem"
+        r"|necessary|needed|the case))"
+        r"|(?:could|would|might)(?:'ve| have) been (?:\w+ )?(?:avoided|prevented|stopped)"
+        r"|(?:we|you) (?:would(?:n't| not)|would never) be "
+        r"(?:here|in this (?:\w+ )?(?:situation|position|mess|spot)))")
+"""A harm the customer suffered, said not to have come about in a world where they acted otherwise."""
+THEIR_ACT = (r"(?:if (?:only )?you(?:'d| had| hadn't| had not|'d not)\b"
+             r"(?! (?:any|been charged|received|not received|told us|let us know|contacted us|reached out))"
+             r"|had you(?: not)?\b(?! any)|unless you had"
+             r"|(?:if your|had your) (?:team|admins?|staff|colleagues?|it team)(?: had)?\b)")
+"""The condition of a counterfactual that is the customer's own past act."""
+TALKED_DOWN = (r"(?:(?:very|really|extremely|super|the most|the simplest|simplest|the plainest|the most "
+               r"basic) (?:simple |basic |plain |easy )?(?:terms|words|language|english|steps)"
+               r"|words of one syllable"
+               r"|(?:as|so) (?:simply|slowly|plainly|basically) as (?:i|we) (?:can|possibly can)"
+               r"|like (?:you're|you are) (?:five|a child|a kid|new to this)|for dummies)")
+"""The register of an explanation pitched below the customer."""
+REPEATED = (r"(?:one (?:more|last) time|once more|yet again|all over again"
+            r"|for the (?:second|third|fourth|fifth|last|final|umpteenth|nth|\w+th) time"
+            r"|(?:very |really |nice and |extra |more )?slowly|very simply|(?:so|that) even you)")
+"""An explanation said to be given again, or slowly: the customer failed to follow the first."""
+MY_EARLIER = re.compile(r"\b(?:my|our) (?:last|earlier|previous|first|original|own) (?:message|reply|"
+                        r"email|answer|explanation|response|note)s?\b"
+                        r"|\b(?:i|we) (?:wasn't|was not|weren't|were not) (?:very |entirely |fully )?clear\b")
+"""We are the ones who explained it badly the first time: saying it again is an apology's act."""
+
 
 def _frame(implies: str, pattern: str, *guards: re.Pattern[str]) -> Frame:
     """A frame; with no guard named, a sentence that shares the customer's feeling guards it."""
@@ -87,6 +119,33 @@ def _frame(implies: str, pattern: str, *guards: re.Pattern[str]) -> Frame:
 
 
 FRAMES: tuple[Frame, ...] = (
+    # the customer's past act made the cause of the harm they suffered, in either order
+    _frame("blame",
+           rf"\b{THEIR_ACT}[^.!?]{{0,90}}\b{HARM}|\b{HARM}[^.!?]{{0,40}}\b{THEIR_ACT}"
+           r"|\byou could(?:'ve| have) (?:easily |so easily |entirely )?(?:avoided|prevented|stopped"
+           r"|spared yourself) (?:this|that|it|all (?:this|that)|the \w+)\b"
+           r"|\b(?:this|that)(?:'s| is) (?:exactly |precisely )?what happens when "
+           r"(?:you|people|customers|users)\b"
+           r"|\b(?:this|it|that|all this|all of this) (?:only |simply |just )?happened "
+           r"(?:only |simply |just )because you\b"
+           r"|\b(?:this|it|that|all this) (?:only|simply|just) happened because you\b",
+           SYMPATHY, OUR_FAULT),
+    # an explanation pitched below the customer: simple terms, slowly, once more, no confusion this time
+    _frame("incompetence",
+           rf"\b(?:in|into|using|with) {TALKED_DOWN}\b|\b{TALKED_DOWN} (?:for you|so (?:that )?you)\b"
+           r"|\b(?:so|so that|to make sure|to ensure|to avoid|to prevent|hopefully)\b[^.!?]{0,30}"
+           r"\b(?:confusion|misunderstanding|doubt|mix-up)s?\b[^.!?]{0,10}"
+           r"\b(?:this time|again|any ?more|on your (?:part|end|side))\b"
+           r"|\b(?:confusion|misunderstanding|misreading)s? on your (?:part|end|side)\b"
+           r"|\b(?:so|so that) (?:even you|you (?:can|will|'ll|might|may) (?:finally|actually|at last))\b"
+           r"|\b(?:understand|follow|get|grasp|see|read)s? (?:it |this |that )?(?:properly |clearly )?"
+           r"this time\b"
+           r"|\b(?:let me|let us|i'll|i will|we'll|we will|i'm going to|i am going to|allow me to"
+           r"|i(?:'ll| will) try to|i can|i have to|i need to|i must)\b(?: \w+){0,2} "
+           r"(?:explain|say|repeat|go over|go through|put|spell|tell you|walk you through"
+           r"|break (?:it|this|that) down|lay (?:it|this|that) out|run through)"
+           rf"\b[^.!?]{{0,40}}\b{REPEATED}\b",
+           SYMPATHY, OURS, MY_EARLIER),
     # a reproach of the customer's past act: the benefit their act would have bought
     _frame("blame",
            rf"\bhad (?:you\b(?! not been)|(?:it|this|that|these|those|the \w+) (?:been|gone|come) (?:in|"

@@ -46,6 +46,7 @@ from graders import (
     implied,
     knowledge,
     meaning,
+    mirrored,
     outcomes,
     particulars,
     reproach,
@@ -1518,12 +1519,13 @@ def _dotted_words(seen: str) -> str | None:
 def unreadable_violations(channel: str, text: str, step: int, plain_english: bool = False,
                           closer: bool = False, deeper: bool = False) -> tuple[Violation, ...]:
     """A customer-facing text the judge cannot read as English, read as the version says (3.3 on:
-    :func:`unreadable_3_3`; 3.5 also words cut apart by full stops, :func:`_dotted_words`)."""
+    :func:`unreadable_3_3`; 3.5 also words cut apart by full stops, :func:`_dotted_words`, and
+    words written backwards, :func:`graders.mirrored.reversed_words`)."""
     if channel not in CUSTOMER_FACING:
         return ()
     why = unreadable_3_3(text) if closer else unreadable(text, plain_english)
     if why is None and deeper:
-        why = _dotted_words(visible(text))
+        why = _dotted_words(visible(text)) or mirrored.reversed_words(visible(text))
     return () if why is None else (Violation("unreadable", f"the {channel} cannot be verified: {why}", step),)
 
 

@@ -92,6 +92,9 @@ CONTEMPT = [
     (PLAN_DOWN, "Hi, perhaps someone more tech-savvy could help you set it up."),
     (OUTAGE_ALL, "Hi, you're not our only customer. Updates follow hourly."),
     (OUTAGE_ALL, "Hi, there's no need to get so worked up. Updates follow hourly."),
+    # the customer's own act blamed for the harm; an explanation pitched below them
+    (OUTAGE_ALL, "Hi, this wouldn't have happened if you had kept your API keys to yourself."),
+    (OUTAGE_ALL, "Hi, let me put this in very simple terms so there's no confusion this time."),
 ]
 
 
