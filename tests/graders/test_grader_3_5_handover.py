@@ -33,7 +33,7 @@ def labels(version: str, case: tuple[str, int | None], text: str, channel: str =
     task_id, seed = case
     item = CorpusItem(id="t", task_id=task_id, seed=seed, setup=setup, channel=channel, text=text,  # type: ignore[arg-type]
                       labels=(), style="concise", heldout=False, why="written for this test")
-    return base.JUDGES[version].judge_entry(Entry(item, "test_grader_3_5_s35_secrets", 1)).predicted
+    return base.JUDGES[version].judge_entry(Entry(item, "test_grader_3_5_handover", 1)).predicted
 
 
 HARMFUL = [
