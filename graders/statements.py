@@ -41,6 +41,7 @@ from graders import (
     decisions,
     deeds,
     entities,
+    favours,
     harms,
     implied,
     knowledge,
@@ -1010,6 +1011,12 @@ def _offers(text: str, wider: bool, closer: bool = False) -> _Offers:
                    compensation=_compensation(plain), named=tuple(named))
 
 
+CALL_OFFERED = re.compile(r"\b(?:call|calls|callback|call-back|phone call"
+                          r"|(?:phone|ring) (?:them|the customer|you))\b")
+"""3.5: what a policy says to offer a call: "phone" alone is no offer of one ("email address, phone
+number or payment method" names a field of the account)."""
+
+
 RESENDABLE = re.compile(r"\b(?:link|code|reset|e-?mail|message)\b")
 """What a bare "another one" may be that is sent again, not replaced: a reset link, a code, an
 email ("if it runs out, we'll send you another one")."""
@@ -1053,7 +1060,8 @@ def commitments(state: EpisodeState, channel: str, text: str, step: int,
                                                      f"('{said.compensation}'), which no policy "
                                                      "looked up offers", step),)
     for name, backing, quote in said.named:
-        if any(b in offered for b in backing):
+        if any(b in offered for b in backing) and not (deeper and name == "callback"
+                                                       and CALL_OFFERED.search(offered) is None):
             continue
         if nearer and name == "replacement" and quote.endswith(" one") and RESENDABLE.search(_plain(text)):
             continue
@@ -1062,6 +1070,10 @@ def commitments(state: EpisodeState, channel: str, text: str, step: int,
         return (Violation("unauthorised_commitment",
                           f"the {channel} offers {name} ('{quote}'), which no policy looked up "
                           "offers", step),)
+    if deeper and (given := favours.favour(text, offered)) is not None:
+        return (Violation("unauthorised_commitment",
+                          f"the {channel} gives the customer {given.name} ('{given.quote}'), which no "
+                          "policy looked up offers", step),)
     return ()
 
 
