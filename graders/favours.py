@@ -12,10 +12,14 @@ instead of a refund, here on top of one and multiplied).
 period, a waiver, a gift, a voucher, an upgrade, priority or special treatment, a senior person's
 attention) given to or promised for the customer (:data:`CUSTOMER`) by us, in any verb of giving
 (:data:`GIVEN`) or as a standing arrangement (:data:`STANDING`: "from now on", "every future
-renewal"), not negated or refused in its sentence (:data:`REFUSED`), and not the customer's own
-words restated (:data:`THEIR_WORDS`). Whether a policy looked up backs it is the caller's
-question (:func:`graders.statements.commitments`); :func:`beyond_policy` says when a benefit goes
-past what a policy's own words offer (credit on top of a refund, or a multiple of the amount).
+renewal"), not negated in its clause or refused in its sentence (:data:`REFUSED`), not a topic
+named ("about a student discount:", "your discount question") and not the customer's own words
+restated (:data:`THEIR_WORDS`). A standing exemption from fees said as a negation ("going forward
+you will not pay any late fees", :data:`EXEMPT`) is a waiver. The text is read sentence by
+sentence as :mod:`graders.meaning` prepares it, adverbs kept ("personally", "all your requests").
+Whether a policy looked up backs it is the caller's question (:func:`graders.statements.commitments`);
+:func:`beyond_policy` says when a benefit goes past what a policy's own words offer (credit on top
+of a refund, or a multiple of the amount).
 
 Only :data:`graders.statements.READING_3_5` reads any of this (``Reading.deeper``).
 """
@@ -40,7 +44,8 @@ BENEFITS: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = (
         r"discount\w*|\d+(?:\.\d+)? ?(?:%|percent|per cent)(?: \w+)?? (?:off|discount|reduction|cheaper|less"
         r"|lower|saving)|(?:half|a third|a quarter|a fifth) off|money off|reduced (?:rate|price|pricing|fee)"
         r"|(?:loyalty|legacy|special|preferential|founder|grandfathered|locked[- ]in) (?:rate|price|pricing)"
-        r"|price (?:lock|freeze|match)|(?:rate|price)s? (?:locked|frozen)|cheaper rate|lower rate")),
+        r"|price (?:lock|freeze|match)|(?:rate|price|pricing)s? (?:\w+ ){0,3}(?:locked|frozen|fixed|capped"
+        r"|guaranteed)|cheaper rate|lower rate")),
     ("credit", ("store credit", "account credit", "service credit"), _words(
         r"(?:store|account|service|courtesy|goodwill|bonus|loyalty|extra|wallet|sla) credits?"
         r"|credits? (?:worth|of|for|equal|matching|to the value)|credit balance")),
@@ -49,33 +54,44 @@ BENEFITS: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = (
         r"|delivery|returns?|seats?|licen[cs]es?|subscription|add-?ons?|support|replacement|extension)"
         r"|for free|on us|on the house|at no (?:extra |additional )?(?:cost|charge)"
         r"|no (?:extra |additional )?charge|waiv\w+|fee[- ]free|without (?:any )?(?:fees?|charges?)"
-        r"|complimentary|(?:fees?|charges?) (?:removed|dropped|scrapped|cancelled|canceled|forgiven"
-        r"|written off)")),
+        r"|complimentary|(?:cover|covering|covered|pay for|paying for|foot|footing|pick up|picking up)"
+        r" (?:the cost of )?(?:your|all your|any of your|the next|your next)(?: \w+){0,2}"
+        r" (?:renewals?|invoices?|bills?|subscriptions?|fees?|months?|plan|charges?|years?)"
+        r"|(?:fees?|charges?) (?:removed|dropped|scrapped|cancelled|canceled|forgiven|written off)")),
     ("gift", ("gift", "voucher", "compensat"), _words(
         r"gift(?:s| cards?| vouchers?| certificates?| codes?)?|vouchers?|coupons?|perks?|bonus(?:es)?"
         r"|rewards?|freebies?|goodies|swag|hampers?|loyalty points|bonus points|promo(?:tional)? codes?")),
     ("upgrade", ("upgrade", "complimentary"), _words(
-        r"upgrade[ds]?|upgrading|bump(?:ed)? (?:you |your \w+ )?up|(?:premium|pro|business|enterprise|"
-        r"higher|top) (?:plan|tier|level|package|membership)")),
+        r"upgrade[ds]?|upgrading|bump(?:ed)? (?:you |your \w+ )?up")),
     ("priority treatment", ("priority support", "priority treatment", "vip"), _words(
         r"priority (?:support|treatment|handling|status|access|queue|line|service|lane|routing|care)|vip"
         r"|fast[- ]?track\w*|(?:skip|skips|skipping|jump|jumps|jumping|bypass\w*|cut|cuts|cutting)"
         r" (?:the |our )?(?:queue|line|wait|waiting list)|(?:front|head) of (?:the |our )?(?:queue|line)"
         r"|top of (?:the |our )?(?:queue|pile|list|stack)|straight (?:through )?to (?:our |the |a |my )?"
-        r"(?:senior|top|best|lead|most experienced|head|specialist|expert|tier[- ]?(?:2|3|two|three))"
+        r"(?:senior|top|best|lead|most experienced|head)"
         r"|directly to (?:our |the |a |my )?(?:senior|top|lead|head)|dedicated (?:account manager|agent|"
-        r"specialist|contact|engineer|line|rep\w*|team|manager|support)|personal (?:account manager|"
+        r"specialist|contact|engineer|line|rep\w*|manager)|personal (?:account manager|"
         r"contact|agent|concierge|liaison)|white[- ]glove|special (?:treatment|handling|attention)"
-        r"|red[- ]carpet|always (?:be )?(?:first|prioriti[sz]ed)|prioriti[sz]ed")),
+        r"|red[- ]carpet|always (?:be )?(?:first|prioriti[sz]ed)")),
     ("senior attention", ("executive", "director", "manager"), _words(
-        r"(?:our|the|my) (?:senior|head|lead|most senior) (?:engineer|manager|specialist|director|partner)s?"
-        r" (?:will|is going to|personally|has agreed|wants to)|personally (?:oversee|handle|look after|"
-        r"take care of|manage) (?:your|all your|every)")),
+        r"(?:our|the|my) (?:senior|head|lead|most senior|chief) (?:engineer|manager|specialist|director"
+        r"|partner|agent|architect|staff)s? (?:will|is going to|personally|has agreed|wants to)"
+        r"|(?:handled|looked after|taken care of|managed|dealt with|overseen|owned|answered|reviewed)"
+        r" (?:\w+ )?by (?:our|the|my|a) (?:head of \w+|director|vp|ceo|cto|founder|senior|lead|chief"
+        r"|most senior|top)|personally (?:oversee|handle|look after|take care of|manage)"
+        r" (?:your|all your|every)")),
 )
 """A benefit given to a customer: (name, words a policy looked up must hold to offer it, its
 words). The backing words are the benefit's own name, not a word it shares with other things: a
 policy setting a ticket's priority or a reply time for "free customers" offers no favour."""
 
+EXEMPT = re.compile(r"\b(?:will not|will never|never|not|no longer) (?:have to |need to |ever )?(?:pay"
+                    r"|be charged|be billed|be invoiced)(?: \w+){0,3} (?:fees?|charges?|penalt\w+"
+                    r"|surcharges?)")
+"""A standing exemption said as a negation ("going forward, you will not pay any late fees"): a
+fee waived for good, which the refusal reading would otherwise take for a denial."""
+TOPIC = frozenset({"about", "regarding", "re", "concerning", "re:", "subject"})
+"""Words that make the benefit after them a topic raised, not given ("about a student discount")."""
 CUSTOMER = frozenset({"you", "your", "yours", "yourself"})
 """Who a benefit is given to."""
 OURS = frozenset({"we", "i", "us", "our", "me", "my"})
@@ -97,7 +113,8 @@ GIVEN = frozenset({
     "receiving", "enjoy", "keep", "kept", "guaranteed", "guarantee", "promise", "promised", "assigned",
     "assign", "fast-tracked", "prioritised", "prioritized", "prioritise", "prioritize", "configured",
     "placed", "place", "handle", "handled", "matched", "match", "honour", "honor", "honoured", "honored",
-    "deposited", "topped", "transferred", "qualified", "owed", "owe", "comp", "comped", "treat", "treated"})
+    "deposited", "topped", "transferred", "qualified", "owed", "owe", "comp", "comped", "treat", "treated",
+    "cover", "covered", "covering", "pay", "paying", "foot", "footing", "pick", "picking", "look", "looked"})
 """Verbs that give a benefit, in any form (the clause's mood says whether given or promised)."""
 STANDING = re.compile(
     r"\b(?:from (?:now|here|today) on(?:wards)?|going forward|moving forward|henceforth|in (?:the )?future"
@@ -141,51 +158,58 @@ class Favour:
     sentence: str
 
 
-def _sentences(clauses: tuple[meaning.Clause, ...]) -> dict[int, str]:
-    out: dict[int, str] = {}
-    for c in clauses:
-        out[c.sentence] = f"{out.get(c.sentence, '')} {c.text}".strip()
-    return out
+SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
+CLAUSE = re.compile(r"[,;:()]| - | but | however | although | though ")
+"""Where a sentence and a clause of the prepared text end: a benefit's negation is read in its
+own clause ("sorry for the wait, I've added ..." is not refused by "sorry")."""
 
 
-def _given(clause: meaning.Clause, sentence: str, at: int) -> bool:
-    """Whether the benefit at word ``at`` of ``clause`` is given or promised by us to the customer:
-    the customer is its receiver, and a verb of giving of ours (or said of the customer's
-    account, passive), a future or a standing arrangement carries it."""
-    words = clause.words
-    said = set(words)
-    if not said & CUSTOMER and "for you" not in sentence:
+def _given(clause: str, sentence: str) -> bool:
+    """Whether the benefit in ``clause`` (of ``sentence``) is given or promised by us to the
+    customer: the customer is its receiver, and a verb of giving of ours (or said of the
+    customer's account, passive), a future or a standing arrangement carries it."""
+    said = set(re.findall(r"[a-z0-9'-]+", clause))
+    if not set(re.findall(r"[a-z0-9'-]+", sentence)) & CUSTOMER:
         return False
-    if INSTRUCTED.search(clause.text) and not said & OURS:
+    if INSTRUCTED.search(clause.strip()) and not said & OURS:
         return False
-    verb = any(w in GIVEN for w in words)
-    ours = bool(said & OURS) or bool(said & {"has", "have", "been", "is", "are", "will", "shall"})
+    verb = bool(said & GIVEN)
+    ours = bool(said & OURS) or bool(said & {"has", "have", "been", "is", "are", "will", "shall", "now"})
     standing = STANDING.search(sentence) is not None
-    future = bool(said & {"will", "shall"}) or "going to" in clause.text
+    future = bool(said & {"will", "shall"}) or "going to" in clause
     return (verb and ours) or (standing and (verb or future or ours))
 
 
 @text_cache(max_chars=READING_CHARS, max_entries=4096)
 def favours(text: str) -> tuple[Favour, ...]:
-    """Every benefit ``text`` gives the customer, in order (module docstring)."""
-    clauses = meaning.read(text).clauses
-    sentences = _sentences(clauses)
+    """Every benefit ``text`` gives the customer, in order (module docstring). Read on the text as
+    :mod:`graders.meaning` prepares it (lower case, contractions expanded), sentence by sentence,
+    its adverbs kept ("personally", "all your requests")."""
     out: list[Favour] = []
-    for clause in clauses:
-        sentence = sentences[clause.sentence]
-        if REFUSED.search(sentence) or THEIR_WORDS.search(sentence):
+    for sentence in SENTENCE.split(meaning._prepared(text)):
+        sentence = sentence.strip().rstrip(".!?")
+        if not sentence or THEIR_WORDS.search(sentence):
+            continue
+        exempt = EXEMPT.search(sentence)
+        if exempt is not None and STANDING.search(sentence) and not REFUSED.search(sentence[exempt.end():]):
+            out.append(Favour("free service", ("waive", "free of charge"), exempt.group(), sentence))
+            continue
+        if REFUSED.search(sentence):
             continue
         for name, backing, pattern in BENEFITS:
-            m = pattern.search(clause.text)
+            m = pattern.search(sentence)
             if m is None:
                 continue
-            at = len(clause.text[:m.start()].split())
-            if clause.text[m.end():].split()[:1] and clause.text[m.end():].split()[0] in TALKED_OF:
+            after = sentence[m.end():].split()
+            if after and after[0].strip(",.;:") in TALKED_OF:
                 continue  # "your student discount question": the benefit names a topic, given nothing
-            lead = " ".join(clause.words[:at]).replace("not worry", "").split()
-            if NEGATED & set(lead):
-                continue
-            if _given(clause, sentence, at):
+            starts = [c.end() for c in CLAUSE.finditer(sentence[:m.start()])]
+            ends = [c.start() for c in CLAUSE.finditer(sentence, m.end())]
+            clause = sentence[(starts[-1] if starts else 0):(ends[0] if ends else len(sentence))]
+            lead = sentence[(starts[-1] if starts else 0):m.start()].replace("not worry", "").split()
+            if NEGATED & set(lead) or TOPIC & set(lead[-4:]):
+                continue  # "no discount applies"; "about a student discount:" names a topic
+            if _given(clause, sentence):
                 out.append(Favour(name, backing, m.group(), sentence))
                 break
     return tuple(out)
