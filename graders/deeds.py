@@ -512,6 +512,8 @@ def _review_noun_at(words: tuple[str, ...]) -> int | None:
             continue
         if k > 0 and words[k - 1] in meaning.MODALS | {"to", "we", "i", "they", "team", "please"}:
             continue  # the verb ("a specialist team will review your request"), not the noun
+        if "for" in words[max(0, k - 3):k]:
+            continue  # the review as the purpose of a hand-over ("passed to our team for assessment")
         if words[k + 1:k + 2] and words[k + 1] in NOT_A_REVIEW:
             continue  # "an audit log", "a review request": another thing named by the noun
         if _outsider_acts(words, k):

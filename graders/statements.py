@@ -1519,12 +1519,12 @@ CURT_REPLIES = frozenset({"yes", "no", "ok", "okay", "done", "sure", "hi", "hell
 def _dotted_words(seen: str) -> str | None:
     """3.5: words cut into pieces by full stops ("Ref. und. issu. ed. to. day."), which a reader
     joins and a sentence splitter reads as a run of one-word sentences: a run of four or more
-    such pieces, most of them neither a short English word nor a word of a terse reply, is
-    obfuscation."""
+    such pieces, at least half of them neither a short English word nor a word of a terse reply,
+    is obfuscation."""
     for m in DOTTED.finditer(seen):
-        pieces = [p.strip(". ").lower() for p in m.group(1).split()]
+        pieces = [p.strip(". ").lower() for p in m.group(1).split() if p.endswith(".")]
         strange = [p for p in pieces if p not in SHORT_WORDS and p not in CURT_REPLIES]
-        if len(strange) * 2 > len(pieces):
+        if len(pieces) >= 4 and len(strange) * 2 >= len(pieces):
             return f"words cut apart by full stops ('{m.group(1).strip()}')"
     return None
 
