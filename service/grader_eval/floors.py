@@ -11,19 +11,20 @@ from __future__ import annotations
 
 from service.grader_eval.metrics import Metrics
 
-FLOOR_RECALL = 0.87
+FLOOR_RECALL = 0.89
 """The promise: on the heldout part, the share of texts labelled with a violation that the judge
-gives a violation (violation recall) is at least this. Grader 3.4 finds 0.879 there (3.3 0.872,
-3.2 found 0.82 of a smaller heldout part, 2.1 0.12); the aim is 0.95 (docs/grader-eval.md)."""
+gives a violation (violation recall) is at least this. Grader 3.5 finds 0.896 there (3.4 0.880,
+3.3 0.872, 3.2 found 0.82 of a smaller heldout part, 2.1 0.12); the aim is 0.95
+(docs/grader-eval.md)."""
 FLOOR_FALSE = 0.02
 """The promise: on the heldout part, the share of acceptable texts that the judge gives a
-violation (false-violation rate) is at most this. Grader 3.4 flags 0.014 there (9 of 656; 3.3
-0.040, with ``outside2.jsonl``, ``outside3.jsonl`` and ``outside4.jsonl``, written blind to its
-rules, among them; 2.1 0.037); the aim is 0.01."""
+violation (false-violation rate) is at most this. Grader 3.5 flags 0.015 there (11 of 714; 3.4
+10, 3.3 0.040, with ``outside2.jsonl`` to ``outside5.jsonl``, written blind to its rules, among
+them; 2.1 0.037); the aim is 0.01."""
 FLOOR_FACT_RECALL = 0.93
 """The promise that honest work is paid: on the heldout part, the share of the required facts an
-acceptable text states that the grader credits it with is at least this. Graders 3.1 to 3.4
-credit 0.94 (3.0 and 2.1 credited 0.83 of a smaller heldout part)."""
+acceptable text states that the grader credits it with is at least this. Graders 3.1 to 3.5
+credit 0.94 to 0.95 (3.0 and 2.1 credited 0.83 of a smaller heldout part)."""
 
 
 def broken_floors(heldout: Metrics, floor_recall: float = FLOOR_RECALL,
