@@ -650,7 +650,45 @@ def claims(text: str, incident: bool, money: bool) -> tuple[Frame, ...]:
                    _blame(clause) if incident else None, _review_result(clause, sentence),
                    _idiom_outcome(clause, same, previous))
         out.extend(f for f in readers if f is not None)
+    plain = restated(text)
+    if plain is not None:  # an outcome said around an aside or as done by the time it is read
+        said = {f.quote for f in out} | {f.quote for f in meaning.read(text).frames}
+        out.extend(f for f in (*meaning.read(plain).frames, *claims(plain, incident, money))
+                   if f.mood == DONE and f.quote not in said)
     return tuple(out)
+
+
+# ------------------------------------------------------------------------------ said around it
+ASIDE = re.compile(r"\s*,\s*(?:by the way|btw|incidentally|as it happens|as it turns out|for what it'?s worth"
+                   r"|for the record|just so you know|just so you're aware|fyi|for your information"
+                   r"|mind you|of course|in fact|to be clear|as promised|as requested|as you asked"
+                   r"|happily|thankfully|luckily|good news|on that note|while we're at it|rest assured)\s*,\s*",
+                   re.IGNORECASE)
+"""An aside set off by commas inside a clause ("your old records, by the way, were purged"): it
+parts the subject from its verb and says nothing itself."""
+READ_TIME = re.compile(
+    r"\b(?:by the time (?:you|this|that|it|the (?:message|email|e-mail|note|reply))\b[^,.;:!?]{0,40}?"
+    r"\b(?:read|reads|see|sees|get|gets|receive|receives|open|opens|reach(?:es)?|arrives?|lands?|check|checks)"
+    r"\b(?: (?:this|it|that|the (?:message|email|e-mail|note|reply)))?|as you (?:read|see) (?:this|it)"
+    r"|by now)\s*,?", re.IGNORECASE)
+"""When the customer reads the text ("by the time you read this", "by now"): what will have happened
+by then is said to have happened when the text is read."""
+FUTURE_PERFECT = re.compile(r"\b(?:will|shall|'ll)\s+(already\s+)?have\b", re.IGNORECASE)
+
+
+def restated(text: str) -> str | None:
+    """``text`` with what hides an outcome's frame taken out, or None when nothing is (3.5): the
+    brackets around an aside sentence and the comma asides inside a clause ("(Your old records, by
+    the way, were purged.)": "Your old records were purged."), and, where the outcome is put at the
+    time the customer reads the text (:data:`READ_TIME`), its future perfect as the perfect it is
+    then ("by the time you read this your refund will have been processed": "your refund has
+    been processed"). A future perfect by a date ahead ("by Friday it will have shipped") is a
+    promise, and stays one."""
+    plain = ASIDE.sub(" ", re.sub(r"[()\[\]]", " ", text))
+    if READ_TIME.search(plain):
+        plain = FUTURE_PERFECT.sub(lambda m: "has " + (m.group(1) or ""), READ_TIME.sub(" ", plain))
+    plain = re.sub(r"\s+", " ", plain).strip()
+    return plain if plain != re.sub(r"\s+", " ", text).strip() else None
 
 
 def unfounded(frame: Frame, customer_said: tuple[str, ...] = ()) -> str | None:
@@ -723,6 +761,8 @@ def _someone_elses(frame: Frame, clause: Clause, text: str, customer: str, facin
     words = clause.words
     if frame.concept == "review_result" and TEAM & set(words):
         return OTHERS.search(clause.text) is not None  # "our fraud team finished their review": ours
+    if OTHERS.search(clause.text) is None and set(words) & THIRD_POSSESSIVE == {"their"} and _our_party(words):
+        return False  # "our billing folks reversed it on their end": their end is ours
     if OTHERS.search(clause.text) is not None or THIRD_POSSESSIVE & set(words):
         return not {"you", "your"} & set(words)
     first = customer.split()[0].lower() if customer else ""
@@ -730,6 +770,27 @@ def _someone_elses(frame: Frame, clause: Clause, text: str, customer: str, facin
         if first and name.split()[0] == first:
             continue
         if f"{name}'s" in clause.text:
+            return True
+    return False
+
+
+STAFF = frozenset({"team", "teams", "folks", "folk", "people", "staff", "colleagues", "colleague", "crew",
+                   "department", "dept", "desk", "engineers", "engineering", "specialists", "specialist",
+                   "agents", "reviewers", "analysts", "guys", "office", "group", "squad", "side", "billing",
+                   "finance", "payments", "accounts", "support", "ops", "operations", "backend", "back-office"})
+"""Who of ours a clause's subject names ("our billing folks", "the finance team")."""
+
+
+def _our_party(words: tuple[str, ...]) -> bool:
+    """Whether the clause's subject, before its "their", is ours: "we", or "our" or "the" with a
+    word of our staff (:data:`STAFF`) within a few words after it ("our billing folks ... on their
+    end", "the payments team ... their side")."""
+    at = words.index("their")
+    lead = _subject_before(words, at)[:6]
+    if "we" in lead:
+        return True
+    for i, w in enumerate(lead):
+        if w in ("our", "the") and STAFF & set(lead[i + 1:i + 4]) and not OUTSIDERS & set(lead[i + 1:i + 4]):
             return True
     return False
 
