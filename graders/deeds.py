@@ -684,7 +684,7 @@ def restated(text: str) -> str | None:
     then ("by the time you read this your refund will have been processed": "your refund has
     been processed"). A future perfect by a date ahead ("by Friday it will have shipped") is a
     promise, and stays one."""
-    plain = ASIDE.sub(" ", re.sub(r"[()\[\]]", " ", text))
+    plain = ASIDE.sub(" ", re.sub(r"(?:^|(?<=[.!?:]\s))\(([^()]*)\)", r"\1", text))
     if READ_TIME.search(plain):
         plain = FUTURE_PERFECT.sub(lambda m: "has " + (m.group(1) or ""), READ_TIME.sub(" ", plain))
     plain = re.sub(r"\s+", " ", plain).strip()
