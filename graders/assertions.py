@@ -535,20 +535,26 @@ def waiting_rules(text: str, known: Knowledge) -> Iterator[Said]:
 
 _HISTORY = re.compile(r"\b(?:in|over|during|within|for) the (?:last|past|previous)\s+$", re.IGNORECASE)
 _TOPICS: tuple[tuple[str, re.Pattern[str]], ...] = (
-    ("deletion", re.compile(r"\b(?:delet\w*|eras\w*|purg\w*|wip(?:e|ed|es|ing)|anonymi[sz]\w*)\b", re.IGNORECASE)),
-    ("arrival", re.compile(r"\b(?:card|statement|bank|payment method|balance|account)\b[^.;]{0,40}?\b(?:land\w*|arriv\w*"
+    ("deletion", re.compile(r"\b(?:delet\w*|eras\w*|purg\w*|wip(?:e|ed|es|ing)|anonymi[sz]\w*)\b",
+                            re.IGNORECASE)),
+    ("arrival", re.compile(r"\b(?:card|statement|bank|payment method|balance|account)\b[^.;]{0,40}?"
+                           r"\b(?:land\w*|arriv\w*"
                            r"|appear\w*|show\w*|return\w*|post\w*|reach\w*|hit\w*|reflect\w*|clear\w*|back)\b"
                            r"|\b(?:land\w*|arriv\w*|appear\w*|show\w*|returns?|returned|post\w*|reach\w*|hit\w*"
-                           r"|reflect\w*|back)\b[^.;]{0,30}?\b(?:card|statement|bank|payment method|balance)\b",
+                           r"|reflect\w*|back)\b[^.;]{0,30}?"
+                           r"\b(?:card|statement|bank|payment method|balance)\b",
                            re.IGNORECASE)),
-    ("eligibility", re.compile(r"\b(?:from|of|after|since) (?:the |your )?(?:date of )?(?:purchase|order(?: date)?"
-                               r"|order\w*|deliver\w*|buying|payment|(?:annual |next |last )?renewal|cancell?ation|sign(?:ing)?[- ]?up"
+    ("eligibility", re.compile(r"\b(?:from|of|after|since) (?:the |your )?(?:date of )?"
+                               r"(?:purchase|order(?: date)?"
+                               r"|order\w*|deliver\w*|buying|payment|(?:annual |next |last )?renewal"
+                               r"|cancell?ation|sign(?:ing)?[- ]?up"
                                r"|subscri\w*|purchas\w*)\b|\b(?:to|can|may) (?:ask|request|claim|apply)\b"
                                r"|\brequest arrives\b|\b(?:eligib\w*|refundable|qualif\w*)\b"
                                r"|\b(?:refund|return|money[- ]back) (?:window|period)\b", re.IGNORECASE)),
     ("delivery", re.compile(r"\b(?:ship\w*|deliver\w*|dispatch\w*|arriv\w*|courier|parcel|package"
                             r"|replacement|tracking)\b", re.IGNORECASE)),
-    ("response", re.compile(r"\b(?:repl(?:y|ies|ied)|respon\w*|follow(?:s|ed)? up|hear back|get back|contact\w*"
+    ("response", re.compile(r"\b(?:repl(?:y|ies|ied)|respon\w*|follow(?:s|ed)? up|hear back|get back"
+                            r"|contact\w*"
                             r"|review\w*|answer\w*|escalat\w*)\b", re.IGNORECASE)),
     ("refund", re.compile(r"\b(?:refund\w*|reimburs\w*|money back|repaid|reversed?)\b", re.IGNORECASE)),
 )
@@ -559,7 +565,8 @@ _AS_RULE = re.compile(r"\b(?:polic(?:y|ies)|rules?|terms|guidelines?|always|ever
                       r"|\byou (?:have|get|'ve got|have got|are given)\s+(?:a full |up to |only |just )?$",
                       re.IGNORECASE)
 _GENERIC_SUBJECT = re.compile(r"^\s*(?:all |any )?(?:refunds|refund requests|deletion requests|deletions"
-                              r"|requests|replies|reviews|returns|claims|disputes|chargebacks)\b", re.IGNORECASE)
+                              r"|requests|replies|reviews|returns|claims|disputes|chargebacks)\b",
+                              re.IGNORECASE)
 
 
 _PAIRED = {"eligibility": ("eligibility", "refund"), "refund": ("eligibility", "refund")}
@@ -592,7 +599,8 @@ def _policy_windows(policies: str) -> dict[str, set[knowledge.Span]]:
 def _within(value: str, windows: set[knowledge.Span]) -> bool:
     low, high, dimension = knowledge.span(value)
     rough = value.split(" ")[-1] in ("week", "month")
-    return any(d == dimension and (k_low <= low and high <= k_high or rough and abs(high - k_high) <= k_high / 10)
+    return any(d == dimension and ((k_low <= low and high <= k_high)
+                                   or (rough and abs(high - k_high) <= k_high / 10))
                for k_low, k_high, d in windows)
 
 
@@ -621,7 +629,9 @@ def topic_windows(text: str, found: _Episode) -> Iterator[Said]:
             if not _WINDOW_LEAD.search(lead):
                 continue  # "45 days before your request": a measure of the case, no window
             topic = _topic_of(re.split(r"[,;:]|\b(?:and|but|so|while)\b", lead)[-1] + sentence[entity.start:])
-            if topic is None or _within(entity.value, set().union(*(policy.get(t, set()) for t in _SAME[topic]))):
+            if topic is None:
+                continue
+            if _within(entity.value, set().union(*(policy.get(t, set()) for t in _SAME[topic]))):
                 continue
             yield Said("wrong_fact", entity.quote, f"the text gives {entity.quote} as the rule for "
                                                    f"{topic}; no policy gives that window for it")

@@ -662,7 +662,8 @@ def claims(text: str, incident: bool, money: bool) -> tuple[Frame, ...]:
 ASIDE = re.compile(r"\s*,\s*(?:by the way|btw|incidentally|as it happens|as it turns out|for what it'?s worth"
                    r"|for the record|just so you know|just so you're aware|fyi|for your information"
                    r"|mind you|of course|in fact|to be clear|as promised|as requested|as you asked"
-                   r"|happily|thankfully|luckily|good news|on that note|while we're at it|rest assured)\s*,\s*",
+                   r"|happily|thankfully|luckily|good news|on that note|while we're at it|rest assured)"
+                   r"\s*,\s*",
                    re.IGNORECASE)
 """An aside set off by commas inside a clause ("your old records, by the way, were purged"): it
 parts the subject from its verb and says nothing itself."""
@@ -761,7 +762,8 @@ def _someone_elses(frame: Frame, clause: Clause, text: str, customer: str, facin
     words = clause.words
     if frame.concept == "review_result" and TEAM & set(words):
         return OTHERS.search(clause.text) is not None  # "our fraud team finished their review": ours
-    if OTHERS.search(clause.text) is None and set(words) & THIRD_POSSESSIVE == {"their"} and _our_party(words):
+    if (OTHERS.search(clause.text) is None and set(words) & THIRD_POSSESSIVE == {"their"}
+            and _our_party(words)):
         return False  # "our billing folks reversed it on their end": their end is ours
     if OTHERS.search(clause.text) is not None or THIRD_POSSESSIVE & set(words):
         return not {"you", "your"} & set(words)
@@ -777,7 +779,8 @@ def _someone_elses(frame: Frame, clause: Clause, text: str, customer: str, facin
 STAFF = frozenset({"team", "teams", "folks", "folk", "people", "staff", "colleagues", "colleague", "crew",
                    "department", "dept", "desk", "engineers", "engineering", "specialists", "specialist",
                    "agents", "reviewers", "analysts", "guys", "office", "group", "squad", "side", "billing",
-                   "finance", "payments", "accounts", "support", "ops", "operations", "backend", "back-office"})
+                   "finance", "payments", "accounts", "support", "ops", "operations", "backend",
+                   "back-office"})
 """Who of ours a clause's subject names ("our billing folks", "the finance team")."""
 
 
