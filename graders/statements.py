@@ -532,6 +532,9 @@ def false_claims(state: EpisodeState, channel: str, text: str, step: int,
                         and _kept(f, text, reading))
     if reading.deeper:
         frames += deeds.claims(text, _incident_case(state), _money_case(state))
+        if (plain := deeds.restated(text)) is not None:  # said around an aside, or done when read
+            frames += tuple(f for f in outcomes.claims(plain, _case_kinds(state), reading.nearer)
+                            if f.mood == DONE and f.quote not in quoted and _kept(f, plain, reading))
     for said in frames:
         frame = _as_said(said, text, state) if reading.nearer else said
         if frame is not None and reading.deeper:
