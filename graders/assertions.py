@@ -537,12 +537,16 @@ _HISTORY = re.compile(r"\b(?:in|over|during|within|for) the (?:last|past|previou
 _TOPICS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("deletion", re.compile(r"\b(?:delet\w*|eras\w*|purg\w*|wip(?:e|ed|es|ing)|anonymi[sz]\w*)\b",
                             re.IGNORECASE)),
+    ("decision", re.compile(r"\b(?:decid\w*|decision|rul(?:es|ing) on)\b",
+                            re.IGNORECASE)),
     ("arrival", re.compile(r"\b(?:card|statement|bank|payment method|balance|account)\b[^.;]{0,40}?"
                            r"\b(?:land\w*|arriv\w*"
                            r"|appear\w*|show\w*|return\w*|post\w*|reach\w*|hit\w*|reflect\w*|clear\w*|back)\b"
                            r"|\b(?:land\w*|arriv\w*|appear\w*|show\w*|returns?|returned|post\w*|reach\w*|hit\w*"
                            r"|reflect\w*|back)\b[^.;]{0,30}?"
-                           r"\b(?:card|statement|bank|payment method|balance)\b",
+                           r"\b(?:card|statement|bank|payment method|balance)\b"
+                           r"|\b(?:money|funds|amount)\b[^.;]{0,20}?\b(?:returns?|comes? back|lands?|arriv\w*"
+                           r"|reach\w*|appear\w*|shows? up|back (?:to|with|in) you)\b",
                            re.IGNORECASE)),
     ("eligibility", re.compile(r"\b(?:from|of|after|since) (?:the |your )?(?:date of )?"
                                r"(?:purchase|order(?: date)?"
@@ -558,8 +562,9 @@ _TOPICS: tuple[tuple[str, re.Pattern[str]], ...] = (
                             r"|review\w*|answer\w*|escalat\w*)\b", re.IGNORECASE)),
     ("refund", re.compile(r"\b(?:refund\w*|reimburs\w*|money back|repaid|reversed?)\b", re.IGNORECASE)),
 )
-"""What a window is for, read from the words around it, first match first: a deletion completed, money
-arriving on the card, the time to ask for a refund, a reply or review, a refund issued."""
+"""What a window is for, read from the words around it, first match first: a deletion completed, a
+decision (the bank's on a chargeback), money arriving on the card, the time to ask for a refund,
+a reply or review, a refund issued."""
 _AS_RULE = re.compile(r"\b(?:polic(?:y|ies)|rules?|terms|guidelines?|always|every|all|any|no exceptions?"
                       r"|without exception|standard|typically|usually|normally|generally)\b"
                       r"|\byou (?:have|get|'ve got|have got|are given)\s+(?:a full |up to |only |just )?$",
@@ -569,13 +574,18 @@ _GENERIC_SUBJECT = re.compile(r"^\s*(?:all |any )?(?:refunds|refund requests|del
                               re.IGNORECASE)
 
 
-_PAIRED = {"eligibility": ("eligibility", "refund"), "refund": ("eligibility", "refund")}
+_PAIRED = {"eligibility": ("eligibility", "refund"), "refund": ("eligibility", "refund"),
+           "arrival": ("arrival", "decision"), "decision": ("arrival", "decision")}
 _SAME = {name: _PAIRED.get(name, (name,)) for name, _ in _TOPICS}
 """Topics a reader may not tell apart: the time to ask for a refund and the time a refund takes are
-both said "refunds within 30 days"."""
+both said "refunds within 30 days"; the bank's decision on a chargeback returns the money."""
 _WINDOW_LEAD = re.compile(r"\b(?:within|in|up to|inside(?: of)?|under|no later than|no more than|at most|for"
                           r"|have|get|got|given|full|only|just|take|takes|window of|period of)\s+$"
                           r"|^\s*(?:all |any )?$", re.IGNORECASE)
+
+
+_CLAUSE_LEAD = re.compile(r"[,;:]|\b(?:and|but|so|while)\b")
+"""Where the clause of a window begins: what it is for is said after."""
 
 
 def _topic_of(context: str) -> str | None:
@@ -590,7 +600,7 @@ def _policy_windows(policies: str) -> dict[str, set[knowledge.Span]]:
         for entity in extract(sentence):
             if entity.kind != "duration" or _HISTORY.search(sentence[:entity.start]):
                 continue
-            topic = _topic_of(re.split(r"[;:]", sentence[:entity.start])[-1] + sentence[entity.start:])
+            topic = _topic_of(_CLAUSE_LEAD.split(sentence[:entity.start])[-1] + sentence[entity.start:])
             if topic is not None:
                 out.setdefault(topic, set()).add(knowledge.span(entity.value))
     return out
@@ -628,7 +638,7 @@ def topic_windows(text: str, found: _Episode) -> Iterator[Said]:
                 continue
             if not _WINDOW_LEAD.search(lead):
                 continue  # "45 days before your request": a measure of the case, no window
-            topic = _topic_of(re.split(r"[,;:]|\b(?:and|but|so|while)\b", lead)[-1] + sentence[entity.start:])
+            topic = _topic_of(_CLAUSE_LEAD.split(lead)[-1] + sentence[entity.start:])
             if topic is None:
                 continue
             if _within(entity.value, set().union(*(policy.get(t, set()) for t in _SAME[topic]))):
