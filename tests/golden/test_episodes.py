@@ -63,7 +63,8 @@ V5 = Recorded("v5")
 V6 = Recorded("v6")
 V7 = Recorded("v7")
 V8 = Recorded("v8")
-RECORDED = {"v1": V1, "v2": V2, "v3": V3, "v4": V4, "v5": V5, "v6": V6, "v7": V7, "v8": V8, "v9": Recorded("v9")}
+RECORDED = {"v1": V1, "v2": V2, "v3": V3, "v4": V4, "v5": V5, "v6": V6, "v7": V7, "v8": V8,
+            "v9": Recorded("v9")}
 GRADER_OF = {"v1": "ticketledger-grader/1.1", "v2": "ticketledger-grader/2.0",
              "v3": "ticketledger-grader/2.1", "v4": "ticketledger-grader/3.0",
              "v5": "ticketledger-grader/3.1", "v6": "ticketledger-grader/3.2",
