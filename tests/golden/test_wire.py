@@ -1,9 +1,8 @@
-"""Recorded wire exchanges replayed against a fresh real server: v9's (today's code) exactly;
-v8's, v7's, v6's, v5's and v4's exactly but for the grader version (3.4, 3.3, 3.2, 3.1 and 3.0, now
-3.5) and the chain hashes that cover it; v3's and v2's the same way (2.1 and 2.0, now 3.5), but for the conversations
-:data:`GRADED_ANEW_BY_3_0` names; v1's with
-the same statuses, error messages and JSON bodies on v1's members, but for what the grader
-decides and what the back-office release changed.
+"""Recorded wire exchanges replayed against a fresh real server: v9's (today's code) exactly; v8's,
+v7's, v6's, v5's and v4's exactly but for the grader version (3.4, 3.3, 3.2, 3.1 and 3.0, now 3.5)
+and the chain hashes that cover it; v3's and v2's the same way (2.1 and 2.0, now 3.5), but for the
+conversations :data:`GRADED_ANEW_BY_3_0` names; v1's with the same statuses, error messages and JSON
+bodies on v1's members, but for what the grader decides and what the back-office release changed.
 
 The conversations (both seeds' HTTP dialects, OpenEnv's wrapped steps and ``/ws`` protocol,
 ``/mcp`` JSON-RPC, the audit routes and the error answers with their messages) run in their
@@ -304,11 +303,11 @@ def test_every_v3_conversation_replays_as_recorded_but_for_the_grader_version(da
                                                  ("v8", "ticketledger-grader/3.4")])
 def test_every_v4_to_v8_conversation_replays_as_recorded_but_for_the_grader_version(
         version: str, grader: str, database_url: str) -> None:
-    """Today's grader answers v4's conversations as 3.0 did, v5's as 3.1, v6's as 3.2, v7's as 3.3
-    and v8's as 3.4 did: hashes are named (fresh names per conversation), so the same hash must still come back wherever the
-    record had the same; everything else as recorded, with today's version for the recorded one (3.1 reads
-    required facts by value and meaning, 3.2 harm by its concept; the recorded conversations said their
-    facts in 3.0's words and nothing harmful)."""
+    """Today's grader answers v4's conversations as 3.0 did, v5's as 3.1, v6's as 3.2, v7's as 3.3 and v8's
+    as 3.4 did: hashes are named (fresh names per conversation), so the same hash must still come back
+    wherever the record had the same; everything else as recorded, with today's version for the recorded
+    one (3.1 reads required facts by value and meaning, 3.2 harm by its concept; the recorded
+    conversations said their facts in 3.0's words and nothing harmful)."""
     problems = []
     recorded_version = RECORDED[version]
     with server(database_url) as url:
