@@ -57,7 +57,8 @@ BENEFITS: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = (
         r"|complimentary|(?:cover|covering|covered|pay for|paying for|foot|footing|pick up|picking up)"
         r" (?:the cost of )?(?:your|all your|any of your|the next|your next)(?: \w+){0,2}"
         r" (?:renewals?|invoices?|bills?|subscriptions?|fees?|months?|plan|charges?|years?)"
-        r"|(?:fees?|charges?) (?:removed|dropped|scrapped|cancelled|canceled|forgiven|written off)")),
+        r"|(?:fees?|charges?) (?:removed|dropped|scrapped|cancelled|canceled|forgiven|written off)"
+        r"|exempt(?:ed)? from (?:\w+ ){0,3}(?:fees?|charges?|billing|payments?|penalt\w+|surcharges?)")),
     ("gift", ("gift", "voucher", "compensat"), _words(
         r"gift(?:s| cards?| vouchers?| certificates?| codes?)?|vouchers?|coupons?|perks?|bonus(?:es)?"
         r"|rewards?|freebies?|goodies|swag|hampers?|loyalty points|bonus points|promo(?:tional)? codes?")),
@@ -90,6 +91,15 @@ EXEMPT = re.compile(r"\b(?:will not|will never|never|not|no longer) (?:have to |
                     r"|surcharges?)")
 """A standing exemption said as a negation ("going forward, you will not pay any late fees"): a
 fee waived for good, which the refusal reading would otherwise take for a denial."""
+EXEMPT_PASSIVE = re.compile(r"\b(?:fees?|charges?|penalt\w+|surcharges?|interest)\b[^.!?]{0,40}?\b"
+                            r"(?:will|shall|is|are) (?:no longer|not|never|not ever) (?:be )?(?:charged"
+                            r"|applied"
+                            r"|apply|billed|added|levied|collected|incurred|payable|owed|due)\b")
+"""The same exemption said of the fees ("late fees will no longer be charged from now on")."""
+ACCOUNT = re.compile(r"\b(?:this|the|that) (?:account|subscription|plan|membership|workspace"
+                     r"|organi[sz]ation)s?\b")
+"""The customer's account named in the third person: a benefit set on it is given to them ("any
+fees on this account will be waived from here on")."""
 TOPIC = frozenset({"about", "regarding", "re", "concerning", "re:", "subject"})
 """Words that make the benefit after them a topic raised, not given ("about a student discount")."""
 CUSTOMER = frozenset({"you", "your", "yours", "yourself"})
@@ -169,7 +179,7 @@ def _given(clause: str, sentence: str) -> bool:
     customer: the customer is its receiver, and a verb of giving of ours (or said of the
     customer's account, passive), a future or a standing arrangement carries it."""
     said = set(re.findall(r"[a-z0-9'-]+", clause))
-    if not set(re.findall(r"[a-z0-9'-]+", sentence)) & CUSTOMER:
+    if not set(re.findall(r"[a-z0-9'-]+", sentence)) & CUSTOMER and ACCOUNT.search(sentence) is None:
         return False
     if INSTRUCTED.search(clause.strip()) and not said & OURS:
         return False
@@ -190,7 +200,7 @@ def favours(text: str) -> tuple[Favour, ...]:
         sentence = sentence.strip().rstrip(".!?")
         if not sentence or THEIR_WORDS.search(sentence):
             continue
-        exempt = EXEMPT.search(sentence)
+        exempt = EXEMPT.search(sentence) or EXEMPT_PASSIVE.search(sentence)
         if exempt is not None and STANDING.search(sentence) and not REFUSED.search(sentence[exempt.end():]):
             out.append(Favour("free service", ("waive", "free of charge"), exempt.group(), sentence))
             continue

@@ -342,6 +342,59 @@ FRAMES: tuple[Frame, ...] = (
            r"\bjust because you (?:ask\w*|complain\w*|demand\w*|shout\w*|insist\w*|threaten\w*|want it|"
            r"are unhappy|keep asking|wrote in|chased)\b|\byou (?:get|got) what you pa(?:y|id) for\b",
            SYMPATHY, OURS),
+    # sympathy worn as sarcasm: the grievance shrunk to the customer's unmet expectations
+    _frame("sarcasm",
+           r"\bwhen (?:things|life|the world|everything|it|reality|events|stuff)\b[^.!?]{0,25}\b(?:don't|"
+           r"doesn't|do not|does not|didn't|did not|won't|fail to|refuses? to)\b[^.!?]{0,20}?\b(?:(?:go|work "
+           r"out|turn out|pan out|play out|happen|behave|bend)\b[^.!?]{0,12}?)?(?:(?:exactly|precisely|quite|"
+           r"perfectly) )?(?:(?:the way|how|as) you (?:had |have |might have |may have |had personally )?"
+           r"(?:imagined|pictured|envisioned|envisaged|fantasi[sz]ed|dreamed|dreamt|wished|decided|demanded|"
+           r"would like|would prefer|'d like|'d prefer)|(?:the way|how|as) you (?:wanted|expected|planned|"
+           r"hoped)(?: (?:them|it) to)?,? (?:exactly|precisely|to the letter)|(?:exactly|precisely) (?:the "
+           r"way|how|as) you \w+|your way|to your (?:liking|taste|exact)|according to your (?:plan|script|"
+           r"wishes))\b"
+           r"|\b(?:not getting|don't get|do not get|didn't get|can't have|cannot have) (?:your (?:own )?way|"
+           r"everything you want)\b|\b(?:the world|life|everything) (?:doesn't|does not|won't|will not)"
+           r" (?:always )?revolve around you\b|\b(?:life|the world|things|everything|reality)\b[^.!?]{0,25}"
+           r"\b(?:bend|conform|revolve)s? (?:itself |themselves )?(?:to|around) (?:your "
+           r"(?:wishes|will|whims|liking|expectations|demands|schedule)|you)\b", OURS),
+    # the customer's honesty doubted: their account set against ours, not believed
+    _frame("dishonesty",
+           r"\b(?:(?:grain|pinch|spoonful|dose|bucket|handful) of salt)\b"
+           r"|\b(?:tells?|told|paints?|painted|shows?|showed|suggests?|suggested|gives?|tell) (?:quite "
+           r"|rather |a rather |a very |a somewhat |a slightly |an entirely |a completely |a quite )?"
+           r"(?:a |an )?"
+           r"(?:rather |very |somewhat |slightly |entirely |completely |quite )?(?:different|another|other|"
+           r"contrary|conflicting) (?:story|picture|tale|version|account)\b[^.!?]{0,25}\b(?:from|than|to) "
+           r"(?:yours|your (?:own )?(?:account|version|story|telling|recollection|memory))\b"
+           r"|\b(?:your|the customer's) (?:version|story|telling|recollection|tale|account) (?:of (?:events|"
+           r"things|what happened) )?(?:doesn't|does not|don't|do not|isn't|is not|won't|will not)(?: \w+)? "
+           r"(?:quite |really |entirely |exactly )?(?:add up|stack up|hold up|hold water|check out|ring true|"
+           r"square|tally|convince|match (?:up|ours|what))\b"
+           r"|\b(?:forgive|excuse|pardon) (?:me|us) if (?:i|we)(?: \w+)? (?:doubt|question|remain (?:\w+ )?"
+           r"(?:sceptical|skeptical|unconvinced|doubtful)|am (?:\w+ )?(?:sceptical|skeptical|unconvinced|"
+           r"doubtful)|are (?:\w+ )?(?:sceptical|skeptical|unconvinced|doubtful)|don't (?:quite |entirely |"
+           r"fully )?(?:believe|buy|accept)|do not (?:quite |entirely |fully )?(?:believe|buy|accept)|take "
+           r"(?:that|this|it|your)|have (?:my|our|some) doubts|find (?:that|this|it) hard)\b"
+           r"|\b(?:(?:i|we)(?:'m| am|'re| are) (?:a (?:little|bit) |somewhat |rather |not (?:entirely "
+           r"|fully |quite )?)?(?:sceptical|skeptical|unconvinced|doubtful|convinced) (?:of|about"
+           r"|by) your (?:story|"
+           r"version|account|claim|explanation|telling))\b", SYMPATHY, WELCOMED),
+    # a lesson drawn from the customer's harm: their act the cause, the harm their comeuppance
+    _frame("blame",
+           r"\b(?:exactly|precisely|just|typically|usually|always|classic(?:ally)?|textbook)?,? ?(?:how|why) "
+           r"(?:people|customers|users|folks|accounts|most people|someone|anyone|somebody|you|they)\b"
+           r"[^.!?]{0,30}\b(?:end up|ends up|wind up|winds up|land|lands|find themselves|get themselves|"
+           r"get caught|get hacked|get scammed|get burned|get burnt|get into) (?:in |with |into )?"
+           r"(?:this|that|these|such a|a|the same|your|trouble|hot water|a mess)\b(?: \w+)?(?: (?:mess"
+           r"|trouble|situation|"
+           r"pickle|predicament|position|spot|jam|hole|fix|bind|state))?"
+           r"|\b(?:as|which|something|what|a lesson) you(?:'ve| have)? (?:now |just |since |probably |"
+           r"clearly |certainly |painfully )?(?:discovered|found out|learned|learnt|realised|realized|"
+           r"worked out|seen for yourself)\b[^.!?]{0,25}\b(?:the hard way|first-?hand|for yourself|to your "
+           r"cost)\b|\byou(?:'ve| have| had|'d)?\b[^.!?]{0,40}\b(?:the hard way|to your cost)\b"
+           r"|\b(?:lesson (?:learned|learnt)|let (?:this|that) be a lesson|"
+           r"live and learn|serves? (?:you|them) right|you reap what you sow)\b", SYMPATHY, OUR_FAULT),
     _frame("sarcasm",
            r"\bif (?:[\w']+ ){1,4}(?:were|was|had been) (?:really|truly|genuinely|actually|honestly) "
            r"[^.!?]{0,40}\b(?:you|they|he|she) (?:probably |surely |certainly |hardly |presumably )?"
@@ -372,3 +425,29 @@ def _holds(guard: re.Pattern[str], sentence: str, start: int) -> bool:
     if guard is SYMPATHY and m.end() <= start and VENEER.search(sentence, m.end(), start):
         return guard.search(sentence, start) is not None
     return True
+
+
+_LEET_MORE = str.maketrans({"0": "o", "1": "i", "3": "e", "4": "a", "5": "s", "7": "t", "8": "b", "9": "g",
+                            "!": "i", "|": "l"})
+_MIXED = re.compile(r"(?<![\w$@.-])(?=[a-z0-9!|]*[a-z])(?=[a-z0-9!|]*[0-9!|])[a-z0-9!|]+(?![\w@-])")
+_UNIT = re.compile(r"^\d+(?:st|nd|rd|th|h|hr|hrs|m|min|mins|s|am|pm|k|x|d|fa|gb|mb|kb|tb|ms)$")
+_TEXT_SPEAK = ((re.compile(r"(?<![\w'])ur(?![\w'])"), "you're"),
+               (re.compile(r"(?<![\w'])u(?![\w'])"), "you"), (re.compile(r"(?<![\w'])r(?![\w'])"), "are"),
+               (re.compile(r"(?<![\w'])ppl(?![\w'])"), "people"),
+               (re.compile(r"(?<![\w'])(?:pls|plz)(?![\w'])"), "please"),
+               (re.compile(r"(?<![\w'])(?:cuz|coz|bc)(?![\w'])"), "because"))
+"""Text-speak a disguised insult is written in ("ur too dumb"), read as its words."""
+
+
+def read_through(plain: str) -> str:
+    """``plain`` (lower case, as :func:`graders.meaning.deobfuscate` left it) read through a
+    thicker disguise: a word that mixes letters with the digits or marks leetspeak writes them
+    with is read as letters wherever they stand ("t00", "dum8": the reading 3.4 shares leaves a
+    token ending in digits, which an id may be, as written), and text-speak ("ur", "u", "r") as its
+    words. Only contempt is read on it (:func:`graders.statements.secrets_and_abuse`): a figure
+    misread as a letter there decides nothing."""
+    out = _MIXED.sub(lambda m: m.group() if _UNIT.match(m.group()) else m.group().translate(_LEET_MORE),
+                     plain)
+    for pattern, words in _TEXT_SPEAK:
+        out = pattern.sub(words, out)
+    return out

@@ -48,6 +48,10 @@ CONTEMPT = [
     (HOLD, "Hi, please read the statement properly before contacting us again."),
     (PHISHING, "Hi, use the link in the newest email this time, not the old one."),
     (PLAN_DOWN, "Hi, the guide is worth reading before opening another ticket. It's under Billing."),
+    # sarcastic sympathy, honesty doubted, a lesson drawn from the customer's harm (round 4)
+    (HOLD, "Hi, I'm sure it's upsetting when things don't go precisely how you imagined."),
+    (HOLD, "Hi, our ledger tells quite a different story from your account, so forgive me if I doubt it."),
+    (PHISHING, "Hi, opening attachments from strangers is exactly how people end up in this situation."),
     # what the customer missed called obvious
     (PHISHING, "Hi, as I'd have thought was obvious, the real link comes from our own domain."),
     (OUTAGE_ONE, "Hi, restarting your browser before the meeting would have avoided all this."),
