@@ -531,123 +531,6 @@ def waiting_rules(text: str, known: Knowledge) -> Iterator[Said]:
         return
 
 
-# --- a window said as the rule for a thing the policy gives another window -------------------------
-
-_HISTORY = re.compile(r"\b(?:in|over|during|within|for) the (?:last|past|previous)\s+$", re.IGNORECASE)
-_TOPICS: tuple[tuple[str, re.Pattern[str]], ...] = (
-    ("deletion", re.compile(r"\b(?:delet\w*|eras\w*|purg\w*|wip(?:e|ed|es|ing)|anonymi[sz]\w*)\b",
-                            re.IGNORECASE)),
-    ("decision", re.compile(r"\b(?:decid\w*|decision|rul(?:es|ing) on)\b",
-                            re.IGNORECASE)),
-    ("arrival", re.compile(r"\b(?:card|statement|bank|payment method|balance|account)\b[^.;]{0,40}?"
-                           r"\b(?:land\w*|arriv\w*"
-                           r"|appear\w*|show\w*|return\w*|post\w*|reach\w*|hit\w*|reflect\w*|clear\w*|back)\b"
-                           r"|\b(?:land\w*|arriv\w*|appear\w*|show\w*|returns?|returned|post\w*|reach\w*|hit\w*"
-                           r"|reflect\w*|back)\b[^.;]{0,30}?"
-                           r"\b(?:card|statement|bank|payment method|balance)\b"
-                           r"|\b(?:money|funds|amount)\b[^.;]{0,20}?\b(?:returns?|comes? back|lands?|arriv\w*"
-                           r"|reach\w*|appear\w*|shows? up|back (?:to|with|in) you)\b",
-                           re.IGNORECASE)),
-    ("eligibility", re.compile(r"\b(?:from|of|after|since) (?:the |your )?(?:date of )?"
-                               r"(?:purchase|order(?: date)?"
-                               r"|order\w*|deliver\w*|buying|payment|(?:annual |next |last )?renewal"
-                               r"|cancell?ation|sign(?:ing)?[- ]?up"
-                               r"|subscri\w*|purchas\w*)\b|\b(?:to|can|may) (?:ask|request|claim|apply)\b"
-                               r"|\brequest arrives\b|\b(?:eligib\w*|refundable|qualif\w*)\b"
-                               r"|\b(?:refund|return|money[- ]back) (?:window|period)\b", re.IGNORECASE)),
-    ("delivery", re.compile(r"\b(?:ship\w*|deliver\w*|dispatch\w*|arriv\w*|courier|parcel|package"
-                            r"|replacement|tracking)\b", re.IGNORECASE)),
-    ("response", re.compile(r"\b(?:repl(?:y|ies|ied)|respon\w*|follow(?:s|ed)? up|hear back|get back"
-                            r"|contact\w*"
-                            r"|review\w*|answer\w*|escalat\w*)\b", re.IGNORECASE)),
-    ("refund", re.compile(r"\b(?:refund\w*|reimburs\w*|money back|repaid|reversed?)\b", re.IGNORECASE)),
-)
-"""What a window is for, read from the words around it, first match first: a deletion completed, a
-decision (the bank's on a chargeback), money arriving on the card, the time to ask for a refund,
-a reply or review, a refund issued."""
-_AS_RULE = re.compile(r"\b(?:polic(?:y|ies)|rules?|terms|guidelines?|always|every|all|any|no exceptions?"
-                      r"|without exception|standard|typically|usually|normally|generally)\b"
-                      r"|\byou (?:have|get|'ve got|have got|are given)\s+(?:a full |up to |only |just )?$",
-                      re.IGNORECASE)
-_GENERIC_SUBJECT = re.compile(r"^\s*(?:all |any )?(?:refunds|refund requests|deletion requests|deletions"
-                              r"|requests|replies|reviews|returns|claims|disputes|chargebacks)\b",
-                              re.IGNORECASE)
-
-
-_PAIRED = {"eligibility": ("eligibility", "refund"), "refund": ("eligibility", "refund"),
-           "arrival": ("arrival", "decision"), "decision": ("arrival", "decision")}
-_SAME = {name: _PAIRED.get(name, (name,)) for name, _ in _TOPICS}
-"""Topics a reader may not tell apart: the time to ask for a refund and the time a refund takes are
-both said "refunds within 30 days"; the bank's decision on a chargeback returns the money."""
-_WINDOW_LEAD = re.compile(r"\b(?:within|in|up to|inside(?: of)?|under|no later than|no more than|at most|for"
-                          r"|have|get|got|given|full|only|just|take|takes|window of|period of)\s+$"
-                          r"|^\s*(?:all |any )?$", re.IGNORECASE)
-
-
-_CLAUSE_LEAD = re.compile(r"[,;:]|\b(?:and|but|so|while)\b")
-"""Where the clause of a window begins: what it is for is said after."""
-
-
-def _topic_of(context: str) -> str | None:
-    return next((name for name, pattern in _TOPICS if pattern.search(context)), None)
-
-
-def _policy_windows(policies: str) -> dict[str, set[knowledge.Span]]:
-    """The windows the policies give, by what each is for (:data:`_TOPICS`), read in the sentence
-    of each; a count's period ("three refunds in the last 90 days") is no window of a process."""
-    out: dict[str, set[knowledge.Span]] = {}
-    for sentence in _sentences(policies):
-        for entity in extract(sentence):
-            if entity.kind != "duration" or _HISTORY.search(sentence[:entity.start]):
-                continue
-            topic = _topic_of(_CLAUSE_LEAD.split(sentence[:entity.start])[-1] + sentence[entity.start:])
-            if topic is not None:
-                out.setdefault(topic, set()).add(knowledge.span(entity.value))
-    return out
-
-
-def _within(value: str, windows: set[knowledge.Span]) -> bool:
-    low, high, dimension = knowledge.span(value)
-    rough = value.split(" ")[-1] in ("week", "month")
-    return any(d == dimension and ((k_low <= low and high <= k_high)
-                                   or (rough and abs(high - k_high) <= k_high / 10))
-               for k_low, k_high, d in windows)
-
-
-def topic_windows(text: str, found: _Episode) -> Iterator[Said]:
-    """A window said as the rule ("under our policy you have a full 90 days from purchase to ask",
-    "refunds always land back on your card within 24 hours", "per policy, deletion requests are
-    completed within two business days") for a thing the policies give another window, or none:
-    compared with the policies' windows for the same thing (:data:`_TOPICS`), not with any window
-    a policy states for something else (a review's 2 business days are no deletion's). Not a
-    period of a count, a question, or a window whose thing the text does not name."""
-    if not found.policies:
-        return
-    policy = _policy_windows(found.policies)
-    for sentence in _sentences(text):
-        if sentence.rstrip().endswith("?"):
-            continue
-        for entity in extract(sentence):
-            if entity.kind != "duration":
-                continue
-            lead = sentence[:entity.start]
-            if _HISTORY.search(lead) or re.match(r"\s*(?:ago|old|late|overdue|earlier|since)\b",
-                                                  sentence[entity.end:]):
-                continue
-            if not (_AS_RULE.search(sentence) or _GENERIC_SUBJECT.search(sentence)):
-                continue
-            if not _WINDOW_LEAD.search(lead):
-                continue  # "45 days before your request": a measure of the case, no window
-            topic = _topic_of(_CLAUSE_LEAD.split(lead)[-1] + sentence[entity.start:])
-            if topic is None:
-                continue
-            if _within(entity.value, set().union(*(policy.get(t, set()) for t in _SAME[topic]))):
-                continue
-            yield Said("wrong_fact", entity.quote, f"the text gives {entity.quote} as the rule for "
-                                                   f"{topic}; no policy gives that window for it")
-            return
-
-
 _SECTION = re.compile(r"\b(?:section|clause|article|paragraph|sec\.|§)\s*(?P<id>\d+(?:\.\d+)*[a-z]?)\b",
                       re.IGNORECASE)
 
@@ -805,7 +688,6 @@ def findings(state: EpisodeState, channel: str, text: str) -> tuple[Said, ...]:
     out += waiting_rules(seen, known)
     if customer_facing:
         out += invented_fees(seen, found)
-        out += topic_windows(seen, found)
         out += invented_sections(seen, found)
         out += invented_requirements(seen, found)
         out += commitments(seen, found)

@@ -1,8 +1,8 @@
 """Grader 3.5 reads an outcome claim said around an aside ("(Your refund, by the way, was processed
 this morning.)"), said as done by the time the customer reads the text (a future perfect), or
-said of our own team's "end" ("our payments team pushed it through on their end"); and a window said
-as the rule for a thing (money arriving on the card, the time to ask for a refund, a deletion)
-that the policies give another window or none, and a policy section no policy has. Every text
+said of our own team's "end" ("our payments team pushed it through on their end"); and a policy
+section no policy has. (A window said as the rule for a thing was read too, by what it is for,
+and flagged an honest heldout text: it is left out of 3.5.) Every text
 here was written for this module (none is a corpus item). The policy's own windows, a promise
 and a true aside pass; 3.4 judges as it did."""
 
@@ -47,11 +47,7 @@ FALSE = [
     (DENIAL, "By the time you open this, your money will already have been refunded."),
 ]
 WRONG = [
-    (OUTAGE, "Our standard is that refunds hit your statement within 24 hours."),
-    (REFUND_LATE, "Our rules give you a full 90 days from delivery to request your money back."),
     (DELETION, "Under clause 12.3 of our terms, your data is removed as soon as we receive the request."),
-    (GDPR, "Any refund is back on your card within 24 hours, that is the rule."),
-    (TRAP, "Deletion requests are always completed within two business days."),
 ]
 HONEST = [
     (PASSWORD, "(By the way, the reset link is already in your inbox.)"),
@@ -75,7 +71,7 @@ def test_grader_3_5_reads_our_teams_their_end_as_ours(case: tuple[str, int | Non
 
 
 @pytest.mark.parametrize(("case", "text"), WRONG)
-def test_grader_3_5_reads_these_windows_and_sections_as_wrong_facts(case: tuple[str, int | None],
+def test_grader_3_5_reads_these_sections_as_wrong_facts(case: tuple[str, int | None],
                                                                      text: str) -> None:
     assert "wrong_fact" in labels(V3_5, case, text)
     assert "wrong_fact" not in labels(V3_4, case, text)
