@@ -597,9 +597,10 @@ _STORE_CREDIT = re.compile(r"\bstore credit\b|\bcredit (?:note|balance)\b", re.I
 def commitments(text: str, found: _Episode) -> Iterator[Said]:
     """Commitments no policy of the episode makes (module docstring): compensation for the time
     lost, a dispute settled for the customer, a review's outcome assured, store credit where the
-    case denies nothing."""
+    case denies nothing. A sentence of one or two words (a list item, a heading) commits to nothing
+    these read, and is not searched: a reply of a thousand one-word lines costs no more than prose."""
     for sentence in _sentences(text):
-        if sentence.endswith("?"):
+        if sentence.endswith("?") or len(sentence.split()) < 3:
             continue
         m = _LOST_TIME.search(sentence)
         if m is not None and "compensat" not in found.policies and not _NEGATED.search(

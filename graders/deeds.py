@@ -33,6 +33,7 @@ Only :data:`graders.statements.READING_3_5` reads any of this (``Reading.deeper`
 from __future__ import annotations
 
 import re
+from collections.abc import Set as AbstractSet
 from dataclasses import replace
 
 from graders import meaning, outcomes
@@ -285,22 +286,30 @@ def named_in(clause: Clause, nouns: frozenset[str]) -> bool:
     return any(w in nouns or ("$" in nouns and w.startswith("$")) for w in clause.words)
 
 
-def _topic_participle(clause: Clause, before: tuple[Clause, ...]) -> Frame | None:
+def _named_before(before: tuple[Clause, ...]) -> frozenset[str]:
+    """The words the clauses ``before`` a clause in its sentence name as its topic (a clause of a
+    plan names none), "$" standing for any amount: what :func:`_topic_participle` reads."""
+    words = {w for c in before if not TOPIC_PLANNED & set(c.words) for w in c.words}
+    return frozenset(words | {"$" for w in words if w.startswith("$")})
+
+
+def _topic_participle(clause: Clause, before: tuple[Clause, ...],
+                      named: AbstractSet[str] | None = None) -> Frame | None:
     """A clause that is a participle of an act (:data:`TOPIC_PARTICIPLES`), said of the topic the
     clauses before it in its sentence name: the act claimed as done, quoted with its topic (so
-    the refund's amount and "again" are read with it)."""
+    the refund's amount and "again" are read with it). ``named`` is :func:`_named_before` of
+    ``before`` where the caller keeps it as it reads a sentence clause by clause."""
     words = clause.words
     lead = 1 if words and words[0] in ("and", "then", "now") else 0
     if len(words) <= lead or len(words) > lead + 6:
         return None
-    before = tuple(c for c in before if not TOPIC_PLANNED & set(c.words))
-    named = {w for c in before for w in c.words} | {"$" for c in before for w in c.words if w.startswith("$")}
+    named = _named_before(before) if named is None else named
     for concept, topic, done in TOPIC_PARTICIPLES:
         if words[lead] in done and named & topic:
             mood = meaning._mood(Clause(words[lead:], clause.sentence, clause.question,
                                         clause.conditional_sentence), 0, "ed")
             if mood == DONE:
-                subject = next(c for c in before if named_in(c, topic))
+                subject = next(c for c in before if not TOPIC_PLANNED & set(c.words) and named_in(c, topic))
                 return Frame(concept, DONE, f"{subject.text} / {clause.text}")
     return None
 
@@ -637,19 +646,29 @@ def claims(text: str, incident: bool, money: bool) -> tuple[Frame, ...]:
     :func:`unfounded`; the fault laid on the customer only on a case about an ``incident``; a
     claim approved is a refund on a case that decides on ``money``."""
     parts = meaning.read(text).clauses
+    grouped: dict[int, list[Clause]] = {}
+    for clause in parts:  # a sentence's clauses, in order: each clause is read beside them once
+        grouped.setdefault(clause.sentence, []).append(clause)
     out: list[Frame] = []
-    for n, clause in enumerate(parts):
-        same = tuple(c for c in parts if c.sentence == clause.sentence)
+    for number, members in grouped.items():
+        same = tuple(members)
         sentence = tuple(w for c in same for w in c.words)
-        before = tuple(c for c in parts[:n] if c.sentence == clause.sentence)
-        previous = tuple(c for c in parts[:n] if c.sentence == clause.sentence - 1)
-        readers = (_approval(clause, sentence, money), _team_at_work(clause), _signed_out(clause),
-                   _compensation(clause), _recorded(clause), _topic_participle(clause, before),
-                   _refusal(clause, sentence), _purpose_link(clause), _customer_confirmed(clause),
-                   _all_done(clause, all(c.words[0] in meaning.GREETINGS for c in before)),
-                   _blame(clause) if incident else None, _review_result(clause, sentence),
-                   _idiom_outcome(clause, same, previous))
-        out.extend(f for f in readers if f is not None)
+        previous = tuple(grouped.get(number - 1, ()))
+        named: set[str] = set()
+        greeted = True
+        for k, clause in enumerate(same):
+            before = same[:k]
+            readers = (_approval(clause, sentence, money), _team_at_work(clause), _signed_out(clause),
+                       _compensation(clause), _recorded(clause),
+                       _topic_participle(clause, before, named),
+                       _refusal(clause, sentence), _purpose_link(clause), _customer_confirmed(clause),
+                       _all_done(clause, greeted),
+                       _blame(clause) if incident else None, _review_result(clause, sentence),
+                       _idiom_outcome(clause, same, previous))
+            out.extend(f for f in readers if f is not None)
+            if not TOPIC_PLANNED & set(clause.words):
+                named |= set(clause.words) | {"$" for w in clause.words if w.startswith("$")}
+            greeted = greeted and clause.words[0] in meaning.GREETINGS
     plain = restated(text)
     if plain is not None:  # an outcome said around an aside or as done by the time it is read
         said = {f.quote for f in out} | {f.quote for f in meaning.read(text).frames}
