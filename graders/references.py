@@ -29,8 +29,10 @@ CUE = (r"(?:case|ticket|reference|ref|tracking|order|invoice|confirmation|claim|
        r"|rma|dispute|transaction|complaint|request|support|incident|refund|shipment|parcel|consignment"
        r"|waybill|authori[sz]ation|credit note)")
 """Nouns that name a reference the customer may quote."""
-TOKEN = r"#?(?=[A-Za-z0-9/_.-]*\d)[A-Za-z0-9](?:[A-Za-z0-9]|[-_/.](?=[A-Za-z0-9]))*[A-Za-z0-9]"
-"""An id's words: letters and digits, joined by dashes, slashes or dots, holding a digit."""
+TOKEN = r"#?(?=[A-Za-z0-9/_.-]{0,40}\d)[A-Za-z0-9](?:[A-Za-z0-9]|[-_/.](?=[A-Za-z0-9])){0,40}[A-Za-z0-9]"
+"""An id's words: letters and digits, joined by dashes, slashes or dots, holding a digit, at most
+about forty characters: bounded, so a text of one long run ("a.a.a.a...") costs a look of forty
+characters at each place, not one to its end."""
 AFTER = re.compile(rf"\b{CUE}(?:[- ](?:number|no\.?|num|id|code|reference|ref|#))?s?\b"
                    rf"(?P<gap>(?:[\s:=#(]+(?:is|was|will be|reads|of|under|number|id|code|for you|for this|"
                    rf"for your \w+|here|below|now|reads as|as|:)?){{1,4}})(?P<id>{TOKEN})", re.IGNORECASE)
