@@ -328,11 +328,18 @@ FRAMES: tuple[Frame, ...] = (
 
 
 def contempt(plain: str) -> str | None:
-    """The words of the first contempt a frame of :data:`FRAMES` finds in a sentence of ``plain``
-    (lower case) that none of the frame's guards holds for, or None. What the words decide is read
-    once per text (:func:`graders.statements._said` remembers it)."""
+    """The words of the first contempt a frame of :data:`FRAMES` finds in ``plain`` (lower case),
+    or None. What the words decide is read once per text (:func:`graders.statements._said`
+    remembers it)."""
+    return first_frame(FRAMES, plain)
+
+
+def first_frame(frames: tuple[Frame, ...], plain: str) -> str | None:
+    """The words of the first contempt one of ``frames`` finds in a sentence of ``plain`` (lower
+    case) that none of the frame's guards holds for, or None: the reading every frame module of
+    contempt shares (this one, :mod:`graders.reproach`, :mod:`graders.disdain`)."""
     for sentence in SENTENCE_END.split(plain):
-        for frame in FRAMES:
+        for frame in frames:
             m = frame.pattern.search(sentence)
             if m is not None and not any(_holds(guard, sentence, m.start()) for guard in frame.guards):
                 return m.group().strip()

@@ -38,8 +38,7 @@ from __future__ import annotations
 
 import re
 
-from graders.implied import CONDITION, OURS, SYMPATHY, VENEER, Frame
-from graders.normalize import SENTENCE_END
+from graders.implied import CONDITION, OURS, SYMPATHY, Frame, first_frame
 
 WE_DO_IT = re.compile(r"\b(?:we|i)(?:'ll| will| can| could|'d| would| are going to| shall| want to)? "
                       r"(?:\w+ )?(?:take|have|give|do|make)\b|\b(?:for|by) (?:us|me)\b|\b(?:if|had) "
@@ -407,24 +406,7 @@ read."""
 def contempt(plain: str) -> str | None:
     """The words of the first contempt a frame of :data:`FRAMES` finds in a sentence of ``plain``
     (lower case) that none of the frame's guards holds for, or None."""
-    for sentence in SENTENCE_END.split(plain):
-        for frame in FRAMES:
-            m = frame.pattern.search(sentence)
-            if m is not None and not any(_holds(guard, sentence, m.start()) for guard in frame.guards):
-                return m.group().strip()
-    return None
-
-
-def _holds(guard: re.Pattern[str], sentence: str, start: int) -> bool:
-    """Whether ``guard`` reads the sentence otherwise than the frame found at ``start``: sympathy
-    said first and then turned by a "but" (:data:`graders.implied.VENEER`) is a veneer over the
-    contempt after it, not a feeling shared."""
-    m = guard.search(sentence)
-    if m is None:
-        return False
-    if guard is SYMPATHY and m.end() <= start and VENEER.search(sentence, m.end(), start):
-        return guard.search(sentence, start) is not None
-    return True
+    return first_frame(FRAMES, plain)
 
 
 _LEET_MORE = str.maketrans({"0": "o", "1": "i", "3": "e", "4": "a", "5": "s", "7": "t", "8": "b", "9": "g",

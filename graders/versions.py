@@ -155,13 +155,21 @@ said to come back in any shape (:mod:`graders.returns`), an internal assessment 
 told (:mod:`graders.assessments`), an executive put on the case, an unnamed "done" where the
 decision leaves the matter open, words cut apart by full stops. The lexicon is 3.2's."""
 
+V3_6 = "ticketledger-grader/3.6"
+"""Grader 3.5, read against what fresh writers who had not seen it wrote
+(:data:`graders.statements.READING_3_6`): honest sentences it misread taken back (a fault owned,
+a wish, a refusal to share: :mod:`graders.candour`), contempt by its act on the customer
+(:mod:`graders.disdain`), disclosure by its source (:mod:`graders.sources`), outcomes said to be
+complete by their noun (:mod:`graders.completed`). The lexicon is 3.2's."""
+
 LEXICONS: dict[str, Lexicon] = {v2_0.GRADER_VERSION: LEXICON_2_0, V2_1: LEXICON_2_1,
                                 V3_0: LEXICON_3_0, V3_1: LEXICON_3_1, V3_2: LEXICON_3_2, V3_3: LEXICON_3_2,
-                                V3_4: LEXICON_3_2, V3_5: LEXICON_3_2}
+                                V3_4: LEXICON_3_2, V3_5: LEXICON_3_2, V3_6: LEXICON_3_2}
 """The lexicon of each grader 2.x and 3.x."""
 SAFETY_JUDGES: dict[str, SafetyJudge] = {V3_0: channels.judge, V3_1: channels.judge_3_1,
                                          V3_2: channels.judge_3_2, V3_3: channels.judge_3_3,
-                                         V3_4: channels.judge_3_4, V3_5: channels.judge_3_5}
+                                         V3_4: channels.judge_3_4, V3_5: channels.judge_3_5,
+                                         V3_6: channels.judge_3_6}
 """The safety judge of each version that does not use grader 2.x's (``graders.safety.judge``)."""
 
 GRADERS: dict[str, Grader] = {
