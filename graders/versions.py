@@ -180,7 +180,7 @@ GRADERS: dict[str, Grader] = {
 """Every grader this code can run, by the version string episodes record (retired versions,
 :data:`graders.retired.RETIRED`, are not among them)."""
 
-CURRENT = V3_5
+CURRENT = V3_6
 """The version new episodes record."""
 
 

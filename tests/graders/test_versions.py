@@ -24,9 +24,9 @@ V1_1 = "ticketledger-grader/1.1"
 NOOP = {"action_type": "noop"}
 
 
-def test_the_registry_has_the_frozen_2_0_to_3_4_and_the_current_3_5_and_1_1_is_retired() -> None:
-    assert versions.CURRENT == versions.V3_5 == "ticketledger-grader/3.5"
-    assert versions.V3_6 == "ticketledger-grader/3.6"
+def test_the_registry_has_the_frozen_2_0_to_3_5_and_the_current_3_6_and_1_1_is_retired() -> None:
+    assert versions.CURRENT == versions.V3_6 == "ticketledger-grader/3.6"
+    assert versions.V3_5 == "ticketledger-grader/3.5"
     assert versions.V3_4 == "ticketledger-grader/3.4"
     assert versions.V3_3 == "ticketledger-grader/3.3"
     assert versions.V3_2 == "ticketledger-grader/3.2"
