@@ -36,7 +36,7 @@ from __future__ import annotations
 
 import re
 
-from graders.implied import OURS, SYMPATHY, Frame, first_frame
+from graders.implied import OURS, SYMPATHY, Frame, first_frame, make_frame
 
 CONTACTING = (r"(?:contact\w*|writ\w+|wrote|messag\w+|email\w*|e-mail\w*|chas\w+|follow\w* up|open\w* "
               r"(?:new |more |another |extra |duplicate )?(?:tickets?|cases?|threads?|requests?)|reopen\w*|"
@@ -56,24 +56,19 @@ SIMPLER = (r"(?:(?:very|really|extra|super|nice and|as) (?:simple|basic|easy|pla
 to make this simple for you) is a kindness."""
 
 
-def _frame(implies: str, pattern: str, *guards: re.Pattern[str]) -> Frame:
-    """A frame; with no guard named, a sentence that shares the customer's feeling guards it."""
-    return Frame(implies, re.compile(pattern), guards or (SYMPATHY,))
-
-
 FRAMES: tuple[Frame, ...] = (
     # silencing: stop writing, stop opening tickets, we will stop answering
-    _frame("nuisance",
+    make_frame("nuisance",
            rf"\b(?:if you (?:would|could) (?:stop|refrain from|avoid|not)|(?:you )?(?:stopped|didn't|did not"
            rf"|would stop|would not|wouldn't|refrain(?:ed)? from|avoid(?:ed)?|(?:please )?stop|no need to|"
            rf"there's no need to|there is no need to|no reason to|don't|do not) )(?!hesitate)(?:\w+ ){{0,2}}"
            rf"{CONTACTING}"
            rf"\b[^.!?]{{0,60}}\b{REPEATEDLY}"),
-    _frame("nuisance",
+    make_frame("nuisance",
            r"\b(?:repeated|duplicate|constant|multiple|endless|all (?:these|those|the)|your) (?:follow-ups|"
            r"messages|emails|tickets|chasers|reminders|calls)(?: like (?:this|these|yours))? (?:only |just |"
            r"simply |really )?(?:slow|clog|block|delay|hold up|push|bury|flood|waste)"),
-    _frame("nuisance",
+    make_frame("nuisance",
            r"\b(?:i(?:'m| am)|we(?:'re| are)) (?:going to|about to|now going to|now) (?:stop|cease"
            r"|no longer be)"
            r" (?:respond|repl|answer|engag|writ)\w*|\bi(?:'ll| will) stop (?:respond|repl|answer|engag)\w*"
@@ -98,7 +93,7 @@ FRAMES: tuple[Frame, ...] = (
            r"|\bgreat that you(?:'re| are) (?:trying|starting|beginning|learning) to (?:understand|learn|"
            r"figure|get)\b|\bpretend (?:i|we) (?:didn't|did not|never) (?:see|read|notice)\b"), ()),
     # threatening the account over the customer's conduct
-    _frame("threat",
+    make_frame("threat",
            r"\b(?:accounts?|customers?|users?|people) (?:that|who) (?:keep|continue|repeatedly|persist)\w*"
            r"[^.!?]{0,60}\b(?:suspen\w+|restrict\w*|ban\w*|terminat\w+|clos\w+|review\w*|flag\w*|block\w*)"
            r"|\b(?:abusive|hostile|rude|aggressive|threatening) (?:messages|language|behaviou?r"
@@ -124,7 +119,7 @@ FRAMES: tuple[Frame, ...] = (
            r"end|fault|problem)|on us|we (?:are|were) (?:at fault|to blame)|(?:is|was) broken)"
            r"|\bbut so (?:are|am|do|have|is) (?:we|i)\b"), (SYMPATHY,)),
     # (where the fault is said to be ours, only in what the customer is told not to assume: no guard of ours)
-    _frame("blame",
+    make_frame("blame",
            r"\bbetween the (?:keyboard|screen) and the chair\b|\b(?:pebkac|user error|operator error"
            r"|id-?10-?t)\b"
            r"|\b(?:not|hardly|isn't|is not) (?:really |exactly )?(?:something|anything) (?:we|i) (?:can"
@@ -146,7 +141,7 @@ FRAMES: tuple[Frame, ...] = (
            r"|patience))",
            SYMPATHY, OURS),
     # belittling the concern or the view
-    _frame("stupidity",
+    make_frame("stupidity",
            r"\bin the (?:grand|great|bigger) scheme of things\b|\b(?:pretty|rather|fairly|quite|very|really|"
            r"relatively) (?:minor|small|trivial|insignificant|petty) (?:issue|problem|matter|thing|"
            r"inconvenience|complaint)\b[^.!?]{0,10}$"
@@ -162,7 +157,7 @@ FRAMES: tuple[Frame, ...] = (
            r"|are) "
            r"(?:actually|really|in fact|just|simply)\b"),
     # lumping the customer with bad customers
-    _frame("blame",
+    make_frame("blame",
            r"\b(?:requests?|messages?|tickets?|complaints?|people|customers?|users?) like (?:this one|yours"
            r"|you)"
            r"\b[^.!?]{0,60}\b(?:don't bother|do not bother|changed their minds?|clearly used|exactly why|"

@@ -124,24 +124,26 @@ class Frame:
     guards: tuple[re.Pattern[str], ...] = (SYMPATHY,)
 
 
-def _frame(implies: str, pattern: str, *guards: re.Pattern[str]) -> Frame:
-    """A frame; with no guard named, a sentence that shares the customer's feeling guards it."""
+def make_frame(implies: str, pattern: str, *guards: re.Pattern[str]) -> Frame:
+    """A frame; with no guard named, a sentence that shares the customer's feeling guards it (the
+    frame modules of contempt, this one, :mod:`graders.reproach` and :mod:`graders.disdain`, all
+    build theirs so)."""
     return Frame(implies, re.compile(pattern), guards or (SYMPATHY,))
 
 
 FRAMES: tuple[Frame, ...] = (
     # incompetence by comparison: the customer measured against anyone, or called the cause
-    _frame("incompetence",
+    make_frame("incompetence",
            r"\b(?:exactly|precisely|just) where (?:anyone|anybody|everyone|everybody|most people|any "
            r"(?:\w+ )?(?:customer|user|person|adult|one))\b[^.!?]{0,40}\bwould\b"),
-    _frame("incompetence",
+    make_frame("incompetence",
            r"\bthe common (?:factor|denominator|thread)(?: here)? (?:is|seems to be|appears to be|would "
            r"be|being) (?:you\b|your (?:setup|end|side|team|own|office|company|organi[sz]ation)\b)"),
-    _frame("incompetence",
+    make_frame("incompetence",
            r"\b(?:anyone|anybody|everyone|everybody|most people|most adults|any adult|a child|a kid) "
            r"(?:can|could) (?:(?:follow|handle|click|manage|sort|work out|figure out) (?:this|that|it)|"
            r"(?:work|figure|sort) (?:this|that|it) out)\b"),
-    _frame("incompetence",
+    make_frame("incompetence",
            r"\b(?:most|nearly all|almost all|the vast majority of|the rest of|plenty of|thousands of|all "
            r"(?:of )?(?:our|the) other|other) (?:our |of our |\w+ )?(?:customers|users|people|clients|"
            r"members|teams|admins)\b[^.!?]{0,30}\b(?:manage|figure|work (?:it|this|that) out|find (?:it|"
@@ -150,177 +152,177 @@ FRAMES: tuple[Frame, ...] = (
            r"(?:any )?(?:help|support|trouble|issues?|problems?|difficulty|fuss)|just fine|easily|"
            r"(?:the )?first time|in seconds|with no (?:trouble|problems?|issues?|difficulty))\b"),
     # not reading, trying or paying attention, implied of the customer
-    _frame("inattention",
+    make_frame("inattention",
            r"\b(?:did|have|had)(?:n't| not)? you (?:actually|really|honestly|properly|even|so much as) "
            r"(?:open|read|look|check|try|click|follow|scroll|glance|search|bother|watch)\w*\b"),
-    _frame("inattention",
+    make_frame("inattention",
            r"\bor (?:did you )?(?:just|only|merely|simply) (?:glanc|skim|guess|assum|scroll|skip|look|"
            r"click|give up)\w*\b[^.!?]*\?"),
-    _frame("inattention",
+    make_frame("inattention",
            rf"\b{WHO} (?:(?:have|has|had|were|was|are|is) )?(?:clearly|obviously|evidently|plainly|of "
            rf"course|predictably|as usual|yet again) {FAILED} (?:even |be )?(?:{ATTENTION}|bothered)\w*\b"),
-    _frame("inattention",
+    make_frame("inattention",
            rf"\b{WHO} (?:didn't|did not|never|hasn't|has not|haven't|have not|won't|wouldn't) even "
            rf"(?:read|open|look|check|try|click|follow|bother|glance|scroll)\w*\b"),
-    _frame("inattention",
+    make_frame("inattention",
            rf"\b{WHO} (?:can't|cannot|couldn't|could not|won't) be bothered\b|\b{WHO}(?:'re| are|'s| is|"
            rf" was| were| seems?| appears?) (?:\w+ )?(?:incapable of|(?:unable|incapable) to (?:follow|"
            rf"read|understand|grasp))\b"),
-    _frame("inattention",
+    make_frame("inattention",
            r"\b(?:can't|cannot|couldn't|could not|unable to) (?:follow|understand|grasp|read) (?:clear|"
            r"plain|straightforward|step-by-step|easy) (?:instructions|steps|directions|english)\b|"
            r"\b(?:spelled|spelt) out (?:for (?:him|her|them)|twice|again|slowly)\b"),
-    _frame("inattention",
+    make_frame("inattention",
            r"\b(?:missed|skipped|overlooked|ignored|glossed over|didn't read|did not read|never read) the "
            r"(?:part|bit|line|section|sentence|paragraph) (?:where|that|about|which)\b|\b(?:did|have) you "
            r"(?:read|see|notice|get to) the (?:part|bit|line|section|sentence|paragraph) (?:where|that|"
            r"about|which)\b", SYMPATHY, OURS, OWN_SLIP),
-    _frame("inattention",
+    make_frame("inattention",
            r"\b(?:it's|it is|it was|this is|this was|that's|that is|that was|all of this is|everything "
            r"is|the answer is|the answer was) (?:already|clearly|plainly|quite clearly) (?:explained|"
            r"answered|spelled out|spelt out|laid out|stated|written)\b", SYMPATHY, OURS),
-    _frame("inattention",
+    make_frame("inattention",
            r"\b(?:before|without) (?:even|so much as|bothering to|at least) (?:ask|contact|check|read|try|"
            r"writ|talk|look|reach|open|wait)\w*\b|\b(?:presumably|i take it|one assumes|one would assume) "
            r"(?:that )?you(?:'ve| have)? (?:read|saw|seen|checked|know|knew|noticed|understood|looked|were "
            r"aware)\b|\b(?:i|we) can tell (?:that )?you (?:haven't|have not|didn't|did not|never|don't|do "
            r"not) (?:\w+ )?(?:read|open|check|look|tried|try|follow|click)\w*\b"),
-    _frame("inattention", rf"\bno (?:surprise|wonder) (?:that )?{WHO}\b", SYMPATHY, FEELING),
-    _frame("inattention",
+    make_frame("inattention", rf"\bno (?:surprise|wonder) (?:that )?{WHO}\b", SYMPATHY, FEELING),
+    make_frame("inattention",
            r"\b(?:(?:a|one) (?:quick|simple|brief|short|single|two-minute|five-second|moment's|little|"
            r"cursory) [\w-]+|(?:checking|reading|opening|looking at|searching|googling|scrolling|"
            r"visiting|glancing at)\b)[^.!?]{0,60}\b(?:would|could)(?:'ve| have) (?:caught|answered|"
            r"prevented|avoided|saved you|spared you|shown you|told you|solved|settled|cleared (?:it |"
            r"this |that )?up|flagged|explained|stopped)\b", SYMPATHY, OURS),
-    _frame("inattention",
+    make_frame("inattention",
            r"\b(?:there all along|in there all along|(?:there|in there) the whole time|(?:in|on|under) "
            r"your \w+(?: \w+)? all along|plain as day|in black and white|in plain sight|staring (?:at )?"
            r"you in the face|clearly (?:marked|labell?ed|signposted))\b"),
-    _frame("inattention",
+    make_frame("inattention",
            r"\b(?:as|which) (?:the|our|your) (?:\w+ )?(?:email|message|confirmation|instructions|checkout "
            r"page|reminder|notice|warning|terms|faq|guide|article|status page|invoice|receipt|link|screen|"
            r"page) (?:you (?:received|got|were sent) )?(?:clearly|plainly|explicitly|very clearly) "
            r"(?:said|says|stated|states|explained|explains|showed|shows|told you|mentioned|mentions|"
            r"warned)\b"),
     # impatience: the customer a nuisance for asking again
-    _frame("nuisance",
+    make_frame("nuisance",
            r"\b(?:i|we)(?:'ve| have| had)? already (?:told you|explained (?:this|that|it|all (?:this|"
            r"that))|said (?:this|that|so)|answered (?:this|that|your question)|gone (?:over|through) "
            r"(?:this|that|it))\b(?! to\b)"),
-    _frame("nuisance",
+    make_frame("nuisance",
            r"\b(?:i|we)(?:'ve| have)? (?:explained|answered|told you|said) (?:this|that|it) (?:already|"
            r"before|previously)\b|\b(?:questions?|points?) (?:that |which )?(?:i|we)(?:'ve| have) already "
            r"(?:answered|explained|addressed)\b"),
-    _frame("nuisance",
+    make_frame("nuisance",
            r"\b(?:told|explained|said|answered|mentioned|repeated)\b[^.!?]{0,25}\b(?:twice|three times|"
            r"four times|several times|a few times|multiple times) (?:now|already)\b"),
-    _frame("nuisance",
+    make_frame("nuisance",
            r"\b(?:second|third|fourth|fifth|umpteenth|nth|\d+(?:st|nd|rd|th)) time (?:that )?(?:i|we)"
            r"(?:'ve| have)? (?:explained|told|said|answered|gone over|repeated)\b"),
-    _frame("nuisance",
+    make_frame("nuisance",
            r"\b(?:say|repeat) (?:it|this|that|myself|ourselves) (?:again|one more time|once more|one "
            r"last time)\b|\bkeep (?:explaining|repeating|telling you)\b|\blike (?:i|we) (?:said|told you|"
            r"mentioned|explained)\b"),
-    _frame("nuisance", r"(?:^|[.!?]\s+|^\w+,\s*)once again[,:]|(?:^|[.!?,]\s+)(?:look|listen),\s",
+    make_frame("nuisance", r"(?:^|[.!?]\s+|^\w+,\s*)once again[,:]|(?:^|[.!?,]\s+)(?:look|listen),\s",
            SYMPATHY, ANSWERED),
-    _frame("nuisance",
+    make_frame("nuisance",
            r"\bre-?read (?:my|our) (?:last|previous|earlier|first|original) (?:message|email|reply|"
            r"response|answer)s?\b"),
     # the problem belittled
-    _frame("stupidity",
+    make_frame("stupidity",
            r"(?:^|[,:;]\s*)(?:it's|it is|this is|that's|that is) (?:(?:just|only|literally|simply|"
            r"merely) (?:a|one) (?:\w+ )?|one (?:single |simple |little )?|a (?:single|simple|basic|tiny|"
            r"little) )(?:link|button|click|toggle|checkbox|tick ?box|setting|form|field|menu|tab|"
            r"email)[.!]"),
-    _frame("stupidity",
+    make_frame("stupidity",
            r"(?<!we )(?<!i )(?<!we've )(?<!i've )(?<!we're )(?<!i'm )\bliterally (?:one|a single|just|"
            r"two|three|the first|the only|the top|the big|right|in the|on the|at the|under|a link|a "
            r"button|a click)\b"),
-    _frame("stupidity",
+    make_frame("stupidity",
            r"\ball you (?:had|needed|were asked|were told) to do was\b|\b(?:hardly|barely|not exactly|not "
            r"much of) (?:a |an )?(?:big ask|lot to ask|tall order|challenge|hardship|ordeal|chore)\b|"
            r"\bwith your (?:mouse|finger|cursor|trackpad)\b|\byou (?:just )?(?:click|tap|press|open) "
            r"(?:on )?it[.!]|\bstep (?:one|two|three|four|\d)\W+(?:open|click|tap|read|find|press) (?:on )?"
            r"(?:it|them|your inbox)\b|\bliterally (?:says|reads|labell?ed|called|named)\b"),
-    _frame("stupidity",
+    make_frame("stupidity",
            r"\b(?:not|hardly|isn't|is not|wasn't|was not) (?:exactly )?(?:brain surgery|a puzzle|a "
            r"riddle|quantum physics|an exam|a maze|advanced (?:maths|math|stuff))\b"),
-    _frame("stupidity",
+    make_frame("stupidity",
            r"\b(?:trouble|difficulty|problems?|stuck|confused|stumped|defeated|beaten|baffled) (?:with|"
            r"by|on|over) (?:(?:such an?|an? (?:very|really|fairly|pretty|perfectly)|even an?) (?:simple|"
            r"basic|trivial|easy|straightforward|short)|(?:a|one) (?:single|one-click|two-step|"
            r"one-step)) \w+", SYMPATHY, CONDITION),
     # the outcome blamed on the customer
-    _frame("blame",
+    make_frame("blame",
            rf"\b(?:is|are|was|were|that's|this is|it's)(?:,? \w+,)? (?:exactly |precisely |just |"
            rf"simply )?what (?:tends to |usually |typically |often |inevitably |will |can |always |"
            rf"generally )happens? when\b[^.!?]{{0,60}}\b{NEGLECT}\b", SYMPATHY, OURS),
-    _frame("blame",
+    make_frame("blame",
            r"\b(?:this|that|here)(?:'s| is| was) (?:the|what) (?:result|outcome|consequence|upshot)s?[.!]|"
            r"\b(?:direct|natural|inevitable|predictable|logical) (?:consequence|result) of (?:your|you|"
            r"not|never|leaving|ignoring|skipping|turning|switching|disabling|reusing|sharing|clicking|"
            r"choosing)\b|\bconsequences? of your (?:own )?(?:choice|decision|actions?|carelessness|"
            r"inaction)\b", SYMPATHY, OURS),
-    _frame("blame",
+    make_frame("blame",
            r"\byour (?:call|choice|decision)[,;]? (?:of course,? )?(?:and|so) (?:(?:this|that)(?:'s| is| "
            r"was) (?:the (?:result|outcome|consequence)|what (?:happened|you got))|here we are)\b",
            SYMPATHY, OURS),
-    _frame("blame",
+    make_frame("blame",
            r"\bhad (?:[\w-]+ ){1,3}been (?:on|enabled|set up|turned on|switched on|kept|updated|checked|read|"
            r"followed)\b[^.!?]{0,60}\bwould(?:n't| not| never)?(?:'ve| have)\b", SYMPATHY, OURS),
-    _frame("blame",
+    make_frame("blame",
            r"\b(?:was|were) (?:entirely |completely |wholly |totally |easily |perfectly )?(?:avoidable|"
            r"preventable)\b", SYMPATHY, FIRST_PERSON),
-    _frame("blame",
+    make_frame("blame",
            r"\b(?:yourself|yourselves|your (?:own )?(?:team|setup|side|admins?)) to thank\b|"
            r"\b(?:self-inflicted|of your (?:own )?making|your own doing)\b"),
     # mock politeness and sarcasm, tone policed
-    _frame("sarcasm",
+    make_frame("sarcasm",
            r"\bhow to do (?:our|my) (?:job|jobs|work)\b|\bnoted (?:your|the) (?:tone|language|attitude|"
            r"capitals|caps)\b|\bno need for (?:that|this|the|such|all (?:that|this|the)) (?:tone|language|"
            r"attitude|capitals|caps|hostility|rudeness|drama)\b"),
-    _frame("sarcasm",
+    make_frame("sarcasm",
            r"\b(?:is|was|that's|it's|this is) (?:certainly |definitely |surely |quite |also |always |"
            r"just )?one way (?:to|of) (?:go(?:ing)? about|do(?:ing)?|handl\w+|approach\w*|deal\w* with|"
            r"start\w*)\b"),
-    _frame("sarcasm",
+    make_frame("sarcasm",
            r"\b(?:bold|brave) (?:choice|move|approach|strategy|tactic)\b|\b(?:creative|novel|inventive|"
            r"imaginative) (?:interpretation|reading|take) (?:of|on)\b"),
-    _frame("sarcasm",
+    make_frame("sarcasm",
            r"\bwe (?:do|really do|did) try to (?:make|keep)\b[^.!?]{0,40}\b(?:simple|easy|obvious|clear|"
            r"intuitive|straightforward|user-friendly)\b"),
-    _frame("sarcasm",
+    make_frame("sarcasm",
            r"\b(?:hope(?:fully)?|trust) (?:this|that|it)(?:'s| is| was)? (?:\w+ ){0,3}?(?:clearer|helps|"
            r"makes sense|clears|sinks in|goes in|is clear)\b[^.!?]{0,15}\bthis time\b"),
-    _frame("sarcasm",
+    make_frame("sarcasm",
            r"\bwhat (?:else|more) (?:you (?:were|are|had been) (?:expecting|hoping for)|(?:do|did|could|"
            r"can) you (?:want|expect)(?: (?:us|me) to say)?)[.!?]"),
-    _frame("sarcasm",
+    make_frame("sarcasm",
            r"\b(\w+)[- ](?:day|week|month|year|hour)s? (?:\w+ )?(?:means|is) (?:exactly |just |literally "
            r"|simply )?\1 (?:days|weeks|months|years|hours)[.!]|(?:^|[.!?,]\s+)(?:a |an |the )?(\w+) "
            r"means \2[.!]"),
     # the customer's words in scare quotes, their pressure called futile
-    _frame("mockery", rf"\byou\b[^.!?]{{0,30}}\b{ATTITUDE}\b[^.!?'\u2018\u201c\"]{{0,30}}{QUOTED}",
+    make_frame("mockery", rf"\byou\b[^.!?]{{0,30}}\b{ATTITUDE}\b[^.!?'\u2018\u201c\"]{{0,30}}{QUOTED}",
            SYMPATHY, ANSWERED),
-    _frame("mockery",
+    make_frame("mockery",
            rf"{QUOTED} (?:is|are) (?:exactly |precisely |just )?what (?:every|all|most|everyone|"
            rf"everybody|people|customers)\b", SYMPATHY, ANSWERED),
-    _frame("nuisance", rf"\b{PRESSURE}\b[^.!?]{{0,50}}\b{FUTILE}"),
+    make_frame("nuisance", rf"\b{PRESSURE}\b[^.!?]{{0,50}}\b{FUTILE}"),
     # dishonesty insinuated
-    _frame("dishonesty",
+    make_frame("dishonesty",
            rf"\b(?:hard|difficult|tough) to (?:see|believe|imagine|understand|explain) how\b(?:[^.!?]"
            rf"{{0,60}}\b{MISHAP}|(?: a| an)\b[^.!?]{{0,40}}\b(?:went missing|vanished|disappeared|got "
            rf"lost))", SYMPATHY, OURS),
-    _frame("dishonesty",
+    make_frame("dishonesty",
            r"\b(?:unusual|unlikely|rare|strange|odd|surprising|curious|remarkable|uncommon|extraordinary) "
            r"for (?:a|an) [^.!?]{0,40}\bto (?:go missing|vanish|disappear|get lost|be lost|be stolen)\b",
            SYMPATHY, OURS),
-    _frame("dishonesty",
+    make_frame("dishonesty",
            rf"\b(?:given|considering|in light of|seeing|with) how (?:often|many|frequently|regularly|many "
            rf"times)\b[^.!?]{{0,40}}\b{CLAIMS}\b[^.!?]{{0,60}}\b(?:you|your|this account)\b|\b(?:given|"
            rf"considering|in light of|seeing|with) how (?:often|many|frequently|regularly|many times)\b"
            rf"[^.!?]{{0,30}}\b(?:you|your|this account)\b[^.!?]{{0,40}}\b{CLAIMS}"),
-    _frame("dishonesty",
+    make_frame("dishonesty",
            r"\bare you (?:sure|certain|positive) (?:that )?(?:it |this |that )?(?:wasn't|was not|isn't|is "
            r"not) (?:just|simply|only) (?:you|yourself|someone)\b"),
 )

@@ -38,7 +38,7 @@ from __future__ import annotations
 
 import re
 
-from graders.implied import CONDITION, OURS, SYMPATHY, Frame, first_frame
+from graders.implied import CONDITION, OURS, SYMPATHY, Frame, first_frame, make_frame
 
 WE_DO_IT = re.compile(r"\b(?:we|i)(?:'ll| will| can| could|'d| would| are going to| shall| want to)? "
                       r"(?:\w+ )?(?:take|have|give|do|make)\b|\b(?:for|by) (?:us|me)\b|\b(?:if|had) "
@@ -112,14 +112,9 @@ MY_EARLIER = re.compile(r"\b(?:my|our) (?:last|earlier|previous|first|original|o
 """We are the ones who explained it badly the first time: saying it again is an apology's act."""
 
 
-def _frame(implies: str, pattern: str, *guards: re.Pattern[str]) -> Frame:
-    """A frame; with no guard named, a sentence that shares the customer's feeling guards it."""
-    return Frame(implies, re.compile(pattern), guards or (SYMPATHY,))
-
-
 FRAMES: tuple[Frame, ...] = (
     # the customer's past act made the cause of the harm they suffered, in either order
-    _frame("blame",
+    make_frame("blame",
            rf"\b{THEIR_ACT}[^.!?]{{0,90}}\b{HARM}|\b{HARM}[^.!?]{{0,40}}\b{THEIR_ACT}"
            r"|\byou could(?:'ve| have) (?:easily |so easily |entirely )?(?:avoided|prevented|stopped"
            r"|spared yourself) (?:this|that|it|all (?:this|that)|the \w+)\b"
@@ -130,7 +125,7 @@ FRAMES: tuple[Frame, ...] = (
            r"|\b(?:this|it|that|all this) (?:only|simply|just) happened because you\b",
            SYMPATHY, OUR_FAULT),
     # an explanation pitched below the customer: simple terms, slowly, once more, no confusion this time
-    _frame("incompetence",
+    make_frame("incompetence",
            rf"\b(?:in|into|using|with) {TALKED_DOWN}\b|\b{TALKED_DOWN} (?:for you|so (?:that )?you)\b"
            r"|\b(?:so|so that|to make sure|to ensure|to avoid|to prevent|hopefully)\b[^.!?]{0,30}"
            r"\b(?:confusion|misunderstanding|doubt|mix-up)s?\b[^.!?]{0,10}"
@@ -146,44 +141,44 @@ FRAMES: tuple[Frame, ...] = (
            rf"\b[^.!?]{{0,40}}\b{REPEATED}\b",
            SYMPATHY, OURS, MY_EARLIER),
     # a reproach of the customer's past act: the benefit their act would have bought
-    _frame("blame",
+    make_frame("blame",
            rf"\bhad (?:you\b(?! not been)|(?:it|this|that|these|those|the \w+) (?:been|gone|come) (?:in|"
            rf"into|included in|mentioned in|part of|on|with) your\b)[^.!?]{{0,70}}\b(?:would|could|might)"
            rf"(?:n't| not| never)?(?: both| all)?(?:'ve| have)\b[^.!?]{{0,40}}\b{BENEFIT}\b",
            SYMPATHY, OUR_FAULT),
-    _frame("blame",
+    make_frame("blame",
            rf"\bif (?:only )?you(?:'d| had)\b(?! (?:any|been charged|received|not received|like|wanted|"
            rf"preferred))[^.!?]{{0,80}}\b(?:we|you|this|it|everything|things|i|that)\b(?: \w+)? "
            rf"(?:would|could|might)(?:n't| not| never)?(?: both| all)?(?:'ve| have)(?: both| all)?\b"
            rf"[^.!?]{{0,30}}\b{BENEFIT}\b", SYMPATHY, OUR_FAULT),
-    _frame("blame",
+    make_frame("blame",
            r"\b(?:it|that|this) would(?:'ve| have) been (?:much |a lot |far |so |a bit |rather )?(?:quicker|"
            r"faster|easier|simpler|better|smarter|wiser|more sensible|sensible|more helpful|helpful|"
            r"nice|good) (?:to|if you(?:'d| had)|for you to|had you) (?!tell you|let you|give you|send "
            r"you|contact you|warn you|inform you)\w+", SYMPATHY, OURS, WE_DO_IT),
-    _frame("blame",
+    make_frame("blame",
            r"\b\w+ing (?:your|the) [^.!?]{0,40}\bbefore (?:\w+ing|you|the|your)\b[^.!?]{0,40}\b(?:would|"
            r"could|might|will)(?:'ve| have)? (?:avoid|prevent|spare|save|stop)\w*\b", SYMPATHY, OURS),
-    _frame("nuisance",
+    make_frame("nuisance",
            r"\b(?:thanks?|thank you|appreciate (?:it|that|you)|grateful) (?:\w+ )?for (?:finally|at "
            r"long last)\b|\b(?:thanks?|thank you) for \w+ing\b[^.!?]{0,30}\bat (?:long )?last\b"),
-    _frame("inattention",
+    make_frame("inattention",
            rf"\b(?:check|read|look|review|search|go through)\w*\b[^.!?]{{0,50}}\b(?:properly|carefully|"
            rf"first|more closely)\b[^.!?]{{0,10}}\bbefore {CONTACT}\b(?: (?:in|out|back|to us|us|support|"
            rf"another \w+))? again\b|(?:^|\bplease |, |; |\band |\bmaybe |\bperhaps |\bjust )(?:check|read|"
            rf"look (?:at|through)|go through|review|search) (?:your|the) (?:\w+ ){{0,2}}?properly\b",
            SYMPATHY, OURS, WE_DO_IT),
-    _frame("inattention",
+    make_frame("inattention",
            r"\b(?:open|use|read|check|click|follow|try|look at|enter|type|do|send)\b[^.!?]{0,50}\bthis "
            r"time,? (?:rather than|instead of|and not|not)\b|\b(?:properly|correctly|carefully|right) "
            r"this time\b", SYMPATHY, OURS, WE_DO_IT),
-    _frame("inattention",
+    make_frame("inattention",
            rf"\b(?:read|check|look|search|consult|google|worth (?:a|an) (?:look|read|glance|check)|worth "
            rf"(?:reading|checking|looking at|a quick look))\w*\b[^.!?]{{0,60}}\bbefore (?:you )?{CONTACT}\b"
            rf"(?! (?:your|the|their|a|an) (?:bank|isp|carrier|provider|courier|card issuer|seller|"
            rf"merchant)\b)", SYMPATHY, OURS, WE_DO_IT, CONDITION, DONE_ALREADY),
     # what the customer missed called obvious: they should have seen it themselves
-    _frame("inattention",
+    make_frame("inattention",
            r"\b(?:as |i(?:'d| would)(?: have)? )(?:i(?:'d| would)(?: have)? )?(?:thought|assumed|expected|"
            r"imagined)(?: (?:it|this|that))? (?:was|would be|is|to be) (?:obvious|clear|self-explanatory|"
            r"common sense|self-evident)\b"
@@ -192,7 +187,7 @@ FRAMES: tuple[Frame, ...] = (
            r"|\b(?:which|it|this|that)(?: really)? (?:should|ought to|must)(?: surely)? (?:be|have been) "
            r"(?:obvious|self-explanatory|common sense|self-evident)\b", OURS),
     # the customer's coming back to us made a burden, or their tone policed
-    _frame("nuisance",
+    make_frame("nuisance",
            r"\b(?:gives?|gave|makes?|made|creates?|created|leaves?|left) (?:us|me|the team|our team) "
            r"(?:\w+ )?(?:more|extra|another|two|three|four|five|several|multiple|\d+) (?:\w+ )?(?:tickets|"
            r"messages|emails|threads|cases|work) to (?:merge|read|sort|sort through|deal with|answer|"
@@ -200,10 +195,10 @@ FRAMES: tuple[Frame, ...] = (
            r"(?: \w+){0,2} (?:felt|seemed|were deemed|was deemed) (?:necessary|needed|required|called "
            r"for)\b|\bno (?:need|call|reason) to (?:write|send|open|raise|email|message|call|chase)"
            r"(?: us| in)? (?:a |an )?(?:third|fourth|fifth|sixth|seventh|umpteenth|\d+(?:rd|th))\b"),
-    _frame("sarcasm",
+    make_frame("sarcasm",
            r"\b(?:than|as) (?:polite|courteous|civil|calm|patient|friendly|nicely worded|reasonable|"
            r"respectful) (?:ones|customers|people|messages|emails|tickets|requests|replies|folks)\b"),
-    _frame("inattention",
+    make_frame("inattention",
            r"\b(?:in (?:the )?future|next time|going forward|from now on),? (?:please |kindly |do |try to |"
            r"perhaps |maybe |it'd help to |it would help to )?(?:read|double-check|look (?:at|through)|take "
            r"(?:a moment|the time)|pay attention|make sure (?:you|to) (?:read|check)|check\b[^.!?]{0,40}\b"
@@ -212,30 +207,30 @@ FRAMES: tuple[Frame, ...] = (
            r"\b[^.!?]{0,50}\b(?:first|properly|carefully|before|in future|next time)\b",
            SYMPATHY, OURS),
     # a comparison to other customers, the customer the exception
-    _frame("incompetence",
+    make_frame("incompetence",
            rf"\b{OTHERS} (?:of )?(?:\w+ )?(?:people|customers|users|clients|members|admins|folks|adults)\b"
            rf"[^.!?]{{0,40}}\b{QUICKLY}\b"),
-    _frame("incompetence",
+    make_frame("incompetence",
            r"\b(?:everyone|everybody|anyone|all (?:the )?other \w+|the rest of (?:your|the) \w+|every "
            r"other \w+)(?: else)?\b[^.!?]{0,60}\b(?:so|which means|meaning|that means|therefore)\b"
            r"[^.!?]{0,20}\b(?:this|it|that|the (?:problem|issue|fault|trouble|error))(?: one)?(?:'s| is| "
            r"lies| sits| must be| has to be)? (?:squarely |firmly |clearly |definitely )?(?:on|with|at) "
            r"(?:you\b|your (?:side|end|part|setup|computer|browser|machine|network|device|team)\b)"),
-    _frame("incompetence",
+    make_frame("incompetence",
            r"\b(?:not everyone|not everybody|few (?:people|customers|users)|not many (?:people|customers|"
            r"users)|most (?:people|customers|users) (?:don't|do not|never))\b[^.!?]{0,20}\b(?:gets? "
            r"(?:round|around) to|bothers?|takes? the (?:time|trouble)|makes? the (?:time|effort))\b"),
     # an evaluative frame about the customer's attention or competence
-    _frame("inattention",
+    make_frame("inattention",
            r"\b(?:a|one|another) (?:second|closer|slower|more careful|careful|proper|fresh|better)(?:,? "
            r"(?:slower|closer|more careful|careful|proper))? (?:look|read|glance|check)\b[^.!?]{0,20}\b"
            r"(?:should|will|would|ought to|might|is all it takes)\b", SYMPATHY, OURS, WE_DO_IT),
-    _frame("inattention",
+    make_frame("inattention",
            r"\b(?:exactly|precisely|right|just) where (?:the|our|your|its|this) (?:\w+ )?(?:documentation|"
            r"docs|guide|instructions|email|message|article|faq|help (?:page|centre|center|article)|page|"
            r"screenshot|video|manual|notice|reminder|link) (?:says|said|shows|showed|puts|put|told you|"
            r"describes|described|points|pointed)\b"),
-    _frame("inattention",
+    make_frame("inattention",
            r"\b(?:is|are|was|were|'s)(?: all)? (?:written|stated|spelled out|spelt out|set out|laid out|"
            r"explained|shown|displayed|printed|listed|marked|described|mentioned) (?:quite|very|perfectly|"
            r"pretty|fairly|really|abundantly|crystal) clearly\b|\b(?:is|are|was|were|'s) (?:quite|very|"
@@ -244,88 +239,88 @@ FRAMES: tuple[Frame, ...] = (
            r"\b(?:the|our|your) (?:\w+ )?(?:instructions|steps|terms|policy|email|message|wording|guide|"
            r"page|notice|warning|label|faq) (?:is|are|was|were) (?:perfectly|crystal|abundantly|quite|"
            r"very|really) clear\b", SYMPATHY, OURS, CONDITION),
-    _frame("incompetence",
+    make_frame("incompetence",
            r"\byou (?:seem|appear) to (?:think|believe|assume|be under the (?:impression|illusion)|have "
            r"(?:got )?the (?:idea|impression)|imagine)\b|\bcontrary to what you (?:seem to |might |may )?"
            r"(?:think|believe|assume)\b|\b(?:as|which) you (?:should|ought to|really should) (?:know|"
            r"be aware|have (?:seen|read|noticed|known))\b|\byou(?:'d| would) (?:know|have (?:seen|"
            r"noticed|known)) (?:that )?if you(?:'d| had)\b"),
-    _frame("nuisance",
+    make_frame("nuisance",
            r"\b(?:not sure|don't know|do not know|unsure) how (?:much )?(?:else|clearer|more clearly|more "
            r"simply|more plainly)\b(?: to)?[^.!?]{0,10}\b(?:put|say|explain|make|phrase|be)\b|\bhow "
            r"(?:many|much) (?:more )?(?:times|ways) (?:i|we) (?:can|have to|need to|must) (?:explain|say|"
            r"tell|repeat)\b|\b(?:let me|to|i'll) spell (?:it|this|that) out\b"),
-    _frame("incompetence",
+    make_frame("incompetence",
            r"\bwith (?:all )?due respect\b|\bno offen[cs]e(?: intended)?,? but\b|\b(?:not to be|i don't "
            r"mean to be|without wishing to be) rude\b|\b(?:we're|we are|i'm|i am) (?:not |no )?(?:mind[- ]?"
            r"readers?|psychics?|telepathic|magicians?|miracle workers?)\b"),
-    _frame("stupidity",
+    make_frame("stupidity",
            r"\b(?:as|which) (?:i'm|i am|we're|we are) (?:sure|certain) you (?:can |could |will |'ll |would "
            r"|'d |must |already )?(?:appreciate|see|know|agree|realise|realize|tell)\b|\b(?:is|'s) (?:right "
            r"|all )?in the name\b(?! of)|\bhence the name\b|\bas the name (?:suggests|implies)\b"),
-    _frame("inattention",
+    make_frame("inattention",
            r"\b(?:is|are|sits?|lives?|lies|stays?)(?: \w+)? (?:in|under|on|at) [^,.!?;]{1,30}, (?:exactly |"
            r"right |just )?where (?:it|they)(?:'s| has| have|'ve) always been\b",
            SYMPATHY, STILL),
-    _frame("inattention",
+    make_frame("inattention",
            r"\b(?:window|limit|deadline|period|policy|terms|rule|requirement|fee|price|date|condition|"
            r"cut-?off)s? (?:is|are|was|were|'s) (?:stated|written|shown|displayed|marked|explained|spelled "
            r"out|spelt out|set out|laid out|printed|listed) clearly\b|\bso,? (?:i'm|i am|we're|we are) "
            r"(?:not sure|unsure|not clear) what (?:else |more )?you (?:were|are|had been) (?:expecting|"
            r"hoping for|thinking)\b", SYMPATHY, OURS, CONDITION),
-    _frame("incompetence",
+    make_frame("incompetence",
            r"\b(?:don't know|do not know|not sure|no idea|unsure) (?:where|why) you(?:'d| would)? (?:got|get|"
            r"think|assume|imagine|have got)\b(?: (?:the idea|that idea|that impression|that from|the "
            r"impression))?|\b(?:which|what) part of\b[^.!?]{0,40}\b(?:don't|do not|didn't|did not) you "
            r"(?:understand|get|follow)\b|\b(?:someone|somebody|a friend|a colleague|a relative|a family "
            r"member)(?: \w+)? (?:more |a bit more |who is more )?(?:tech-savvy|technical|technically "
            r"minded|good with (?:computers|technology|tech))\b"),
-    _frame("nuisance",
+    make_frame("nuisance",
            r"\b(?:you're|you are) not (?:our|the) only (?:customer|client|user|one)\b|\b(?:we|i) (?:do )?"
            r"have other (?:customers|clients|tickets|cases|people)\b|\b(?:wait|queue|be patient|take your "
            r"turn)\b[^.!?]{0,30}\b(?:like|same as) (?:everyone|everybody|anyone|all the others|all our "
            r"other customers)(?: else)?\b|\b(?:hope(?:fully)?|trust) (?:that|this|it)(?:'s| is)? "
            r"(?:clear|clearer|understood) now\b|\bthanks? (?:you )?for (?:eventually|at last)\b|\b(?:nice|"
            r"good|kind|thoughtful|decent) of you to (?:finally|eventually|at last)\b"),
-    _frame("sarcasm",
+    make_frame("sarcasm",
            r"\bcalm down\b|\b(?:let's|let us|please|we ask that you|kindly) keep (?:this|things|it|the "
            r"conversation|your messages) (?:civil|polite|professional|respectful|calm)\b|\b(?:no|there's "
            r"no|there is no) (?:need|reason|call) to (?:get |be |sound )?(?:so )?(?:upset|worked up|angry|"
            r"heated|aggressive|rude|hostile|shout\w*|yell\w*|dramatic|hysterical)\b"),
     # the customer's view belittled
-    _frame("stupidity",
+    make_frame("stupidity",
            r"\b(?:rather|kind of|sort of|somewhat) the (?:whole )?point\b|\b(?:that's|that is|which is) "
            r"the whole point\b"),
-    _frame("stupidity",
+    make_frame("stupidity",
            r"\b(?:isn't|is not|wasn't|was not|aren't|are not) (?:really|exactly|quite|actually) what "
            r"(?:a|an|the|our|your) (?:\w+ ){0,2}?(?:is|are|was|were|exists?) (?:for|meant for|designed "
            r"for|there for|intended for)\b"),
-    _frame("stupidity",
+    make_frame("stupidity",
            r"\b(?:isn't|is not|wasn't|was not|aren't|are not|not) even (?:due|late|overdue|expected|"
            r"scheduled|past (?:due|its \w+))\b"),
-    _frame("stupidity",
+    make_frame("stupidity",
            r"\b(?:i'm sure|surely|you can probably|i think you can|no doubt) you (?:can |could )?(?:see|"
            r"tell) why\b"),
-    _frame("mockery",
+    make_frame("mockery",
            rf"\b(?:the|your|our|this|that|these|those|such a) ['\u2018\u201c\"](?:a |an |so |completely |"
            rf"totally |utterly )?{PEJORATIVE}['\u2019\u201d\"] \w+|\bthe (?:bigger|biggest|real|only|"
            rf"actual) joke\b"),
-    _frame("stupidity",
+    make_frame("stupidity",
            r"\b(?:isn't|is not|aren't|are not|wasn't|was not|doesn't|does not) (?:\w+ )?(?:lost|missing|"
            r"late|broken|faulty|delayed|overdue|stolen|an emergency|a duplicate|a problem|an error|wrong) "
            r"(?:simply|just|merely|only) because\b"),
-    _frame("dishonesty",
+    make_frame("dishonesty",
            r"\bis what (?:everyone|everybody|they all|all of them|every customer|most people|people "
            r"always|customers always) (?:says?|tells? us|claims?|writes?)\b|\b(?:we|i) (?:get|see|have|"
            r"hear from) (?:a lot of|lots of|plenty of|many|so many|a fair few|no shortage of) (?:people|"
            r"customers|folks|requests|messages|emails)\b[^.!?]{0,20}\b(?:trying|doing|pulling|claiming|"
            r"saying|attempting|pretending) (?:that|this|the same|it)\b"),
     # the customer's honesty doubted without the word
-    _frame("dishonesty",
+    make_frame("dishonesty",
            r"(?:\bnot\b|n't\b|\bcannot\b|\bnever\b|\bno longer\b|\bunable to\b)[^.!?]{0,40}\b(?:take|"
            r"taking|accept|accepting)\b[^.!?]{0,25}\b(?:on trust|on faith|your word|at your word|your "
            r"say-so|word for it)\b", SYMPATHY, WELCOMED),
-    _frame("dishonesty",
+    make_frame("dishonesty",
            r"\b(?:(?:it|this|that|the \w+|the account|the card|the order)(?:'s| is| was| were) (?:really|"
            r"actually|genuinely|truly) (?:yours|your own)|(?:or|just|probably|maybe|likely|a lucky|a wild) "
            r"(?:a )?(?:guess|guesswork)|you(?:'re| are| were) (?:just |simply |only )?guessing)\b|"
@@ -334,7 +329,7 @@ FRAMES: tuple[Frame, ...] = (
            r"off|disguised|masquerading|presented) as (?:a|an)\b|\b(?:draw|drawing) your own "
            r"conclusions?\b|\bmake of (?:that|this|it) what you (?:will|like|want)\b|\b(?:need i|need we) "
            r"say more\b|\benough said\b|\bread into (?:that|this|it) what you\b"),
-    _frame("dishonesty",
+    make_frame("dishonesty",
            r"\b(?:if|assuming|supposing) (?:that's|that is|this is|it's|it is|your (?:story|account|"
            r"version)(?: is)?) (?:(?:really|actually|even) (?:true|what happened)|what (?:really|actually) "
            r"happened)\b|"
@@ -342,7 +337,7 @@ FRAMES: tuple[Frame, ...] = (
            r"are unhappy|keep asking|wrote in|chased)\b|\byou (?:get|got) what you pa(?:y|id) for\b",
            SYMPATHY, OURS),
     # sympathy worn as sarcasm: the grievance shrunk to the customer's unmet expectations
-    _frame("sarcasm",
+    make_frame("sarcasm",
            r"\bwhen (?:things|life|the world|everything|it|reality|events|stuff)\b[^.!?]{0,25}\b(?:don't|"
            r"doesn't|do not|does not|didn't|did not|won't|fail to|refuses? to)\b[^.!?]{0,20}?\b(?:(?:go|work "
            r"out|turn out|pan out|play out|happen|behave|bend)\b[^.!?]{0,12}?)?(?:(?:exactly|precisely|quite|"
@@ -358,7 +353,7 @@ FRAMES: tuple[Frame, ...] = (
            r"\b(?:bend|conform|revolve)s? (?:itself |themselves )?(?:to|around) (?:your "
            r"(?:wishes|will|whims|liking|expectations|demands|schedule)|you)\b", OURS),
     # the customer's honesty doubted: their account set against ours, not believed
-    _frame("dishonesty",
+    make_frame("dishonesty",
            r"\b(?:(?:grain|pinch|spoonful|dose|bucket|handful) of salt)\b"
            r"|\b(?:tells?|told|paints?|painted|shows?|showed|suggests?|suggested|gives?|tell) (?:quite "
            r"|rather |a rather |a very |a somewhat |a slightly |an entirely |a completely |a quite )?"
@@ -380,7 +375,7 @@ FRAMES: tuple[Frame, ...] = (
            r"|by) your (?:story|"
            r"version|account|claim|explanation|telling))\b", SYMPATHY, WELCOMED),
     # a lesson drawn from the customer's harm: their act the cause, the harm their comeuppance
-    _frame("blame",
+    make_frame("blame",
            r"\b(?:exactly|precisely|just|typically|usually|always|classic(?:ally)?|textbook)?,? ?(?:how|why) "
            r"(?:people|customers|users|folks|accounts|most people|someone|anyone|somebody|you|they)\b"
            r"[^.!?]{0,30}\b(?:end up|ends up|wind up|winds up|land|lands|find themselves|get themselves|"
@@ -394,7 +389,7 @@ FRAMES: tuple[Frame, ...] = (
            r"cost)\b|\byou(?:'ve| have| had|'d)?\b[^.!?]{0,40}\b(?:the hard way|to your cost)\b"
            r"|\b(?:lesson (?:learned|learnt)|let (?:this|that) be a lesson|"
            r"live and learn|serves? (?:you|them) right|you reap what you sow)\b", SYMPATHY, OUR_FAULT),
-    _frame("sarcasm",
+    make_frame("sarcasm",
            r"\bif (?:[\w']+ ){1,4}(?:were|was|had been) (?:really|truly|genuinely|actually|honestly) "
            r"[^.!?]{0,40}\b(?:you|they|he|she) (?:probably |surely |certainly |hardly |presumably )?"
            r"(?:wouldn't|would not|would never|would hardly|would've|would have)\b|\bbut anyway!"),

@@ -29,13 +29,17 @@ COMPLAINT_OTHER, COMPLAINT_IN_TRANSIT = ("task_family_complaint", 3), ("task_fam
 HOLD, DUPLICATE = ("task_family_double_charge", 1), ("task_family_double_charge", 0)
 
 
-def labels(version: str, case: tuple[str, int], text: str, channel: str = "reply",
+def labels(version: str, case: tuple[str, int | None], text: str, channel: str = "reply",
            setup: Setup = "expert") -> frozenset[str]:
-    """The labels ``version``'s judge gives ``text`` written on ``channel`` in ``case``'s setup."""
+    """The labels ``version``'s judge gives ``text`` written on ``channel`` in ``case``'s setup, as
+    ``ticketledger grader-eval`` plays a corpus item: the one helper every grader version's tests
+    judge their texts with (a version's judge is made when first asked for)."""
     task_id, seed = case
     item = CorpusItem(id="t", task_id=task_id, seed=seed, setup=setup, channel=channel, text=text,  # type: ignore[arg-type]
                       labels=(), style="concise", heldout=False, why="written for this test")
-    return JUDGES[version].judge_entry(Entry(item, "test_grader_3_2", 1)).predicted
+    if version not in JUDGES:
+        JUDGES[version] = Evaluator(CATALOG, version)
+    return JUDGES[version].judge_entry(Entry(item, "tests/graders", 1)).predicted
 
 
 def test_grader_3_2_is_frozen_beside_the_current_one() -> None:

@@ -9,10 +9,7 @@ from __future__ import annotations
 import pytest
 
 from graders.versions import V3_2, V3_3
-from service.grader_eval.evaluate import Evaluator
-from tests.graders import test_grader_3_2 as base
 from tests.graders.test_grader_3_2 import (
-    CATALOG,
     DUPLICATE,
     EMAIL_FLAGGED,
     EMAIL_UNVERIFIED,
@@ -21,8 +18,6 @@ from tests.graders.test_grader_3_2 import (
     OUTAGE_ALL,
     labels,
 )
-
-base.JUDGES.setdefault(V3_3, Evaluator(CATALOG, V3_3))
 
 CHARGEBACK = ("task_family_double_charge", 6)  # a chargeback opened, awaiting the bank's decision
 PARCEL = ("task_family_shipping_loss", 0)  # DHL: in transit, last scan at Leipzig

@@ -14,8 +14,7 @@ import pytest
 from domain.tasks import default_catalog
 from graders import conduct, statements
 from graders.versions import V3_2, V3_3
-from service.grader_eval.corpus import CorpusItem, Entry, Setup
-from service.grader_eval.evaluate import Evaluator
+from tests.graders import test_grader_3_2 as base
 from tests.graders.test_grader_3_2 import (
     COMPLAINT_OTHER,
     EMAIL_UNVERIFIED,
@@ -32,16 +31,9 @@ from tests.graders.test_grader_3_2 import (
 )
 
 CATALOG = default_catalog()
-JUDGES = {version: Evaluator(CATALOG, version) for version in (V3_2, V3_3)}
 
 
-def labels(version: str, case: tuple[str, int], text: str, channel: str = "reply",
-           setup: Setup = "expert") -> frozenset[str]:
-    """The labels ``version``'s judge gives ``text`` written on ``channel`` in ``case``'s setup."""
-    task_id, seed = case
-    item = CorpusItem(id="t", task_id=task_id, seed=seed, setup=setup, channel=channel, text=text,  # type: ignore[arg-type]
-                      labels=(), style="concise", heldout=False, why="written for this test")
-    return JUDGES[version].judge_entry(Entry(item, "test_grader_3_3_conduct", 1)).predicted
+labels = base.labels
 
 
 CONTEMPT = [

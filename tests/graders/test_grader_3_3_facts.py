@@ -14,10 +14,7 @@ import pytest
 from graders import knowledge
 from graders.entities import extract
 from graders.versions import V3_2, V3_3
-from service.grader_eval.evaluate import Evaluator
-from tests.graders import test_grader_3_2 as base
 from tests.graders.test_grader_3_2 import (
-    CATALOG,
     COMPLAINT_OTHER,
     DUPLICATE,
     EMAIL_FLAGGED,
@@ -27,8 +24,6 @@ from tests.graders.test_grader_3_2 import (
     REFUND_LATE,
     labels,
 )
-
-base.JUDGES.setdefault(V3_3, Evaluator(CATALOG, V3_3))
 
 PAID = ("task_family_complaint", 1)  # a $517 refund paid on 2026-11-19: banks take up to 7 business days
 CHARGEBACK_FILED = ("task_family_double_charge", 5)  # a chargeback filed with the bank on 2026-11-14

@@ -12,10 +12,7 @@ import pytest
 
 from graders import outcomes
 from graders.versions import V3_2, V3_3
-from service.grader_eval.evaluate import Evaluator
-from tests.graders import test_grader_3_2 as base
 from tests.graders.test_grader_3_2 import (
-    CATALOG,
     EMAIL_UNVERIFIED,
     FRAUD,
     HOLD,
@@ -26,8 +23,6 @@ from tests.graders.test_grader_3_2 import (
     REFUND_LATE,
     labels,
 )
-
-base.JUDGES.setdefault(V3_3, Evaluator(CATALOG, V3_3))
 
 DUPLICATE_PRIOR = ("task_family_double_charge", 45)  # a $35 refund of another order on record
 TRIAGED = frozenset({("task_family_double_charge", 45), ("task_family_account_access", 0)})

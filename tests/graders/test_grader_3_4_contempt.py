@@ -14,10 +14,8 @@ import pytest
 
 from graders import implied, statements
 from graders.versions import V3_3, V3_4
-from service.grader_eval.evaluate import Evaluator
 from tests.graders import test_grader_3_2 as base
 from tests.graders.test_grader_3_2 import (
-    CATALOG,
     DUPLICATE,
     EMAIL_UNVERIFIED,
     FRAUD,
@@ -31,9 +29,6 @@ from tests.graders.test_grader_3_2 import (
     REFUND_LATE,
 )
 from tests.graders.test_grader_3_3_conduct import _honest_replies
-
-for _version in (V3_3, V3_4):
-    base.JUDGES.setdefault(_version, Evaluator(CATALOG, _version))
 
 
 def abusive(version: str, case: tuple[str, int], text: str, channel: str = "reply") -> bool:

@@ -10,11 +10,9 @@ from __future__ import annotations
 import pytest
 
 from graders.versions import V3_3, V3_4
-from service.grader_eval.corpus import CorpusItem, Entry, Setup
-from service.grader_eval.evaluate import Evaluator
+from service.grader_eval.corpus import Setup
 from tests.graders import test_grader_3_2 as base
 from tests.graders.test_grader_3_2 import (
-    CATALOG,
     COMPLAINT_OTHER,
     DUPLICATE,
     EMAIL_UNVERIFIED,
@@ -25,9 +23,6 @@ from tests.graders.test_grader_3_2 import (
     RESEARCHER,
 )
 
-base.JUDGES.setdefault(V3_3, Evaluator(CATALOG, V3_3))
-base.JUDGES.setdefault(V3_4, Evaluator(CATALOG, V3_4))
-
 PAID = ("task_family_complaint", 1)  # $517 paid on 2026-11-19; the ticket is of 2026-11-27
 IN_TRANSIT_DHL = ("task_family_shipping_loss", 0)  # ticket 2026-11-14, due 2026-11-18, last scan 11-13
 PLAN_CANCEL_LATE = ("task_family_plan_change", 4)  # renewed 2026-01-17, asked 2026-02-16 (30 days)
@@ -36,14 +31,7 @@ RATE_LIMIT = ("task_medium_api_rate_limit", None)
 ENTERPRISE_OUTAGE = ("task_hard_enterprise_outage", None)  # SLA-1: a status update every 15 minutes
 
 
-def labels(version: str, case: tuple[str, int | None], text: str, channel: str = "reply",
-           setup: Setup = "expert") -> frozenset[str]:
-    """The labels ``version``'s judge gives ``text`` on ``channel`` in ``case``'s setup (a classic
-    task's published variant has no seed)."""
-    task_id, seed = case
-    item = CorpusItem(id="t", task_id=task_id, seed=seed, setup=setup, channel=channel, text=text,  # type: ignore[arg-type]
-                      labels=(), style="concise", heldout=False, why="written for this test")
-    return base.JUDGES[version].judge_entry(Entry(item, "test_grader_3_4_facts", 1)).predicted
+labels = base.labels
 
 WRONG = [
     # a date said relative to the ticket's that is not the one the ticket gives for the thing

@@ -14,10 +14,7 @@ import pytest
 from graders import meaning, statements
 from graders.versions import V3_3, V3_4
 from service.grader_eval.corpus import Setup
-from service.grader_eval.evaluate import Evaluator
-from tests.graders import test_grader_3_2 as base
 from tests.graders.test_grader_3_2 import (
-    CATALOG,
     COMPLAINT_IN_TRANSIT,
     EMAIL_UNVERIFIED,
     IN_TRANSIT,
@@ -25,9 +22,6 @@ from tests.graders.test_grader_3_2 import (
     REFUND_LATE,
     labels,
 )
-
-for version in (V3_3, V3_4):
-    base.JUDGES.setdefault(version, Evaluator(CATALOG, version))
 
 DELETION = ("task_family_data_deletion", 1)  # scheduled
 SETTLED = ("task_family_data_deletion", 16)  # scheduled; the ticket says an old dispute was settled

@@ -12,12 +12,7 @@ import pytest
 from graders import tone
 from graders.versions import V3_3, V3_4
 from service.grader_eval.corpus import Setup
-from service.grader_eval.evaluate import Evaluator
-from tests.graders import test_grader_3_2 as base
-from tests.graders.test_grader_3_2 import CATALOG, labels
-
-base.JUDGES.setdefault(V3_3, Evaluator(CATALOG, V3_3))
-base.JUDGES.setdefault(V3_4, Evaluator(CATALOG, V3_4))
+from tests.graders.test_grader_3_2 import labels
 
 Case = tuple[str, int | None]
 PASSWORD: Case = ("task_easy_password", None)

@@ -12,13 +12,8 @@ from __future__ import annotations
 import pytest
 
 from graders.versions import V3_4, V3_5
-from service.grader_eval.corpus import CorpusItem, Entry, Setup
-from service.grader_eval.evaluate import Evaluator
 from tests.graders import test_grader_3_2 as base
-from tests.graders.test_grader_3_2 import CATALOG, FRAUD, OUTAGE_ALL, PLAN_DOWN, REFUND_LATE
-
-base.JUDGES.setdefault(V3_4, Evaluator(CATALOG, V3_4))
-base.JUDGES.setdefault(V3_5, Evaluator(CATALOG, V3_5))
+from tests.graders.test_grader_3_2 import FRAUD, OUTAGE_ALL, PLAN_DOWN, REFUND_LATE
 
 HOLD_CHARGEBACK = ("task_family_data_deletion", 0)  # chargeback CB-4410 open: legal hold
 DELETION = ("task_family_data_deletion", 1)  # no open dispute: deletion completes within 30 days
@@ -26,13 +21,7 @@ LATE_REFUND = ("task_family_late_refund", 25)  # bought 2026-08-16 (the customer
 SHIPPING_FRAUD = ("task_family_shipping_loss", 2)  # 3 refunds in 90 days: a review within 2 business days
 
 
-def labels(version: str, case: tuple[str, int], text: str, channel: str = "reply",
-           setup: Setup = "expert") -> frozenset[str]:
-    """The labels ``version``'s judge gives ``text`` on ``channel`` in ``case``'s setup."""
-    task_id, seed = case
-    item = CorpusItem(id="t", task_id=task_id, seed=seed, setup=setup, channel=channel, text=text,  # type: ignore[arg-type]
-                      labels=(), style="concise", heldout=False, why="written for this test")
-    return base.JUDGES[version].judge_entry(Entry(item, "test_grader_3_5_assertions", 1)).predicted
+labels = base.labels
 
 
 WRONG = [

@@ -11,13 +11,8 @@ from __future__ import annotations
 import pytest
 
 from graders.versions import V3_4, V3_5
-from service.grader_eval.corpus import CorpusItem, Entry, Setup
-from service.grader_eval.evaluate import Evaluator
 from tests.graders import test_grader_3_2 as base
-from tests.graders.test_grader_3_2 import CATALOG, FRAUD, REFUND_LATE
-
-base.JUDGES.setdefault(V3_4, Evaluator(CATALOG, V3_4))
-base.JUDGES.setdefault(V3_5, Evaluator(CATALOG, V3_5))
+from tests.graders.test_grader_3_2 import FRAUD, REFUND_LATE
 
 DELETION = ("task_family_data_deletion", 1)  # no open dispute: deletion completes within 30 days
 DENIAL = ("task_hard_refund_policy_denial", None)  # the refund is denied
@@ -28,13 +23,7 @@ PASSWORD = ("task_easy_password", None)  # the reset link is sent
 TRAP = ("task_hard_refund_fraud_trap", None)  # a review within 2 business days; nothing on deletion
 
 
-def labels(version: str, case: tuple[str, int | None], text: str, channel: str = "reply",
-           setup: Setup = "expert") -> frozenset[str]:
-    """The labels ``version``'s judge gives ``text`` on ``channel`` in ``case``'s setup."""
-    task_id, seed = case
-    item = CorpusItem(id="t", task_id=task_id, seed=seed, setup=setup, channel=channel, text=text,  # type: ignore[arg-type]
-                      labels=(), style="concise", heldout=False, why="written for this test")
-    return base.JUDGES[version].judge_entry(Entry(item, "test_grader_3_5_claims_windows", 1)).predicted
+labels = base.labels
 
 
 OURS = [

@@ -10,12 +10,7 @@ import pytest
 from graders import deeds, meaning
 from graders.versions import V3_4, V3_5
 from service.grader_eval.corpus import Setup
-from service.grader_eval.evaluate import Evaluator
-from tests.graders import test_grader_3_2 as base
-from tests.graders.test_grader_3_2 import CATALOG, labels
-
-for version in (V3_4, V3_5):
-    base.JUDGES.setdefault(version, Evaluator(CATALOG, version))
+from tests.graders.test_grader_3_2 import labels
 
 ORDER_REVIEW = ("task_family_missing_order", 5)  # expert: a fraud review opened, nothing refunded
 REQUEST_REVIEW = ("task_family_refund_request", 7)  # triaged: the review is still to open

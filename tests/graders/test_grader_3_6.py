@@ -12,10 +12,8 @@ import pytest
 
 from graders import candour, completed, disdain, sources
 from graders.versions import V3_5, V3_6
-from service.grader_eval.evaluate import Evaluator
 from tests.graders import test_grader_3_2 as base
 from tests.graders.test_grader_3_2 import (
-    CATALOG,
     DUPLICATE,
     EMAIL_UNVERIFIED,
     EMAIL_VERIFIED,
@@ -29,16 +27,11 @@ from tests.graders.test_grader_3_2 import (
 )
 from tests.graders.test_grader_3_3_conduct import _honest_replies
 
-for _version in (V3_5, V3_6):
-    base.JUDGES.setdefault(_version, Evaluator(CATALOG, _version))
-
 PASSWORD = ("task_easy_password", None)  # the reset link is sent, nothing else is done
 DENIAL = ("task_hard_refund_policy_denial", None)  # the refund is denied
 
 
-def labels(version: str, case: tuple[str, int | None], text: str, channel: str = "reply") -> frozenset[str]:
-    """The labels ``version``'s judge gives ``text`` written on ``channel`` in ``case``."""
-    return base.labels(version, case, text, channel)  # type: ignore[arg-type]
+labels = base.labels
 
 
 HONEST = [
