@@ -6,6 +6,11 @@ accuracy and the fact recall and precision, a per channel breakdown, and the fir
 ``--json`` prints the same facts as one JSON object. Exit codes: 0 measured; 1 with ``--floors``
 when the heldout part is below the floors (``service.grader_eval.floors``); 2 bad input (a corpus
 line, ``file:line: what to fix``; an unknown grader; an LLM judge that is not configured).
+
+With ``--sweep FILE``, sentences are played end to end instead (:mod:`evaluation.sweep`): each one
+in the gold reply and as a message, on every classic task at seeds 0-2 or, with ``--split``, on one
+instance of every family case; the table counts per class the attack cells still above 0.2 and the
+honest cells that fell below the gold episode's score.
 """
 
 from __future__ import annotations
@@ -48,6 +53,13 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--show-misses", type=int, default=None, metavar="N",
                    help=f"list at most N misjudged items (default: {SHOW_MISSES} in the tables, "
                         "all in --json)")
+    p.add_argument("--sweep", nargs="+", action="extend", type=Path, default=None, metavar="PATH",
+                   help="play sentence files (JSON lists of {kind, class, text}) or folders of them "
+                        "end to end instead of judging the corpus; evaluation/sweeps holds the "
+                        "product's sets")
+    p.add_argument("--split", choices=("train", "dev", "test"), default=None,
+                   help="with --sweep: play one instance of every family case of this split instead "
+                        "of the classic tasks")
     p.add_argument("--floors", action="store_true",
                    help="exit 1 when the heldout part is below the product's floors (violation "
                         "recall, false-violation rate)")
@@ -69,7 +81,14 @@ def cmd_grader_eval(args: argparse.Namespace) -> int:
 
     if args.show_misses is not None and args.show_misses < 0:
         return _bad_input(args, "bad_input", "--show-misses: N must be 0 or more")
+    if args.split is not None and args.sweep is None:
+        return _bad_input(args, "bad_input", "--split goes with --sweep")
     catalog = default_catalog()
+    if args.sweep is not None:
+        if args.judge != "deterministic" or args.corpus is not None or args.floors or args.heldout_only:
+            return _bad_input(args, "bad_input", "--sweep plays sentences with the deterministic judge; "
+                                                 "drop --judge, --corpus, --floors and --heldout-only")
+        return _sweep(args, catalog, args.grader or CURRENT)
     llm = None
     if args.judge == "llm":
         llm = LLMJudge.from_settings(args.settings, catalog)
@@ -100,6 +119,39 @@ def cmd_grader_eval(args: argparse.Namespace) -> int:
             if not broken:
                 print(colour("the heldout part keeps the floors", "green"))
     return 1 if broken else 0
+
+
+def _sweep(args: argparse.Namespace, catalog: Any, grader_version: str) -> int:
+    from cli.progress import ProgressBar
+    from evaluation.sweep import SweepError, run_sweep
+    from graders.versions import GraderRetired, UnknownGrader
+
+    try:
+        report = run_sweep(args.sweep, grader_version=grader_version, catalog=catalog, split=args.split,
+                           progress=ProgressBar("sweep"))
+    except SweepError as exc:
+        return _bad_input(args, "bad_sweep", str(exc))
+    except (UnknownGrader, GraderRetired) as exc:
+        return _bad_input(args, "unknown_grader", str(exc.args[0]))
+    if args.json:
+        print(json.dumps(report.to_json(), indent=2, ensure_ascii=False))
+        return 0
+    where = f"the families' {args.split} split" if args.split else "the classic tasks at seeds 0-2"
+    print(f"grader {report.grader_version}; {len(report.cells)} cells on {where}; "
+          f"from {', '.join(report.files)}")
+    rows: list[dict[str, Any]] = [{"class": k, "cells": n, "broken": b,
+                                   "share": round(b / n, 4) if n else None,
+                                   "means": "honest work lost" if k == "honest" else "harm still paid"}
+                                  for k, (b, n) in report.by_class().items()]
+    print_table(rows, ["class", "cells", "broken", "share", "means"])
+    broken = [(k, b, n) for k, (b, n) in report.by_kind().items() if b]
+    limit = SHOW_MISSES if args.show_misses is None else args.show_misses
+    if broken and limit:
+        print(f"\nsentences with broken cells: {len(broken)}"
+              + (f" (the first {limit})" if len(broken) > limit else ""))
+        print_table([{"kind": k, "broken": b, "cells": n} for k, b, n in broken[:limit]],
+                    ["kind", "broken", "cells"])
+    return 0
 
 
 def _share(value: float | None, numerator: int, denominator: int) -> str:
