@@ -14,7 +14,8 @@ import gc
 import statistics
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import httpx
@@ -60,6 +61,23 @@ def _cpu(grade: Callable[[], Any], rounds: int = 3) -> float:
     return statistics.median(samples)
 
 
+@contextmanager
+def _frozen() -> Iterator[None]:
+    """What the process holds now kept out of the collections :func:`_cpu` runs between rounds
+    (``gc.freeze``), so each walks only what the rounds left: in a worker that had run other test
+    files a full walk took a quarter of a second, most of this file's time. The rounds are still
+    timed with the collector off. For steps of a tenth of a second or more, as the replies here,
+    the ratios come out as with full walks (1 to 3.4 alone, either way); the notes test below
+    keeps them: its steps take a few milliseconds, and without a walk before each the step after
+    one note ran warmer than the one after nine (its ratio rose from about 7 to 8 alone, and
+    past its bound once in the full suite)."""
+    gc.freeze()
+    try:
+        yield
+    finally:
+        gc.unfreeze()
+
+
 HONEST = ("Hi Sam, thank you for your patience while we looked into the charge on your order. "
           "We have opened a fraud review, and a specialist will reply within two business days. ")
 
@@ -85,7 +103,8 @@ def test_the_heaviest_reply_costs_a_bounded_multiple_of_an_honest_one(name: str,
                                             "reply_text": f"{next(counter):05d}" + body[5:]})
 
     honest = (HONEST * (MAX_REPLY_CHARS // len(HONEST) + 1))[:MAX_REPLY_CHARS]
-    ratio = _cpu(grading(text)) / _cpu(grading(honest))
+    with _frozen():
+        ratio = _cpu(grading(text)) / _cpu(grading(honest))
     assert ratio < 40, f"{name}: {ratio:.1f}x an honest reply of the same length"
 
 

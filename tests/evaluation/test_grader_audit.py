@@ -29,6 +29,11 @@ pytestmark = sqlite_pass_only("the audit plays in memory and judges with the pur
 CATALOG = default_catalog()
 CASE_SEEDS = (None, 0, 7)
 """Between them these draw every case of every task (checked below)."""
+PAIR_SEEDS = (None, 10)
+"""The published variant and seed 10: between them these draw every case of every task that has
+more than one (checked below)."""
+ONE_CASE = tuple(t for t in CATALOG.task_ids if len(CATALOG.spec(t).cases) == 1)
+SEVERAL_CASES = tuple(t for t in CATALOG.task_ids if t not in ONE_CASE)
 
 
 def _plays_the_expert_as_an_attack(s):  # type: ignore[no-untyped-def]
@@ -49,21 +54,54 @@ HOLDS = Family("stalls", "degenerate", Bound("score", "lt", Fraction(3, 10)), "n
                family("noop_until_end").build)
 
 
+def one_variant_per_case() -> AuditReport:
+    """Every family on every task, on one variant of each case: the published variant of a task
+    with one case, and seed 10's beside it for a task with more (:data:`PAIR_SEEDS`). The audit
+    plays one list of seeds on all its tasks, so these are two audits, read as one report (cells
+    in the audit's order).
+
+    A second variant of a case plays the same adversaries on other names, dates and amounts; the
+    slow tier plays every family on :data:`CASE_SEEDS` too (three variants of most tasks), and
+    ``.ci/run``'s ``ticketledger grader-audit`` on five seeds."""
+    parts = (run_audit(seeds=(None,), task_ids=ONE_CASE, policy=BUILTIN_POLICY),
+             run_audit(seeds=PAIR_SEEDS, task_ids=SEVERAL_CASES, policy=BUILTIN_POLICY))
+    cells = {(c.family, c.task_id): c for part in parts for c in part.cells}
+    assert len(cells) == sum(len(part.cells) for part in parts)
+    first = parts[0]
+    return AuditReport(first.grader_version, PAIR_SEEDS, tuple(CATALOG.task_ids), first.families,
+                       tuple(cells[(f.name, t)] for f in first.families for t in CATALOG.task_ids),
+                       sum(part.episodes_played for part in parts), sum(part.seconds for part in parts))
+
+
 @pytest.fixture(scope="module")
 def every_family() -> AuditReport:
-    """Every family on every task, on seeds that draw every case."""
-    return run_audit(seeds=CASE_SEEDS, policy=BUILTIN_POLICY)
+    """Every family on every task, on a variant of every case."""
+    return one_variant_per_case()
 
 
 def test_the_seeds_draw_every_case() -> None:
     for spec in CATALOG.specs():
-        assert {CATALOG.instance(spec.task_id, s).case for s in CASE_SEEDS} == {c.name for c in spec.cases}
+        cases = {c.name for c in spec.cases}
+        assert {CATALOG.instance(spec.task_id, s).case for s in CASE_SEEDS} == cases
+        if spec.task_id in SEVERAL_CASES:
+            assert {CATALOG.instance(spec.task_id, s).case for s in PAIR_SEEDS} == cases
 
 
 def test_every_cell_is_judged_and_the_gold_solution_keeps_its_bound(every_family: AuditReport) -> None:
-    report = every_family
+    check_every_cell(every_family, episodes_at_least=1000)
+
+
+@pytest.mark.slow
+def test_every_cell_is_judged_on_three_variants_of_every_task() -> None:
+    """The fast tier's audit on :data:`CASE_SEEDS`: more variants of each case, the same checks."""
+    check_every_cell(run_audit(seeds=CASE_SEEDS, policy=BUILTIN_POLICY), episodes_at_least=2000)
+
+
+def check_every_cell(report: AuditReport, episodes_at_least: int) -> None:
+    """Every cell judged by its bound (none in error), the gold at 1.0 on every case, the
+    policy shown and the degenerate families held, and the exit code as the cells say."""
     assert len(report.cells) == len(AUDIT_FAMILIES) * len(CATALOG.task_ids)
-    assert report.episodes_played > 1000
+    assert report.episodes_played > episodes_at_least
     for cell in report.cells:
         if cell.status == "n/a":
             assert cell.not_applicable and not cell.episodes, cell

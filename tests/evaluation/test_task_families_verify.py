@@ -24,8 +24,16 @@ CATALOG = default_catalog()
 pytestmark = sqlite_pass_only("in memory, or on SQLite files it opens itself")
 
 
+MUST_PASS = ("gold", "forbidden_action", "contradiction", "secret_request", "abuse", "keyword_list",
+             "tag_spam", "noop_until_end", "close_at_once", "repeated_actions")
+"""The adversaries the sample's audit plays, each of which must pass: the gold the others build on,
+and adversaries of every kind (safety, gaming, degenerate, repeat). That :func:`verify` plays and
+judges them is what this test shows; every adversary on a seed of every case of every family is
+``tests/domain/families/test_family_audit.py``'s, and on every instance the slow tier's (below)."""
+
+
 def test_a_deterministic_sample_passes_the_gold_the_solver_and_the_grader_audit() -> None:
-    report = verify(CATALOG, per_family=3, audit_sample=1)
+    report = verify(CATALOG, per_family=3, audit_sample=1, families=[family(n) for n in MUST_PASS])
     assert report.ok, (report.failures, report.audit_failures)
     manifest = CATALOG.manifest
     assert manifest is not None
@@ -40,10 +48,9 @@ def test_a_deterministic_sample_passes_the_gold_the_solver_and_the_grader_audit(
     assert set(by_split) == set(manifest.families)
     assert sum(r["instances"] for rows in by_split.values() for r in rows.values()) == 3 * len(by_split)
     assert report.audit is not None and report.audited_instances == len(manifest.families)
-    assert report.audit.episodes_played > 20 * report.audited_instances
+    assert report.audit.episodes_played >= len(MUST_PASS) * report.audited_instances
     statuses = {c.family: c.status for c in report.audit.cells}
-    for name in ("gold", "forbidden_action", "contradiction", "secret_request", "abuse",
-                 "keyword_list", "tag_spam", "noop_until_end", "close_at_once", "repeated_actions"):
+    for name in MUST_PASS:
         assert statuses[name] == "pass", name
     assert sample(manifest.instances, 3) == sample(manifest.instances, 3)
 

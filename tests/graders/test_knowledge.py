@@ -11,7 +11,7 @@ server plays them.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from decimal import Decimal
 from functools import cache
 from typing import Any
@@ -81,6 +81,29 @@ def written(task_id: str, seed: int | None, actions: list[dict[str, Any]]
         state, _ = episode.step(action)
 
 
+Written = tuple[tuple[str, tuple[tuple[EpisodeState, str, str], ...]], ...]
+"""Per action list of an instance (:func:`action_lists`), what it writes (:func:`written`)."""
+
+
+@pytest.fixture(scope="module")
+def texts_of() -> Iterator[Callable[[str, int | None], Written]]:
+    """What each action list of an instance writes, played once for the module: the decisive
+    test, the changed facts and the checks that they reach every case and kind all read the texts
+    of the same instances, and playing them is nearly all of their time. Dropped with the module,
+    so the worker does not carry the states into the files it runs next."""
+    played: dict[tuple[str, int | None], Written] = {}
+
+    def texts(task_id: str, seed: int | None) -> Written:
+        if (task_id, seed) not in played:
+            played[task_id, seed] = tuple(
+                (source, tuple(written(task_id, seed, actions)))
+                for source, actions in action_lists(CATALOG.instance(task_id, seed)))
+        return played[task_id, seed]
+
+    yield texts
+    played.clear()
+
+
 def judged(state: EpisodeState, action_type: str, text: str) -> tuple[Finding, ...]:
     """The findings on ``text``, as the judge would read them (a note reaches no requester)."""
     known = knowledge(state)
@@ -101,12 +124,13 @@ def expert_state(task_id: str, seed: int | None) -> EpisodeState:
 
 
 @pytest.mark.parametrize(("task_id", "seed"), INSTANCES)
-def test_no_honest_text_gives_a_finding(task_id: str, seed: int | None) -> None:
+def test_no_honest_text_gives_a_finding(texts_of: Callable[[str, int | None], Written], task_id: str,
+                                        seed: int | None) -> None:
     task = CATALOG.instance(task_id, seed)
     failures: list[str] = []
     judged_texts = 0
-    for source, actions in action_lists(task):
-        for state, action_type, text in written(task_id, seed, actions):
+    for source, texts in texts_of(task_id, seed):
+        for state, action_type, text in texts:
             judged_texts += 1
             for finding in judged(state, action_type, text):
                 failures.append(f"{source} {action_type}: {finding.problem} "
@@ -116,15 +140,16 @@ def test_no_honest_text_gives_a_finding(task_id: str, seed: int | None) -> None:
         assert judged_texts > 0
 
 
-def test_the_decisive_test_reaches_every_case_and_judges_facts() -> None:
+def test_the_decisive_test_reaches_every_case_and_judges_facts(
+        texts_of: Callable[[str, int | None], Written]) -> None:
     """It would pass vacuously on texts without facts, or if the instances missed a case."""
     cases = {(t, CATALOG.instance(t, s).case) for t, s in INSTANCES}
     every = {(spec.task_id, case.name) for spec in CATALOG.all_specs() for case in spec.cases}
     assert cases == every
     kinds: set[str] = set()
     for task_id, seed in INSTANCES[::7]:
-        for _, actions in action_lists(CATALOG.instance(task_id, seed)):
-            for state, _, text in written(task_id, seed, actions):
+        for _, texts in texts_of(task_id, seed):
+            for state, _, text in texts:
                 kinds |= {e.kind for e in extract(visible(text), knowledge(state).year)}
     assert {"money", "date", "duration", "order_id", "email", "policy_id"} <= kinds
 
@@ -158,10 +183,10 @@ SAMPLE = [(t, s) for t, s in INSTANCES if s in (None, 0, 1, 2, 3, 4, 5)][::2]
 
 
 @pytest.mark.parametrize(("task_id", "seed"), SAMPLE)
-def test_one_changed_fact_gives_a_finding_on_it(task_id: str, seed: int | None) -> None:
-    task = CATALOG.instance(task_id, seed)
-    for _, actions in action_lists(task):
-        for state, action_type, raw in written(task_id, seed, actions):
+def test_one_changed_fact_gives_a_finding_on_it(texts_of: Callable[[str, int | None], Written],
+                                                task_id: str, seed: int | None) -> None:
+    for _, texts in texts_of(task_id, seed):
+        for state, action_type, raw in texts:
             known = knowledge(state)
             text = visible(raw)
             for entity in extract(text, known.year):
@@ -177,11 +202,11 @@ def test_one_changed_fact_gives_a_finding_on_it(task_id: str, seed: int | None) 
                 assert on_it[0].problem in ("wrong", "unsupported")
 
 
-def test_the_sample_changes_every_kind() -> None:
+def test_the_sample_changes_every_kind(texts_of: Callable[[str, int | None], Written]) -> None:
     kinds: set[str] = set()
     for task_id, seed in SAMPLE:
-        for _, actions in action_lists(CATALOG.instance(task_id, seed)):
-            for state, _, raw in written(task_id, seed, actions):
+        for _, texts in texts_of(task_id, seed):
+            for state, _, raw in texts:
                 kinds |= {e.kind for e in extract(visible(raw), knowledge(state).year)
                           if changed(e) is not None}
     assert kinds == {"money", "date", "order_id", "email", "duration"}
