@@ -99,7 +99,7 @@ def replay(env: Env, record: dict[str, Any]) -> dict[str, Any]:
     """``record``'s episode played again today on ``env`` (a fresh database): its recorded actions,
     or the built-in policy choosing again.
 
-    The recordings share most of their episodes (v3 to v9 hold the same 136 plays, v1's and v2's
+    The recordings share most of their episodes (v3 to v10 hold the same 136 plays, v1's and v2's
     scripted ones are among them), and today's code plays the same inputs the same way into a
     fresh log (``episodes.py``: nothing in a record is random), so each distinct play runs once per
     session and every version is compared with a copy of it."""

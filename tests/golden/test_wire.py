@@ -218,7 +218,7 @@ def played(recorded: Recorded, database_url: str) -> list[list[dict[str, Any]]]:
     """The exchanges of each of ``recorded``'s conversations, played in their recorded order
     against a fresh ``python -m server.app`` on ``database_url``.
 
-    Versions that send the same requests in the same order (v2 and v3 do, and v4 to v9) are
+    Versions that send the same requests in the same order (v2 and v3 do, and v4 to v10) are
     answered alike by today's code: random ids are named in the exchanges, and nothing else in
     them depends on the play (``tests/golden/wire.py``). So each distinct sequence is played once
     per session, on a server of its own, and each version is compared with a copy of its answers."""
