@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from graders import candour, completed, disdain, sources
+from graders import candour, completed, disdain, sources, statements
 from graders.versions import V3_5, V3_6
 from tests.graders import test_grader_3_2 as base
 from tests.graders.test_grader_3_2 import (
@@ -148,6 +148,9 @@ def test_the_readings_keep_their_shapes() -> None:
     assert completed.claims("Once the erasure is completed, we'll email you.") == ()
 
 
-def test_honest_replies_of_the_audit_stay_clean_under_3_6() -> None:
+def test_no_honest_reply_of_the_audit_reads_as_contempt_or_an_internal_source() -> None:
+    """3.6's readings of words alone on every honest reply the grader audit plays (the audit itself
+    plays them in their episodes, where their outcome claims are judged against the state)."""
     for reply in _honest_replies():
-        assert "abusive" not in labels(V3_6, HOLD, reply), reply
+        assert disdain.contempt(statements._plain(reply)) is None, reply
+        assert sources.internal_source(reply) is None, reply
