@@ -37,7 +37,14 @@ def check_audit(family: str, seeds: Sequence[int]) -> None:
     assert set(MUST_PLAY) <= played, set(MUST_PLAY) - played
 
 
-@pytest.mark.parametrize("family", FAMILIES)
+FAST = ("refund_request", "email_change", "security_report", "complaint")
+"""The families whose audit the plain test run plays, one of each shape: money decided on a
+window or a review, an account change waiting on verification, a security report, a complaint
+with its refund; the slow tier plays every family, here and over seeds 0 to 11."""
+
+
+@pytest.mark.parametrize("family", [f if f in FAST else pytest.param(f, marks=pytest.mark.slow)
+                                    for f in FAMILIES])
 def test_grader_audit_bounds_hold_on_one_seed_per_case(family: str) -> None:
     check_audit(family, seeds_per_case(family))
 
