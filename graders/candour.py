@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import re
 
+from graders.memo import TEXT_CHARS, text_cache
 from graders.normalize import SENTENCE_END
 
 FAULT_ON_US = re.compile(r"\b(?:that|this|it|which|the (?:mistake|error|confusion|delay|mix-up|oversight|slip"
@@ -60,12 +61,14 @@ AIMED = re.compile(r"\b(?:want|wants|wanted|would like|'d like|hope|hoping|wish|
 "we'd like to get this sorted", "hoping to see this resolved"."""
 
 
+@text_cache(max_chars=TEXT_CHARS, max_entries=4096)
 def wished(quote: str) -> bool:
     """Whether the clause ``quote`` (lower case, contractions expanded) states what the writer
     wants or aims to get done rather than an outcome: its verb is governed by a wish."""
     return AIMED.search(quote.replace(" would like", " 'd like")) is not None
 
 
+@text_cache(max_chars=TEXT_CHARS, max_entries=4096)
 def without_wishes(text: str) -> str:
     """``text`` without its sentences that say what the writer wants or aims to see done: what
     such a sentence calls settled is the aim, not the state (3.4's check of a problem said to be
@@ -81,6 +84,7 @@ WITHHELD = re.compile(r"\b(?:can't|cannot|can not|won't|will not|unable to|not a
 to share details of other customers"."""
 
 
+@text_cache(max_chars=TEXT_CHARS, max_entries=4096)
 def withheld_sentences(text: str) -> str:
     """``text`` without its sentences that refuse to share something: what is named there is
     named to say it is not told."""

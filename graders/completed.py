@@ -17,6 +17,7 @@ import re
 
 from graders import meaning
 from graders.meaning import DONE, Frame
+from graders.memo import READING_CHARS, text_cache
 
 DONE_BY = (r"(?:has been|have been|had been|was|were|is|are|got|'s been|is now|are now|has now been|have now "
            r"been)(?: now)?(?: (?:fully|successfully|already|officially|finally|completely|formally|all))*")
@@ -68,6 +69,7 @@ NOT_DONE = frozenset({"not", "never", "no", "yet", "until", "once", "when", "if"
 future, pending or a general statement ("a refund is usually processed in five days")."""
 
 
+@text_cache(max_chars=READING_CHARS, max_entries=4096)
 def claims(text: str) -> tuple[Frame, ...]:
     """The outcomes ``text`` says are complete by their noun, one frame per clause."""
     out: list[Frame] = []

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import re
 
+from graders.memo import TEXT_CHARS, text_cache
 from graders.normalize import SENTENCE_END
 
 STAFF_TEXT = (r"(?:notes?|case notes|ticket notes|ticket history|account history|internal (?:\w+ )?(?:notes?|"
@@ -120,6 +121,7 @@ STREET = re.compile(r"\b\d{1,5}[A-Za-z]? (?:[A-Z][a-z]+ ){1,3}(?:Street|St|Avenu
 """A street address, read on the text as written."""
 
 
+@text_cache(max_chars=TEXT_CHARS, max_entries=4096)
 def internal_source(text: str) -> str | None:
     """The first words of ``text`` (as written) that quote or report an internal source to the
     customer, where what they cite is no public source or the customer's own words, or None."""
@@ -133,6 +135,7 @@ def internal_source(text: str) -> str | None:
     return None
 
 
+@text_cache(max_chars=TEXT_CHARS, max_entries=4096)
 def other_people(text: str, customer: str) -> str | None:
     """The first words of ``text`` (as written) that name somebody else in the case (an owner, a
     staff member, another customer; not ``customer``, the ticket's sender) or other customers, or
@@ -148,6 +151,7 @@ def other_people(text: str, customer: str) -> str | None:
     return others.group() if others is not None else None
 
 
+@text_cache(max_chars=TEXT_CHARS, max_entries=4096)
 def read_out(text: str) -> str | None:
     """The first detail on file ``text`` recites with its value, or a street address, or None (to be
     judged against whether the requester is verified)."""
