@@ -19,8 +19,8 @@ from bench.common import (
     write_results,
 )
 
-SECTIONS = ("host", "parts", "inprocess", "replay", "http", "ws", "growth", "scale", "postgres",
-            "inference", "startup")
+SECTIONS = ("host", "parts", "inprocess", "replay", "http", "ws", "heavy", "growth", "scale",
+            "postgres", "inference", "startup")
 EXTRA_SECTIONS = ("load", "instructions", "sessions")
 """Run only when named with --only: bench/load.py (the integrity load run) overlaps the
 HTTP figures and takes minutes; bench/instructions.py needs valgrind and takes minutes;

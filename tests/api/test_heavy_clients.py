@@ -2,8 +2,9 @@
 
 A real server on 127.0.0.1: one client drafts replies of one-letter sentences ("a.a.a.", the most
 tokens per character, each distinct so no cache helps), back to back, while another session plays
-plain actions. The plain session's p99 step latency over 100 steps stays at or under 50 ms (a
-wall-clock bound, so in the slow tier: on a busy shared machine it measures the machine too). The
+plain actions. The plain session takes many steps for each heavy reply (counted, in the slow
+tier); its p99 latency beside the heavy client is a wall-clock figure, so it lives in the bench
+(``python -m bench --only heavy``, bar 50 ms), where rounds alone and beside alternate. The
 plain tier holds the cost side: the heaviest step within the limits costs a bounded multiple of an
 honest reply at the same limit (CPU time of the grading thread, a ratio, not wall time).
 """
@@ -12,7 +13,6 @@ from __future__ import annotations
 
 import gc
 import statistics
-import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -22,20 +22,12 @@ import httpx
 import pytest
 
 from api.deps import HEAVY_CHARS, is_heavy
+from bench.heavy import TASK, HeavyClient, plain_latencies
 from domain.actions import EXPANSION, MAX_NOTE_CHARS, MAX_REPLY_CHARS
 from domain.tasks import default_catalog
 from tests.databases import sqlite_pass_only
 from tests.offline import Offline
 from tests.servers import module_database, start_server
-
-TASK = "task_hard_refund_fraud_trap"
-PLAIN = [{"action_type": "classify_priority", "priority": "high"},
-         {"action_type": "assign_queue", "queue": "billing"}, {"action_type": "noop"},
-         {"action_type": "add_tag", "tag": "refund"}]
-
-
-def _heavy_reply(i: int) -> str:
-    return f"{i:06d}" + "a." * ((MAX_REPLY_CHARS - 6) // 2)
 
 
 def test_a_step_is_heavy_by_the_text_it_brings() -> None:
@@ -132,67 +124,35 @@ def test_nine_long_notes_cost_a_bounded_multiple_of_one() -> None:
     assert ratio < 10, f"a step after nine notes cost {ratio:.1f}x one after a single note"
 
 
-ROUNDS = 3
-"""Rounds of 100 plain steps beside the heavy client; the bound must hold in one of them. CI runs
-the slow tier beside the PostgreSQL pass on two cores, so a round can lose a few steps to the
-other processes; a server that queues plain steps behind heavy ones breaks the bound in every
-round (p99 about 280 ms when it did)."""
-
-
 @pytest.mark.slow
-@sqlite_pass_only("a latency bound, measured once beside the heavy client on the default backend")
-def test_a_heavy_client_does_not_raise_another_sessions_p99_above_50_ms(
+@sqlite_pass_only("one server beside the heavy client on the default backend is enough")
+def test_plain_steps_are_not_queued_behind_a_heavy_clients_replies(
         tmp_path_factory: pytest.TempPathFactory) -> None:
+    """While the heavy client drafts its replies back to back, a plain session keeps stepping
+    between them: it takes many steps for each heavy one. A server that queued requests one after
+    another would alternate them (about one plain step per heavy reply); shared fairly, a plain step
+    costs a small share of a heavy one. Counted, not timed: the latency itself is a figure of
+    ``python -m bench --only heavy``."""
     url = module_database(tmp_path_factory, "heavy_clients")
-    with start_server(url) as server:
-        stop = threading.Event()
-        heavy_steps = 0
+    with start_server(url) as server, httpx.Client(base_url=server.url, timeout=60) as plain:
+        plain_latencies(plain, 8)  # warm up
+        with HeavyClient(server.url) as heavy:
+            while heavy.steps < 1:
+                assert heavy.error is None, heavy.error
+                time.sleep(0.05)
+            first = heavy.steps
+            plain_steps = 0
+            while heavy.steps - first < HEAVY_STEPS and plain_steps < 5000:
+                assert heavy.error is None, heavy.error
+                plain_steps += len(plain_latencies(plain, 4))
+            heavy_steps = heavy.steps - first
+    assert heavy_steps >= HEAVY_STEPS, f"the heavy client took {heavy_steps} steps"
+    assert plain_steps >= PLAIN_PER_HEAVY * heavy_steps, (
+        f"{plain_steps} plain steps beside {heavy_steps} heavy replies")
 
-        def heavy() -> None:
-            nonlocal heavy_steps
-            with httpx.Client(base_url=server.url, timeout=60) as client:
-                i = 0
-                while not stop.is_set():
-                    eid = client.post("/reset", json={"task_id": TASK}).json()["episode_id"]
-                    for _ in range(8):
-                        if stop.is_set():
-                            break
-                        reply = client.post("/step", json={"episode_id": eid, "action": {
-                            "action_type": "draft_reply", "reply_text": _heavy_reply(i)}})
-                        assert reply.status_code == 200, reply.text
-                        i += 1
-                        heavy_steps += 1
 
-        rounds: list[tuple[float, float, int]] = []
-        with httpx.Client(base_url=server.url, timeout=60) as plain:
-            def plain_steps(n: int) -> list[float]:
-                latencies: list[float] = []
-                while len(latencies) < n:
-                    eid = plain.post("/reset", json={"task_id": TASK}).json()["episode_id"]
-                    for action in PLAIN:
-                        start = time.perf_counter()
-                        reply = plain.post("/step", json={"episode_id": eid, "action": action})
-                        latencies.append(time.perf_counter() - start)
-                        assert reply.status_code == 200, reply.text
-                return latencies
-
-            plain_steps(20)  # warm up
-            for _ in range(ROUNDS):
-                stop.clear()
-                heavy_steps = 0
-                worker = threading.Thread(target=heavy)
-                worker.start()
-                try:
-                    time.sleep(1.0)
-                    latencies = sorted(plain_steps(100))
-                finally:
-                    stop.set()
-                    worker.join()
-                assert heavy_steps >= 3, heavy_steps  # the heavy client was stepping meanwhile
-                rounds.append((latencies[98] * 1000, latencies[50] * 1000, heavy_steps))
-                if rounds[-1][0] <= 50:
-                    break
-        shown = "; ".join(f"p99 {p99:.1f} ms, p50 {p50:.1f} ms beside {n} heavy steps"
-                          for p99, p50, n in rounds)
-        print(shown)
-        assert min(p99 for p99, _, _ in rounds) <= 50, shown
+HEAVY_STEPS = 4
+"""Heavy replies to count plain steps beside."""
+PLAIN_PER_HEAVY = 5
+"""Plain steps a heavy reply must leave room for: a heavy reply costs tens of plain steps of CPU
+(its grading reads a token per character), so a fair server serves far more than five."""
