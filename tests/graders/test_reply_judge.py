@@ -309,16 +309,3 @@ def test_every_scripted_reply_still_scores_full_and_breaks_no_rule(service) -> N
             last = play(service, task_id, gold(task), seed=seed)[-1]
             assert last.state.score == 1.0, (task_id, seed, last.grade.audit_reason())
             assert not reply_violations(last.state)
-
-
-def test_judging_a_reply_takes_a_few_milliseconds() -> None:
-    import time
-
-    task = CATALOG.instance("task_hard_gdpr_deletion")
-    assert task.reply is not None
-    texts = [reply_of(task) + f" Ref {i}." for i in range(50)]  # distinct: no cache hits
-    start = time.perf_counter()
-    for text in texts:
-        evaluate(task.reply, text, task.first_name)
-        judge_reply(text, frozenset({"legal_hold_placed"}), task.reply)
-    assert (time.perf_counter() - start) / len(texts) < 0.05  # about 3 ms on an idle 2-core machine
