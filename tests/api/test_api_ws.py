@@ -14,7 +14,6 @@ from typing import Any
 import httpx
 import pytest
 import websockets
-from openenv.core.generic_client import GenericEnvClient
 
 from api.app import create_app
 from domain.tasks import default_catalog
@@ -38,6 +37,9 @@ async def exchange(ws: Any, message: Any) -> dict[str, Any]:
 
 async def play(server: LiveServer, task_id: str, seed: int) -> dict[str, Any]:
     """One full episode through OpenEnv's GenericEnvClient; what it saw, for checking."""
+    # imported here: openenv.core loads gradio, seconds in every worker collecting this file
+    from openenv.core.generic_client import GenericEnvClient
+
     task = CATALOG.instance(task_id, seed)
     plan = gold(task)
     async with GenericEnvClient(base_url=server.url) as env:

@@ -12,7 +12,6 @@ from typing import Any
 
 import httpx
 import websockets
-from openenv.core.generic_client import GenericEnvClient
 
 from service.audit_views import Auditor
 from store import open_database
@@ -100,6 +99,9 @@ def test_a_ws_session_that_ends_with_its_episode_open_ends_it_as_disconnected(
         named = http.post("/reset", json={"task_id": TASK, "seed": 4}).json()["episode_id"]
 
     async def scenario() -> tuple[str, str]:
+        # imported here: openenv.core loads gradio, seconds in every worker collecting this file
+        from openenv.core.generic_client import GenericEnvClient
+
         async with GenericEnvClient(base_url=live_server.url) as env:
             first = await env.reset(task_id="task_easy_password", seed=0)
             for _ in range(first.observation["max_steps"]):  # runs out of steps: ends in a step

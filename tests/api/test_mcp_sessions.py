@@ -19,17 +19,19 @@ import asyncio
 import json
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import httpx
 import pytest
-from openenv.core.mcp_client import MCPToolClient
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect as ws_connect
 
 from domain.tasks import default_catalog
 from service.gold import gold
 from tests.servers import LiveServer
+
+if TYPE_CHECKING:  # imported where a test runs: openenv.core loads gradio (seconds per worker)
+    from openenv.core.mcp_client import MCPToolClient
 
 CATALOG = default_catalog()
 TASK, SEED = "task_easy_password", 7
@@ -44,6 +46,8 @@ def rpc(server: LiveServer, method: str, params: dict[str, Any] | None = None) -
 
 @asynccontextmanager
 async def production_client(server: LiveServer) -> AsyncIterator[tuple[MCPToolClient, str]]:
+    from openenv.core.mcp_client import MCPToolClient
+
     env = MCPToolClient(base_url=server.url)
     env.use_production_mode = True
     session_id = await env._ensure_production_session()
@@ -61,6 +65,8 @@ def test_mcp_tool_client_plays_over_ws_with_call_tool_steps(live_server: LiveSer
     plan = gold(CATALOG.instance(TASK, SEED))
 
     async def play() -> tuple[list[str], list[dict[str, Any]], Any]:
+        from openenv.core.mcp_client import MCPToolClient
+
         async with MCPToolClient(base_url=live_server.url) as env:
             await env.reset(task_id=TASK, seed=SEED)
             tools = [t.name for t in await env.list_tools()]
