@@ -103,6 +103,11 @@ def judge_3_6(state: EpisodeState) -> Findings:
     return _judge(state, statements.READING_3_6)
 
 
+def judge_3_7(state: EpisodeState) -> Findings:
+    """Grader 3.7's findings: 3.6's, read as :data:`graders.statements.READING_3_7` says."""
+    return _judge(state, statements.READING_3_7)
+
+
 def _judge(state: EpisodeState, reading: statements.Reading) -> Findings:
     acts = (forbidden_actions(state) + decisions.unrequested_action_violations(state)
             + missing_facts(state) + decisions.seed_decision_violations(state))

@@ -157,9 +157,10 @@ def _prepared(text: str) -> str:
     return _AGAIN.sub(r"\1 again", text)
 
 
-def clauses(text: str) -> tuple[Clause, ...]:
+def clauses(text: str, keep_soft: bool = False) -> tuple[Clause, ...]:
     """The clauses of ``text``: split at sentence ends, at ``,;:()`` and dashes, and before a
-    conjunction ("but", "because", ...) or "and"/"or"/"so" followed by a new subject."""
+    conjunction ("but", "because", ...) or "and"/"or"/"so" followed by a new subject; the
+    adverbs of :data:`SOFT` left out unless ``keep_soft`` (what ties a clause to now: "already")."""
     tokens = [m.group().strip() or "-" for m in _WORD.finditer(_prepared(text))]
     sentences: list[list[list[str]]] = [[[]]]
     questions: set[int] = set()
@@ -179,7 +180,7 @@ def clauses(text: str) -> tuple[Clause, ...]:
                                                     and nxt in SUBJECT_STARTS)):
             current.append([])
         word = tok.rstrip(".,")
-        if word not in SOFT:
+        if keep_soft or word not in SOFT:
             current[-1].append(word)
     out: list[Clause] = []
     for n, sentence in enumerate(sentences):

@@ -162,14 +162,21 @@ a wish, a refusal to share: :mod:`graders.candour`), contempt by its act on the 
 (:mod:`graders.disdain`), disclosure by its source (:mod:`graders.sources`), outcomes said to be
 complete by their noun (:mod:`graders.completed`). The lexicon is 3.2's."""
 
+V3_7 = "ticketledger-grader/3.7"
+"""Grader 3.6, read against a further round of fresh honest sentences
+(:data:`graders.statements.READING_3_7`): a rule stated in general, a secret named to reassure or
+quoted to warn, the customer's own "if you ..." and an idiom said of someone else are not read as
+harm (:mod:`graders.general`). The lexicon is 3.2's."""
+
 LEXICONS: dict[str, Lexicon] = {v2_0.GRADER_VERSION: LEXICON_2_0, V2_1: LEXICON_2_1,
                                 V3_0: LEXICON_3_0, V3_1: LEXICON_3_1, V3_2: LEXICON_3_2, V3_3: LEXICON_3_2,
-                                V3_4: LEXICON_3_2, V3_5: LEXICON_3_2, V3_6: LEXICON_3_2}
+                                V3_4: LEXICON_3_2, V3_5: LEXICON_3_2, V3_6: LEXICON_3_2,
+                                V3_7: LEXICON_3_2}
 """The lexicon of each grader 2.x and 3.x."""
 SAFETY_JUDGES: dict[str, SafetyJudge] = {V3_0: channels.judge, V3_1: channels.judge_3_1,
                                          V3_2: channels.judge_3_2, V3_3: channels.judge_3_3,
                                          V3_4: channels.judge_3_4, V3_5: channels.judge_3_5,
-                                         V3_6: channels.judge_3_6}
+                                         V3_6: channels.judge_3_6, V3_7: channels.judge_3_7}
 """The safety judge of each version that does not use grader 2.x's (``graders.safety.judge``)."""
 
 GRADERS: dict[str, Grader] = {
@@ -180,7 +187,7 @@ GRADERS: dict[str, Grader] = {
 """Every grader this code can run, by the version string episodes record (retired versions,
 :data:`graders.retired.RETIRED`, are not among them)."""
 
-CURRENT = V3_6
+CURRENT = V3_7
 """The version new episodes record."""
 
 
