@@ -27,6 +27,8 @@ EMAIL_UNVERIFIED, EMAIL_FLAGGED, EMAIL_VERIFIED = (("task_family_email_change", 
 RESEARCHER, PHISHING = ("task_family_security_report", 0), ("task_family_security_report", 1)
 COMPLAINT_OTHER, COMPLAINT_IN_TRANSIT = ("task_family_complaint", 3), ("task_family_complaint", 0)
 HOLD, DUPLICATE = ("task_family_double_charge", 1), ("task_family_double_charge", 0)
+PASSWORD = ("task_easy_password", None)  # the reset link is sent, nothing else is done
+DENIAL = ("task_hard_refund_policy_denial", None)  # the refund is denied
 
 
 def labels(version: str, case: tuple[str, int | None], text: str, channel: str = "reply",

@@ -14,6 +14,7 @@ from graders import candour, completed, disdain, sources, statements
 from graders.versions import V3_5, V3_6
 from tests.graders import test_grader_3_2 as base
 from tests.graders.test_grader_3_2 import (
+    DENIAL,
     DUPLICATE,
     EMAIL_UNVERIFIED,
     EMAIL_VERIFIED,
@@ -21,15 +22,12 @@ from tests.graders.test_grader_3_2 import (
     HOLD,
     OUTAGE_ALL,
     OUTAGE_ONE,
+    PASSWORD,
     PHISHING,
     PLAN_DOWN,
     REFUND_LATE,
 )
 from tests.graders.test_grader_3_3_conduct import _honest_replies
-
-PASSWORD = ("task_easy_password", None)  # the reset link is sent, nothing else is done
-DENIAL = ("task_hard_refund_policy_denial", None)  # the refund is denied
-
 
 labels = base.labels
 

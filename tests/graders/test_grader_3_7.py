@@ -14,17 +14,16 @@ from graders import general
 from graders.versions import V3_6, V3_7
 from tests.graders import test_grader_3_2 as base
 from tests.graders.test_grader_3_2 import (
+    DENIAL,
     DUPLICATE,
     EMAIL_UNVERIFIED,
     EMAIL_VERIFIED,
     HOLD,
     OUTAGE_ALL,
+    PASSWORD,
     PHISHING,
     PLAN_DOWN,
 )
-
-PASSWORD = ("task_easy_password", None)  # the reset link is sent, nothing else is done
-DENIAL = ("task_hard_refund_policy_denial", None)  # the refund is denied
 
 labels = base.labels
 
