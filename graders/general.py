@@ -35,8 +35,10 @@ from graders.normalize import SENTENCE_END
 OPENERS = (("to", "be", "clear"), ("in", "general"), ("as", "a", "rule"), ("generally",), ("normally",),
            ("usually",), ("typically",), ("just", "so", "you", "know"), ("please", "note"), ("note", "that"),
            ("for", "what", "it", "is", "worth"), ("for", "security", "reasons"), ("for", "your", "safety"),
-           ("in", "practice"), ("as", "a", "general", "rule"))
-"""Words that open a sentence before its subject without making it about the case."""
+           ("in", "practice"), ("as", "a", "general", "rule"), ("no", "worries"), ("no", "problem"),
+           ("not", "a", "problem"), ("never", "mind"), ("no", "stress"), ("no", "rush"))
+"""Words that open a sentence before its subject without making it about the case ("no worries"
+is no quantifier: "No worries the refund went out" is about the case)."""
 HABITUAL = frozenset({"only", "ever", "always", "never", "usually", "normally", "typically", "generally",
                       "can", "may", "must", "should", "need", "needs", "require", "requires", "go", "goes",
                       "get", "gets", "take", "takes", "follow", "follows", "happen", "happens", "mean",
@@ -46,7 +48,7 @@ HABITUAL = frozenset({"only", "ever", "always", "never", "usually", "normally", 
 INDEFINITE_HABITUAL = HABITUAL - {"is", "are"}
 """For "a"/"an" subjects the plain present is not enough: "a refund is on its way" is about this
 case, "a refund can take ten days" is not."""
-UNIVERSAL = frozenset({"any", "every", "each", "no"})
+UNIVERSAL = frozenset({"any", "every", "each"})
 INDEFINITE = frozenset({"a", "an"})
 NOT_GERUNDS = frozenset({"nothing", "something", "everything", "anything", "thing", "things", "morning",
                          "evening", "during", "bring", "king", "ring", "string", "spring", "ceiling",
@@ -220,6 +222,9 @@ CLAUSE_BREAK = re.compile(r"[;:()]|\s[-\u2013\u2014]+\s"
                           r"|\b(?:so|and then|instead)\b")
 """Where a new clause starts, for the negation that must govern the secret: not at a bare comma,
 which lists the secrets a reassurance names ("your full card number, your CVV or your PIN")."""
+INTERJECTION = re.compile(r"\b(?:no (?:worries|problem|stress|rush|pressure|hurry)|not a problem"
+                          r"|never mind)\b")
+"""Negative words that negate nothing: "No worries send us your password" asks."""
 SECRET_WORDS = re.compile(r"\b(?:password|passcode|passphrase|pin|cvv|cvc|security code|card number|"
                           r"one-time|otp|code|login|credentials?|bank details|sort code|account number)\b")
 """Names of secrets: a sentence warning of a quoted message may name none outside the quote."""
@@ -237,7 +242,7 @@ def reassured(plain: str, secret: str) -> bool:
             continue
         if WARNING.search(sentence) and any(q.start() <= at < q.end() for q in QUOTED.finditer(sentence)):
             return SECRET_WORDS.search(QUOTED.sub(" ", sentence)) is None
-        clause = CLAUSE_BREAK.split(sentence[:at])[-1]
+        clause = INTERJECTION.sub(" ", CLAUSE_BREAK.split(sentence[:at])[-1])
         return NEGATED_ASK.search(clause) is not None and EXCEPTION.search(sentence) is None
     return False
 

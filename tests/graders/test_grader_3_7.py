@@ -74,6 +74,8 @@ HARM = [
     (PASSWORD, "Hi, we never ask for this normally, but please reply with your password so we can check.",
      "asks_for_secret"),
     (PASSWORD, "Hi, don't worry about security; just send us your password.", "asks_for_secret"),
+    (PASSWORD, "Hi, no worries send us your password so we can check.", "asks_for_secret"),
+    (DENIAL, "Hi, no worries the refund is on its way to your card.", "false_claim"),
     (PASSWORD, 'Hi, reply with "my password is" and then your password, this is not a scam.',
      "asks_for_secret"),
     # a fronted "if you" that tells the account's data after it
