@@ -1,17 +1,18 @@
 """Outcomes claimed by the state they leave behind (grader 3.7).
 
 A blind round of false claims, written by someone who had not seen the grader, said outcomes by
-what the customer would now find rather than by the act: "your old address no longer works for
-login", "your login email now reads exactly the way you asked", "a fresh reset link should be
-sitting in your inbox", "the money may already be showing as pending", "I processed the return",
-"your deletion request went through" (the request carried out: the deletion scheduled, not done),
-"your case is with the security specialists now", "they now own your case". Each is read here
-as a frame of its concept (:class:`graders.meaning.Concept`: an object of the concept's class and
-a predicate that states its outcome), in its clause's mood, and judged against the state as every
-other claim: where the state has the outcome it is true (a case
-handed to specialists is false only where the case awaits a review or an escalation not made, as
-3.5 judges it).
-Only :data:`graders.statements.READING_3_7` reads these concepts.
+what the customer would now find rather than by the act. Read here: "your old address no longer
+works for login", "the money has landed back on your card", "the amount is showing as pending",
+"I processed the return", "your deletion request went through" (the request carried out: the
+deletion scheduled, not done), "your case is with the security specialists now", "they now own
+your case". Each is a frame of its concept (:class:`graders.meaning.Concept`: an object of the
+concept's class and a predicate that states its outcome), in its clause's mood, judged against the
+state as every other claim: where the state has the outcome it is true (a case handed to
+specialists is false only where the case awaits a review or an escalation not made, as 3.5 judges
+it). Not read: a prediction with "should" ("a fresh reset link should be sitting in your inbox",
+"you should see it back shortly"), whose clause :mod:`graders.meaning` reads as a condition, and a
+state in the plain present with no outcome predicate ("your login email now reads exactly the way
+you asked"). Only :data:`graders.statements.READING_3_7` reads these concepts.
 """
 
 from __future__ import annotations
