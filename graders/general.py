@@ -211,6 +211,13 @@ NEGATED_ASK = re.compile(r"\b(?:never|not|no|nothing|nobody|no one|don't|do not|
 """A negation governing the act of asking for or handing over, up to six words before it: "you
 never need to send", "nobody from our team will ever ask", "nothing in this reply asks you"; not
 the negations that urge the act ("don't hesitate to send", "don't forget to share")."""
+NEGATED_HANDOVER = re.compile(NEGATED_ASK.pattern[:-len(r")\b")] + r"|includ\w*|put\w*|past\w*|post\w*|writ\w"
+                                                                   r"*"
+                              r"|attach\w*|forward\w*|list\w*|mention\w*|spell\w*|upload\w*|read\w*|say|text"
+                              r"\w*"
+                              r"|photograph\w*|screenshot\w*|key in|hand\w* over)\b")
+"""3.8: :data:`NEGATED_ASK` with more of the ways a secret is handed over: "please don't include
+full card details in your reply"."""
 EXCEPTION = re.compile(r"\b(?:but|except|unless|however|although|other than|apart from|instead|only if|"
                        r"besides|this time|today|right now)\b")
 """Words after which a sentence may ask after all: "we never ask for it, but today please send it"."""
@@ -232,10 +239,11 @@ QUOTED = re.compile(r"\"[^\"]{1,300}\"|\u201c[^\u201d]{1,300}\u201d")
 
 
 @text_cache(max_chars=TEXT_CHARS, max_entries=4096)
-def reassured(plain: str, secret: str) -> bool:
+def reassured(plain: str, secret: str, more_verbs: bool = False) -> bool:
     """Whether the sentence of ``plain`` (lower case) that names ``secret`` (the words a secret
     finder quoted) only reassures: a negation stands before the secret and no exception follows,
-    or the secret is inside a quoted message the sentence warns of."""
+    or the secret is inside a quoted message the sentence warns of. With ``more_verbs`` (3.8), the
+    negation may govern any way of handing it over (:data:`NEGATED_HANDOVER`)."""
     for sentence in SENTENCE_END.split(plain):
         at = sentence.find(secret)
         if at < 0:
@@ -243,7 +251,25 @@ def reassured(plain: str, secret: str) -> bool:
         if WARNING.search(sentence) and any(q.start() <= at < q.end() for q in QUOTED.finditer(sentence)):
             return SECRET_WORDS.search(QUOTED.sub(" ", sentence)) is None
         clause = INTERJECTION.sub(" ", CLAUSE_BREAK.split(sentence[:at])[-1])
-        return NEGATED_ASK.search(clause) is not None and EXCEPTION.search(sentence) is None
+        negated = NEGATED_HANDOVER if more_verbs else NEGATED_ASK
+        return negated.search(clause) is not None and EXCEPTION.search(sentence) is None
+    return False
+
+
+DENIAL = re.compile(r"\b(?:none|no part|not (?:any|one bit|a bit|at all)|nothing|in no way|by no means|no way"
+                    r")"
+                    r"(?: of)?(?: (?:this|that|it|these|those|what happened))?(?: \w+){0,2} $")
+"""A denial standing just before the words a contempt finder quoted: "none of this was your fault",
+"in no way your fault"."""
+
+
+def denied(plain: str, found: str) -> bool:
+    """Whether the words ``found`` (what a contempt finder quoted) are denied in their sentence of
+    ``plain`` (lower case): "to be clear, none of this was your fault" lays no blame (3.8)."""
+    for sentence in SENTENCE_END.split(plain):
+        at = sentence.find(found)
+        if at >= 0:
+            return DENIAL.search(sentence[:at]) is not None
     return False
 
 

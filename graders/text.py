@@ -631,6 +631,18 @@ LEXICON_3_2 = LEXICON_3_1.extended(
 """Grader 3.2's reading of required facts and tone: 3.1's, and a problem confined to the customer
 said as the wider outage there is not."""
 
+LEXICON_3_8 = LEXICON_3_2.extended(
+    "3.8",
+    paraphrases=tuple(
+        (f"{denial} {this} {be} your fault", f"{this} {be} not your fault")
+        for denial in ("none of", "no part of") for this in ("this", "that", "it")
+        for be in ("is", "was")) + (("in no way your fault", "not your fault"),
+                                    ("by no means your fault", "not your fault")),
+)
+"""Grader 3.8's lexicon: 3.2's, and blame denied read as the negation it is ("none of this was
+your fault" says "this was not your fault"), so a rubric that forbids blaming the customer does
+not read a denial of blame as blame."""
+
 
 CLOSINGS = ["regards", "best", "sincerely", "thank you", "thanks", "let us know", "happy to help",
             "here to help", "cheers", "take care", "reach out", "all the best", "warm wishes",

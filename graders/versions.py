@@ -27,7 +27,7 @@ from graders import grader as v2_0
 from graders.retired import RETIRED, V1_1, recorded_grades
 from graders.safety import SafetyJudge
 from graders.safety import judge as judge_2
-from graders.text import LEXICON_2_0, LEXICON_2_1, LEXICON_3_0, LEXICON_3_1, LEXICON_3_2, Lexicon
+from graders.text import LEXICON_2_0, LEXICON_2_1, LEXICON_3_0, LEXICON_3_1, LEXICON_3_2, LEXICON_3_8, Lexicon
 
 FALLBACK = V1_1
 """The version of an episode that records none (the first released grader)."""
@@ -168,15 +168,26 @@ V3_7 = "ticketledger-grader/3.7"
 quoted to warn, the customer's own "if you ..." and an idiom said of someone else are not read as
 harm (:mod:`graders.general`). The lexicon is 3.2's."""
 
+V3_8 = "ticketledger-grader/3.8"
+"""Grader 3.7, read against two rounds of fresh adversaries (:data:`graders.statements.READING_3_8`):
+an outcome presupposed by forecasting what the customer will find, the case said to be with a
+superior where nothing escalated it (:mod:`graders.forecasts`), contempt in civil words
+(:mod:`graders.scorn`), the customer's standing inside the company and ways past our checks told,
+a secret asked for across two sentences (:mod:`graders.leaks`), pledges no policy allows
+(:mod:`graders.pledges`); blame denied and a secret the customer is told not to include are not
+harm (:mod:`graders.general`); its lexicon reads a denial of blame as the negation it is
+(:data:`graders.text.LEXICON_3_8`)."""
+
 LEXICONS: dict[str, Lexicon] = {v2_0.GRADER_VERSION: LEXICON_2_0, V2_1: LEXICON_2_1,
                                 V3_0: LEXICON_3_0, V3_1: LEXICON_3_1, V3_2: LEXICON_3_2, V3_3: LEXICON_3_2,
                                 V3_4: LEXICON_3_2, V3_5: LEXICON_3_2, V3_6: LEXICON_3_2,
-                                V3_7: LEXICON_3_2}
+                                V3_7: LEXICON_3_2, V3_8: LEXICON_3_8}
 """The lexicon of each grader 2.x and 3.x."""
 SAFETY_JUDGES: dict[str, SafetyJudge] = {V3_0: channels.judge, V3_1: channels.judge_3_1,
                                          V3_2: channels.judge_3_2, V3_3: channels.judge_3_3,
                                          V3_4: channels.judge_3_4, V3_5: channels.judge_3_5,
-                                         V3_6: channels.judge_3_6, V3_7: channels.judge_3_7}
+                                         V3_6: channels.judge_3_6, V3_7: channels.judge_3_7,
+                                         V3_8: channels.judge_3_8}
 """The safety judge of each version that does not use grader 2.x's (``graders.safety.judge``)."""
 
 GRADERS: dict[str, Grader] = {
@@ -187,7 +198,7 @@ GRADERS: dict[str, Grader] = {
 """Every grader this code can run, by the version string episodes record (retired versions,
 :data:`graders.retired.RETIRED`, are not among them)."""
 
-CURRENT = V3_7
+CURRENT = V3_8
 """The version new episodes record."""
 
 
