@@ -62,10 +62,16 @@ def entry(**fields: Any) -> Entry:
     return Entry(CorpusItem.model_validate_json(json.dumps(item(**fields))), "test", 1)
 
 
+CLI_HANG = 900
+"""How long a ``grader-eval`` run may take before the test calls it hung: a guard, not a speed
+bound. The whole corpus takes about a minute on a quiet machine and several times that beside
+.ci/run's slow tier, where 120 s once ran out."""
+
+
 def run_cli(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
     clean = {k: v for k, v in os.environ.items() if not k.startswith(("JUDGE_", "OPENAI_"))}
     return subprocess.run([sys.executable, "-m", "cli.main", "grader-eval", *args], cwd=ROOT,
-                          env={**clean, **(env or {})}, capture_output=True, text=True, timeout=120)
+                          env={**clean, **(env or {})}, capture_output=True, text=True, timeout=CLI_HANG)
 
 
 # ------------------------------------------------------------------------------ the corpus
