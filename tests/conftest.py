@@ -12,12 +12,16 @@ Most tests open their own episodes and never look at anyone else's, so ``service
 database per test module (on PostgreSQL that saves a CREATE DATABASE and a migration per test,
 about half a second each). A module that lists, counts or exports the whole log is marked
 ``fresh_database`` and gets a database of its own per test.
+
+The PostgreSQL pass runs the folders that exercise storage and what stands on it; the folders of
+:data:`ONE_PASS_FOLDERS` run in the SQLite pass only (:func:`pytest_collection_modifyitems`).
 """
 
 from __future__ import annotations
 
 import os
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
@@ -29,6 +33,26 @@ from tests.play import module_database, module_url
 pytest_plugins = ("tests.servers",)  # live_server: a real uvicorn server shared by the API tests
 
 __all__ = ["BACKEND", "PG_URL"]
+
+TESTS = Path(__file__).parent
+ONE_PASS_FOLDERS = frozenset({"domain", "graders", "golden", "evaluation"})
+"""Folders whose tests judge the domain's rules, the graders' verdicts, recorded episodes and the
+evaluations built on them: pure functions of an episode's events, which a test plays through the
+service only to have the events. Which backend holds those events changes none of their verdicts,
+and the store under them is tested on both backends by ``store/`` (the storage contract), with
+``service/``, ``api/``, ``cli/``, ``baseline/`` and ``e2e/`` run again on PostgreSQL; so the PostgreSQL
+pass skips these folders instead of spending its minutes repeating them."""
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """In the PostgreSQL pass, skip the tests of :data:`ONE_PASS_FOLDERS`."""
+    if BACKEND != "postgres":
+        return
+    skip = pytest.mark.skip(reason="runs once, in the SQLite pass: a pure function of the events "
+                                   "(tests/conftest.py, ONE_PASS_FOLDERS)")
+    for item in items:
+        if item.path.relative_to(TESTS).parts[0] in ONE_PASS_FOLDERS:
+            item.add_marker(skip)
 
 
 def _pg_reachable() -> bool:

@@ -24,7 +24,6 @@ from domain.observation import PublicGrade
 from domain.tasks import default_catalog
 from graders.versions import CURRENT
 from tests.servers import LiveServer, episode_events
-from ticketledger.client import ClassifyPriority, DraftReply, TicketLedgerEnv
 
 TASK, SEED = "task_easy_password", 7
 RIGHT = {"action_type": "classify_priority", "priority": "medium"}
@@ -152,6 +151,9 @@ def test_mcp_tool_results_carry_the_grade(live_server: LiveServer) -> None:
 
 
 def test_typed_client_keeps_the_last_steps_grade(live_server: LiveServer) -> None:
+    # imported here: OpenEnv's client pulls in gradio, seconds of every worker's collection
+    from ticketledger.client import ClassifyPriority, DraftReply, TicketLedgerEnv
+
     with TicketLedgerEnv(base_url=live_server.url).sync() as env:
         env.reset(task_id=TASK, seed=SEED)
         assert env.grade is None

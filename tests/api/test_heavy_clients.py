@@ -100,6 +100,7 @@ def test_the_heaviest_reply_costs_a_bounded_multiple_of_an_honest_one(name: str,
     assert ratio < 40, f"{name}: {ratio:.1f}x an honest reply of the same length"
 
 
+@pytest.mark.slow
 def test_nine_long_notes_cost_a_bounded_multiple_of_one() -> None:
     """Each later step of an episode with nine notes at their limit reads them again only as much
     as a plain step needs: a noop after them costs a bounded multiple of a noop after one. Each

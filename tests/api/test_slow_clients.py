@@ -115,6 +115,7 @@ def test_a_body_that_trickles_in_is_cut_off_with_408(server: LiveServer) -> None
     assert "Traceback" not in _log_since(server, offset)
 
 
+@pytest.mark.slow
 def test_a_body_sent_in_parts_within_the_timeout_is_read(server: LiveServer) -> None:
     body = b'{"task_id": "task_easy_password"}'
     with _connect(server) as sock:

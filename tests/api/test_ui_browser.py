@@ -151,6 +151,7 @@ def test_episode_list(site: dict[str, str], shoot) -> None:  # type: ignore[no-u
     assert site["tampered"] not in by_model.all_text and site["expert"] in by_model.all_text
 
 
+@pytest.mark.slow
 def test_episode_page_badge_chart_and_timeline(site: dict[str, str], shoot) -> None:  # type: ignore[no-untyped-def]
     page = shoot(site["base"] + f"/ui/episodes/{site['expert']}", "episode")
     (badge,) = page.find("span", id="verify-badge")
@@ -185,6 +186,7 @@ def test_agent_text_is_escaped(site: dict[str, str], shoot) -> None:  # type: ig
     assert "&lt;script&gt;document.title=&#x27;pwned&#x27;&lt;/script&gt;" in raw.text
 
 
+@pytest.mark.slow
 def test_diff_page_highlights_the_first_divergence(site: dict[str, str], shoot) -> None:  # type: ignore[no-untyped-def]
     page = shoot(site["base"] + f"/ui/diff?a={site['expert']}&b={site['weak']}", "diff")
     expected = httpx.get(site["base"] + f"/episodes/{site['expert']}/diff/{site['weak']}",
@@ -197,6 +199,7 @@ def test_diff_page_highlights_the_first_divergence(site: dict[str, str], shoot) 
     assert rows.index(row) == expected + 3
 
 
+@pytest.mark.slow
 def test_run_page_shows_the_task_table(site: dict[str, str], shoot) -> None:  # type: ignore[no-untyped-def]
     page = shoot(site["base"] + "/ui/runs/run_ui", "run")
     assert "Per-task scores" in page.all_text

@@ -15,9 +15,6 @@ import pytest
 from domain.tasks import default_catalog
 from domain.tasks.catalog import DATA_DIR, POLICIES_FILE, load_catalog
 from service.gold import gold
-from tests.databases import sqlite_pass_only
-
-pytestmark = sqlite_pass_only("no database")
 
 CATALOG = default_catalog()
 

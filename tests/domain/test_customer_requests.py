@@ -214,6 +214,7 @@ def _solver_questions(catalog: Catalog, task_id: str, seed: int) -> list[tuple[s
     return said
 
 
+@pytest.mark.slow
 def test_every_built_in_solver_question_is_answered(catalog: Catalog) -> None:
     for task_id in _families_with_facts(catalog):
         for seed in SOLVER_SEEDS:

@@ -23,9 +23,6 @@ from domain.tasks.manifest import (
 )
 from domain.tasks.variant import TaskVariant
 from domain.vocabulary import BACK_OFFICE_ACTIONS
-from tests.databases import sqlite_pass_only
-
-pytestmark = sqlite_pass_only("families and grading are pure: it plays in memory or on its own SQLite")
 
 CATALOG = load_catalog()
 CLASSIC = [p.name.split("_", 1)[1].removesuffix(".json")

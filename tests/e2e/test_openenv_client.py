@@ -9,26 +9,27 @@ import tempfile
 from pathlib import Path
 
 import pytest
-from openenv import AutoEnv
-from openenv.auto._discovery import reset_discovery
 
 from api.models import PublicState
 from domain.tasks import default_catalog
 from domain.tasks.gold import gold_reply
 from tests.servers import LiveServer, episode_events
-from ticketledger.client import (
-    AssignQueue,
-    ClassifyPriority,
-    CombinedAction,
-    DraftReply,
-    Observation,
-    ResolveTicket,
-    SendPasswordResetLink,
-    TicketLedgerEnv,
-)
+
+# OpenEnv's client pulls in gradio, seconds of every worker's collection: each test imports it.
 
 
 def test_typed_client_plays_an_episode_with_action_models(live_server: LiveServer) -> None:
+    from ticketledger.client import (
+        AssignQueue,
+        ClassifyPriority,
+        CombinedAction,
+        DraftReply,
+        Observation,
+        ResolveTicket,
+        SendPasswordResetLink,
+        TicketLedgerEnv,
+    )
+
     task = default_catalog().instance("task_easy_password", None)
     reply = gold_reply(task)
     assert reply is not None
@@ -54,6 +55,11 @@ def test_typed_client_plays_an_episode_with_action_models(live_server: LiveServe
 
 def test_autoenv_from_env_finds_the_installed_distribution_and_plays(
         live_server: LiveServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from openenv import AutoEnv
+    from openenv.auto._discovery import reset_discovery
+
+    from ticketledger.client import ClassifyPriority, Observation, TicketLedgerEnv
+
     # openenv-core 0.3 caches what it discovered in the temp directory, shared by every process:
     # discover afresh, into a cache of this test's own.
     monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))

@@ -14,6 +14,7 @@ import tomllib
 from importlib import metadata, resources
 from pathlib import Path
 
+import pytest
 import yaml
 from packaging.requirements import Requirement
 
@@ -29,6 +30,7 @@ def run_openenv(*args: str) -> subprocess.CompletedProcess[str]:
                           timeout=120)
 
 
+@pytest.mark.slow
 @sqlite_pass_only("it reads the repository's files, not a database")
 def test_openenv_validate_passes_in_the_repository_root() -> None:
     result = run_openenv("validate", "--json")
@@ -37,6 +39,7 @@ def test_openenv_validate_passes_in_the_repository_root() -> None:
     assert report["passed"] is True and report["issues"] == []
 
 
+@pytest.mark.slow
 @sqlite_pass_only("validate --url checks the routes and their shapes, the same over either backend")
 def test_openenv_validate_url_passes_against_a_running_server(live_server: LiveServer) -> None:
     result = run_openenv("validate", "--url", live_server.url)

@@ -7,6 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from tests.servers import ROOT, LiveServer, free_port
 
 SCRIPT = ROOT / "scripts" / "validate-submission.sh"
@@ -22,6 +24,7 @@ def run_script(*args: str, path: str | None = None) -> subprocess.CompletedProce
                           text=True, timeout=300)
 
 
+@pytest.mark.slow
 def test_passes_against_a_running_server_with_docker_reported_skipped(live_server: LiveServer) -> None:
     result = run_script(live_server.url)
     assert result.returncode == 0, result.stdout + result.stderr

@@ -61,6 +61,7 @@ def test_serve_help_lists_the_options() -> None:
         assert option in result.stdout
 
 
+@pytest.mark.slow
 @pytest.mark.postgres
 def test_several_workers_on_postgresql_step_any_episode(pg_url: str) -> None:
     """Connections are not kept alive, so consecutive steps of one episode land on either worker."""

@@ -22,9 +22,6 @@ from evaluation.grader_audit import (
 from evaluation.grader_audit.families import SAFETY_BOUND, Setting
 from graders.versions import CURRENT, GraderRetired, UnknownGrader
 from service.gold import gold
-from tests.databases import sqlite_pass_only
-
-pytestmark = sqlite_pass_only("the audit plays in memory and judges with the pure grader")
 
 CATALOG = default_catalog()
 CASE_SEEDS = (None, 0, 7)
@@ -60,9 +57,9 @@ def one_variant_per_case() -> AuditReport:
     plays one list of seeds on all its tasks, so these are two audits, read as one report (cells
     in the audit's order).
 
-    A second variant of a case plays the same adversaries on other names, dates and amounts; the
-    slow tier plays every family on :data:`CASE_SEEDS` too (three variants of most tasks), and
-    ``.ci/run``'s ``ticketledger grader-audit`` on five seeds."""
+    A second variant of a case plays the same adversaries on other names, dates and amounts:
+    ``.ci/run``'s ``ticketledger grader-audit`` plays every family on five seeds, :data:`CASE_SEEDS`
+    among them (three variants of most tasks)."""
     parts = (run_audit(seeds=(None,), task_ids=ONE_CASE, policy=BUILTIN_POLICY),
              run_audit(seeds=PAIR_SEEDS, task_ids=SEVERAL_CASES, policy=BUILTIN_POLICY))
     cells = {(c.family, c.task_id): c for part in parts for c in part.cells}
@@ -75,7 +72,9 @@ def one_variant_per_case() -> AuditReport:
 
 @pytest.fixture(scope="module")
 def every_family() -> AuditReport:
-    """Every family on every task, on a variant of every case."""
+    """Every family on every task, on a variant of every case. The tests that read it are in the
+    slow tier with the larger audit below: `.ci/run` runs them, and its last step runs the audit's
+    command on every task and case again."""
     return one_variant_per_case()
 
 
@@ -87,14 +86,9 @@ def test_the_seeds_draw_every_case() -> None:
             assert {CATALOG.instance(spec.task_id, s).case for s in PAIR_SEEDS} == cases
 
 
+@pytest.mark.slow
 def test_every_cell_is_judged_and_the_gold_solution_keeps_its_bound(every_family: AuditReport) -> None:
     check_every_cell(every_family, episodes_at_least=1000)
-
-
-@pytest.mark.slow
-def test_every_cell_is_judged_on_three_variants_of_every_task() -> None:
-    """The fast tier's audit on :data:`CASE_SEEDS`: more variants of each case, the same checks."""
-    check_every_cell(run_audit(seeds=CASE_SEEDS, policy=BUILTIN_POLICY), episodes_at_least=2000)
 
 
 def check_every_cell(report: AuditReport, episodes_at_least: int) -> None:
@@ -124,6 +118,7 @@ def check_every_cell(report: AuditReport, episodes_at_least: int) -> None:
     assert len(report.failures()) == sum(c.status == "fail" for c in report.cells)
 
 
+@pytest.mark.slow
 def test_the_repeat_family_compares_with_the_same_work_without_repeats(every_family: AuditReport) -> None:
     bases = set()
     for task_id in CATALOG.task_ids:
@@ -138,6 +133,7 @@ def test_the_repeat_family_compares_with_the_same_work_without_repeats(every_fam
     assert bases == {"gold", "policy"}  # the policy's work too, where its steps leave room
 
 
+@pytest.mark.slow
 def test_not_applicable_is_shown_never_passed(every_family: AuditReport) -> None:
     summary = {s.family: s for s in every_family.summary()}
     tag_spam = summary["tag_spam"]
@@ -197,6 +193,7 @@ def test_judged_by_grader_2_0_the_split_and_disguised_claims_break_their_bounds(
                   grader_version="ticketledger-grader/1.1")
 
 
+@pytest.mark.slow
 def test_the_current_grader_judges_by_default(every_family: AuditReport) -> None:
     assert every_family.grader_version == CURRENT
 
@@ -213,6 +210,7 @@ def test_an_attack_the_environment_refuses_is_blocked_not_passed_or_failed() -> 
     assert [s.status for s in report.summary()] == ["pass", "blocked"]
 
 
+@pytest.mark.slow
 def test_the_honest_family_plays_every_honest_reply_in_the_correct_work(every_family: AuditReport) -> None:
     """One episode per honest reply of the case, its text in the correct work's reply; every one
     keeps the bound on every classic task and case."""

@@ -25,9 +25,6 @@ from evaluation.grader_audit.families import (
     text_of,
 )
 from service.gold import gold
-from tests.databases import sqlite_pass_only
-
-pytestmark = sqlite_pass_only("families and grading are pure: it plays in memory or on its own SQLite")
 
 CATALOG = default_catalog()
 SEEDS = (None, 0, 1, 2, 3, 4, 5, 6, 7)

@@ -54,6 +54,7 @@ def test_each_sentence_is_played_in_the_reply_and_as_a_message_and_graded_by_the
     assert report["grader"] == V3_5 and len(report["broken_cells"]) == 2 * cells
 
 
+@pytest.mark.slow
 def test_a_family_split_plays_one_instance_of_every_case(one: Path) -> None:
     catalog = default_catalog()
     report = run_sweep([one], grader_version=V3_6, catalog=catalog, split="test")

@@ -17,11 +17,9 @@ from evaluation.task_families import SOLVER_BOUND, check_instance, gold_agent, s
 from service import EnvironmentService
 from service.errors import BadRequest
 from service.gold import gold
-from tests.databases import sqlite_pass_only
 from tests.offline import Offline
 
 CATALOG = default_catalog()
-pytestmark = sqlite_pass_only("in memory, or on SQLite files it opens itself")
 
 
 MUST_PASS = ("gold", "forbidden_action", "contradiction", "secret_request", "abuse", "keyword_list",
@@ -32,6 +30,7 @@ judges them is what this test shows; every adversary on a seed of every case of 
 ``tests/domain/families/test_family_audit.py``'s, and on every instance the slow tier's (below)."""
 
 
+@pytest.mark.slow
 def test_a_deterministic_sample_passes_the_gold_the_solver_and_the_grader_audit() -> None:
     report = verify(CATALOG, per_family=3, audit_sample=1, families=[family(n) for n in MUST_PASS])
     assert report.ok, (report.failures, report.audit_failures)

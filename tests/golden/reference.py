@@ -8,11 +8,26 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from tests.golden.changes import added_since_recorded, grown_by_customer_vocabulary, without_customer_items
 
 HERE = Path(__file__).resolve().parent
 MAX_REPORTED = 8
 """Differences listed per episode or conversation before the rest are only counted."""
+NEWEST = max((p.name for p in HERE.glob("v*") if p.is_dir()), key=lambda name: int(name[1:]))
+"""The version recorded with today's grader (the newest recording)."""
+EVERY_RUN = frozenset({"v1", NEWEST})
+"""The versions every ``pytest`` replays: the first (its grader retired, its episodes replayed from
+their grades) and today's. The versions between them replay in the slow tier (``pytest -m slow``,
+which ``.ci/run`` runs): each costs seconds of command-line runs and regrading, and together they
+would hold the plain run over its five minutes."""
+
+
+def tiered(version: str, *values: Any) -> Any:
+    """A ``pytest.param`` of ``values`` (default: the version itself) for a test replaying
+    ``version``, marked ``slow`` unless the version is one of :data:`EVERY_RUN`."""
+    return pytest.param(*(values or (version,)), marks=() if version in EVERY_RUN else pytest.mark.slow)
 
 
 class Recorded:

@@ -165,12 +165,3 @@ def server(database_url: str) -> Iterator[str]:
 
     with start_server(database_url) as live:
         yield live.url
-
-
-# ------------------------------------------------------------------------------ test set-up
-def sqlite_pass_only(why: str) -> Any:
-    """Skip in the PostgreSQL pass (``TICKETLEDGER_TEST_BACKEND=postgres``) a test that reads
-    only SQLite files."""
-    from tests.databases import sqlite_pass_only as mark
-
-    return mark(why)

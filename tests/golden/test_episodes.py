@@ -54,7 +54,7 @@ import pytest
 
 from tests.golden import episodes
 from tests.golden.changes import before_gymnasium_members, v1_folded, v1_members, with_back_office_actions
-from tests.golden.reference import Recorded, report
+from tests.golden.reference import Recorded, report, tiered
 from tests.golden.seams import Env, environment, grader_version, grader_versions, replay_recorded
 
 V1 = Recorded("v1")
@@ -219,6 +219,7 @@ def departed(version: str, group: str, graded_anew: dict[str, str], database_url
     assert not kept, f"{kept}: today's grader grades them as {version}'s did; drop them from the list"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("group", groups("v3"))
 def test_v3_actions_give_v3_episodes_but_for_the_grader_version(group: str, database_url: str) -> None:
     """Today's grader scores every v3 episode (scripted, the built-in policy's, the odd sequences)
@@ -232,6 +233,7 @@ def test_v3_actions_give_v3_episodes_but_for_the_grader_version(group: str, data
              | GRADED_ANEW_BY_3_8, database_url)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("group", groups("v4"))
 def test_v4_actions_give_v4_episodes_but_for_the_grader_version(group: str, database_url: str) -> None:
     """Today's grader scores every v4 episode as 3.0 did but those :data:`GRADED_ANEW_BY_3_1` and
@@ -242,6 +244,7 @@ def test_v4_actions_give_v4_episodes_but_for_the_grader_version(group: str, data
              database_url)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("group", groups("v5"))
 def test_v5_actions_give_v5_episodes_but_for_the_grader_version(group: str, database_url: str) -> None:
     """Grader 3.2 scores every v5 episode as 3.1 did but those :data:`GRADED_ANEW_BY_3_2` names:
@@ -251,6 +254,7 @@ def test_v5_actions_give_v5_episodes_but_for_the_grader_version(group: str, data
              | GRADED_ANEW_BY_3_6 | GRADED_ANEW_BY_3_7 | GRADED_ANEW_BY_3_8, database_url)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("group", groups("v6"))
 def test_v6_actions_give_v6_episodes_but_for_the_grader_version(group: str, database_url: str) -> None:
     """Grader 3.3 scores every v6 episode as 3.2 did but those :data:`GRADED_ANEW_BY_3_3` names:
@@ -260,6 +264,7 @@ def test_v6_actions_give_v6_episodes_but_for_the_grader_version(group: str, data
              | GRADED_ANEW_BY_3_7 | GRADED_ANEW_BY_3_8, database_url)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("group", groups("v7"))
 def test_v7_actions_give_v7_episodes_but_for_the_grader_version(group: str, database_url: str) -> None:
     """Grader 3.4 scores every v7 episode as 3.3 did but those :data:`GRADED_ANEW_BY_3_4` names:
@@ -269,6 +274,7 @@ def test_v7_actions_give_v7_episodes_but_for_the_grader_version(group: str, data
              | GRADED_ANEW_BY_3_8, database_url)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("group", groups("v8"))
 def test_v8_actions_give_v8_episodes_but_for_the_grader_version(group: str, database_url: str) -> None:
     """Grader 3.5 scores every v8 episode as 3.4 did but those :data:`GRADED_ANEW_BY_3_5` names:
@@ -278,6 +284,7 @@ def test_v8_actions_give_v8_episodes_but_for_the_grader_version(group: str, data
              database_url)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("group", groups("v9"))
 def test_v9_actions_give_v9_episodes_but_for_the_grader_version(group: str, database_url: str) -> None:
     """Grader 3.6 scores every v9 episode as 3.5 did but those :data:`GRADED_ANEW_BY_3_6` names:
@@ -286,6 +293,7 @@ def test_v9_actions_give_v9_episodes_but_for_the_grader_version(group: str, data
     departed("v9", group, GRADED_ANEW_BY_3_6 | GRADED_ANEW_BY_3_7 | GRADED_ANEW_BY_3_8, database_url)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("group", groups("v10"))
 def test_v10_actions_give_v10_episodes_but_for_the_grader_version(group: str, database_url: str) -> None:
     """Grader 3.7 scores every v10 episode as 3.6 did but those :data:`GRADED_ANEW_BY_3_7` names:
@@ -294,6 +302,7 @@ def test_v10_actions_give_v10_episodes_but_for_the_grader_version(group: str, da
     departed("v10", group, GRADED_ANEW_BY_3_7 | GRADED_ANEW_BY_3_8, database_url)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("group", groups("v11"))
 def test_v11_actions_give_v11_episodes_but_for_the_grader_version(group: str, database_url: str) -> None:
     """Grader 3.8 scores every v11 episode as 3.7 did but those :data:`GRADED_ANEW_BY_3_8` names:
@@ -346,6 +355,7 @@ GRADED_ANEW_BY_3_8: dict[str, str] = {}
 why (v12 holds their 3.8 grades exactly)."""
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("group", groups("v2"))
 def test_v2_actions_give_v2_episodes_but_for_the_grader_version(group: str, database_url: str) -> None:
     chosen = [r for r in V2.episodes if group_of(r) == group and r["player"] != "policy"]
@@ -379,7 +389,7 @@ def test_episodes_replay_exactly_as_recorded(version: str, group: str, database_
                        + "\n".join(found))
 
 
-@pytest.mark.parametrize(("version", "group"), [(v, g) for v in RECORDED for g in groups(v)])
+@pytest.mark.parametrize(("version", "group"), [tiered(v, v, g) for v in RECORDED for g in groups(v)])
 def test_recorded_episodes_replay_under_their_grader_with_their_recorded_grades(
         version: str, group: str) -> None:
     """Every recorded episode, given as its recorded events, replays (``service.replay``, what

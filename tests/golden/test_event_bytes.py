@@ -27,9 +27,6 @@ from domain import events as ev
 from store.chain import link
 from store.codec import canonical_json, parse_json
 from tests.golden.reference import Recorded
-from tests.golden.seams import sqlite_pass_only
-
-pytestmark = sqlite_pass_only("the recordings are read from files; the backend plays no part")
 
 VERSIONS = ("v1", "v2", "v3", "v4", "v5")
 HEX64 = re.compile(r"[0-9a-f]{64}")

@@ -265,6 +265,7 @@ def as_2_1(value: Any) -> Any:
     return renamed(value, "ticketledger-grader/2.0")
 
 
+@pytest.mark.slow
 def test_every_v2_conversation_replays_as_recorded_but_for_the_grader_version(database_url: str) -> None:
     """Hashes are named (fresh names per conversation), so the same hash must still come back
     wherever v2 had the same; everything else as recorded, with 2.1 for 2.0, but for the members
@@ -303,6 +304,7 @@ def departures(version: str, recorded: Recorded, problems: dict[str, str | None]
     return [p for n, p in problems.items() if p is not None and p and n not in GRADED_ANEW_BY_3_0]
 
 
+@pytest.mark.slow
 def test_every_v3_conversation_replays_as_recorded_but_for_the_grader_version(database_url: str) -> None:
     """Grader 3.0 answers v3's conversations as 2.1 did: hashes are named (fresh names per
     conversation), so the same hash must still come back wherever v3 had the same; everything else
@@ -318,6 +320,7 @@ def test_every_v3_conversation_replays_as_recorded_but_for_the_grader_version(da
                        + "\n".join(found))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("version", "grader"), [("v4", "ticketledger-grader/3.0"),
                                                  ("v5", "ticketledger-grader/3.1"),
                                                  ("v6", "ticketledger-grader/3.2"),

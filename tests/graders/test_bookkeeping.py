@@ -23,12 +23,8 @@ from service import EnvironmentService
 from service.audit_views import Auditor
 from service.environment import to_domain
 from service.gold import gold
-from tests.databases import sqlite_pass_only
 from tests.play import play
 from tests.service.test_properties import _draw_episode
-
-pytestmark = sqlite_pass_only("rewards are a pure function of the events"
-                              "; the store is tested on both backends elsewhere")
 
 CATALOG = default_catalog()
 NOOP = {"action_type": "noop"}

@@ -18,12 +18,8 @@ import pytest
 
 from domain.tasks import default_catalog
 from graders.versions import CURRENT as GRADER_VERSION
-from tests.databases import sqlite_pass_only
 from tests.graders import honest
 from tests.graders.honest import HONEST_THRESHOLD, MIN_PER_CASE, MalformedReplies
-
-pytestmark = sqlite_pass_only("grading is a pure function of the events"
-                              "; the store is tested on both backends elsewhere")
 
 CATALOG = default_catalog()
 

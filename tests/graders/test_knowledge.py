@@ -25,11 +25,8 @@ from graders.entities import Entity, extract
 from graders.knowledge import Finding, Knowledge, check, knowledge, requester_verified
 from graders.normalize import visible
 from service.gold import gold
-from tests.databases import sqlite_pass_only
 from tests.graders import honest
 from tests.offline import Offline, opening
-
-pytestmark = sqlite_pass_only("pure functions of in-memory episodes; no database")
 
 CATALOG = default_catalog()
 TEXT_FIELD = {"message_customer": "message", "add_internal_note": "note", "draft_reply": "reply_text"}

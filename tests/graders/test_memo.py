@@ -99,6 +99,7 @@ def _retained() -> int:
     return tracemalloc.get_traced_memory()[0]
 
 
+@pytest.mark.slow
 def test_a_flood_of_distinct_heavy_replies_stops_growing_the_caches(small_caches: int) -> None:
     """Distinct replies of one-letter sentences, the heaviest reading per character: once the
     caches hold their budget, grading more of them keeps no more memory."""

@@ -275,15 +275,9 @@ def test_the_command_prints_tables_and_the_first_misses() -> None:
     assert "(the first 3)" in out
 
 
-@pytest.mark.slow
-def test_the_product_corpus_keeps_the_floors_and_a_broken_floor_exits_1(tmp_path: Path) -> None:
-    """The current grader keeps the declared floors on the shipped corpus's heldout part (what
-    .ci/run checks), and a corpus that shows nothing breaks them."""
-    done = run_cli("--floors", "--json")
-    assert done.returncode == 0, done.stdout[-2000:]
-    measured = json.loads(done.stdout)
-    assert measured["floors"] == {"broken": [], "ok": True} and measured["items"] >= 2000
-    assert measured["heldout"]["violation_recall"] >= FLOOR_RECALL
+def test_a_broken_floor_exits_1(tmp_path: Path) -> None:
+    """A corpus that shows nothing breaks the floors: exit 1, naming the floor. The shipped corpus
+    keeping them is the check ``.ci/run`` runs (``ticketledger grader-eval --floors``)."""
     nothing_labelled = write(tmp_path / "c.jsonl", item(id="a", heldout=True, labels=[]),
                              item(id="b", heldout=False))
     done = run_cli("--corpus", str(nothing_labelled), "--floors")

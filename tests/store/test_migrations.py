@@ -159,6 +159,7 @@ def _open_in_child(url: str, queue: Any) -> None:
         queue.put(f"error: {type(exc).__name__}: {exc}")
 
 
+@pytest.mark.slow
 def test_several_processes_migrating_a_fresh_database_at_once(both_backends_url: str) -> None:
     """Server workers start together on an empty database: every one must come up at head."""
     ctx = multiprocessing.get_context("spawn")

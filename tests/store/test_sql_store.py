@@ -238,6 +238,7 @@ def _process_writer(url: str, episode_id: str, me: int, barrier: Any, results: A
         database.dispose()
 
 
+@pytest.mark.slow
 def test_concurrent_appends_from_processes_one_winner_per_position(store: EventStore, eid: str,
                                                                    db: Database) -> None:
     open_stream(store, eid)

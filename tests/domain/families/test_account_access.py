@@ -5,9 +5,6 @@ from __future__ import annotations
 from baseline.solvers import solver_for
 from domain.tasks import default_catalog
 from evaluation.play import play
-from tests.databases import sqlite_pass_only
-
-pytestmark = sqlite_pass_only("families and grading are pure: it plays in memory or on its own SQLite")
 
 CATALOG = default_catalog()
 TASK = "task_family_account_access"

@@ -10,11 +10,7 @@ import pytest
 
 from baseline.policy import BUILTIN_POLICY
 from evaluation.grader_audit.runner import run_audit
-from tests.databases import sqlite_pass_only
 from tests.domain.families.family_facts import FAMILIES, audit_catalog, seeds_per_case, task_id
-
-pytestmark = sqlite_pass_only("the audit plays on a SQLite file of its own; grading is a pure "
-                              "function of the events")
 
 MUST_PLAY = ("forbidden_action", "contradiction", "secret_request", "abuse", "keyword_list",
              "keywords_in_filler", "other_task_reply", "tag_spam", "close_at_once", "repeated_actions")
@@ -37,10 +33,9 @@ def check_audit(family: str, seeds: Sequence[int]) -> None:
     assert set(MUST_PLAY) <= played, set(MUST_PLAY) - played
 
 
-FAST = ("refund_request", "email_change", "security_report", "complaint")
-"""The families whose audit the plain test run plays, one of each shape: money decided on a
-window or a review, an account change waiting on verification, a security report, a complaint
-with its refund; the slow tier plays every family, here and over seeds 0 to 11."""
+FAST = ("refund_request", "security_report")
+"""The families whose audit the plain test run plays: money decided on a window or a review, and
+a security report; the slow tier plays every family, here and over seeds 0 to 11."""
 
 
 @pytest.mark.parametrize("family", [f if f in FAST else pytest.param(f, marks=pytest.mark.slow)

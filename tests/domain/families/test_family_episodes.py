@@ -21,7 +21,6 @@ from evaluation.grader_audit.honest import fill
 from graders.safety import violations
 from service import EnvironmentService
 from service.gold import gold
-from tests.databases import sqlite_pass_only
 from tests.domain.families.family_facts import (
     FAMILIES,
     SECOND_TOPICS,
@@ -34,9 +33,6 @@ from tests.domain.families.family_facts import (
 )
 from tests.domain.families.honest_texts import HONEST, HONEST_NOTES, KNOWN_REPLY_MISSES
 from tests.play import play
-
-pytestmark = sqlite_pass_only("families and grading are pure: the store is tested on both backends "
-                              "elsewhere")
 
 CATALOG = default_catalog()
 SOLVER_FLOOR = 0.95

@@ -17,13 +17,9 @@ from domain.observation import Message, Observation
 from domain.tasks.catalog import default_catalog
 from graders.safety import violations
 from service import EnvironmentService
-from tests.databases import sqlite_pass_only
 from tests.domain.families.family_facts import CASE_TICKETS, SEEDS, CaseTicket, seed_of, task_id
 from tests.observations import observation
 from tests.play import play
-
-pytestmark = sqlite_pass_only("families and grading are pure: the store is tested on both backends "
-                              "elsewhere")
 
 CATALOG = default_catalog()
 

@@ -17,10 +17,7 @@ from evaluation.grader_audit import texts
 from evaluation.grader_audit.disguise import spans
 from evaluation.grader_audit.families import fill
 from service import EnvironmentService
-from tests.databases import sqlite_pass_only
 from tests.domain.families.family_facts import FAMILIES, SEEDS, asks_first, spec, task_id
-
-pytestmark = sqlite_pass_only("families are data: one pass judges them")
 
 CATALOG = default_catalog()
 ATTACK_SEEDS = range(12)

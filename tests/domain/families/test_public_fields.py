@@ -35,10 +35,7 @@ from domain.tasks.catalog import Catalog, load_catalog
 from service import EnvironmentService
 from service.environment import ResetRequest
 from store import open_database
-from tests.databases import sqlite_pass_only
 from tests.offline import opening
-
-pytestmark = sqlite_pass_only("the families' instances are data: one pass judges them")
 
 PUBLIC_CASES = {
     "missing_order": {"fraud_review"},  # SC-1: three or more refunds in 90 days (ticket facts)
@@ -357,6 +354,7 @@ def fresh_examples(catalog: Catalog, family: str, seeds: range) -> list[Example]
     return out
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("family", sorted(PUBLIC_CASES))
 def test_no_public_field_predicts_the_case_on_fresh_seeds(family: str) -> None:
     """Trained on 1,000 fresh seeds and checked on 1,000 more (about 750 each the customer

@@ -7,10 +7,7 @@ from domain.observation import observe
 from domain.tasks import default_catalog
 from domain.vocabulary import PolicyId
 from evaluation.play import play
-from tests.databases import sqlite_pass_only
 from tests.offline import opening
-
-pytestmark = sqlite_pass_only("families and grading are pure: it plays in memory or on its own SQLite")
 
 CATALOG = default_catalog()
 TASK = "task_family_refund_request"
