@@ -88,10 +88,12 @@ def test_the_solver_scores_at_least_095(module_service: EnvironmentService, fami
 
 @pytest.mark.slow
 @pytest.mark.parametrize("family", FAMILIES)
-def test_the_solver_and_the_builtin_policy_on_seeds_0_to_119(module_service: EnvironmentService,
+def test_the_solver_and_the_builtin_policy_on_half_the_seeds(module_service: EnvironmentService,
                                                              family: str) -> None:
-    check_solver(module_service, family, SEEDS)
-    check_builtin_policy(module_service, family, SEEDS)
+    """Seeds 0 to 59 of the manifest's 120; ``tests/evaluation/test_task_families_verify.py`` plays
+    the gold and the solver on every instance."""
+    check_solver(module_service, family, SEEDS[:60])
+    check_builtin_policy(module_service, family, SEEDS[:60])
 
 
 @pytest.mark.parametrize("family", FAMILIES)
