@@ -1,4 +1,5 @@
-"""Helpers for the audit, CLI and UI tests: a weak policy beside the expert, and a live server.
+"""Helpers for the audit, CLI and UI tests: the variants that draw every case, a weak policy beside
+the expert, and a live server.
 
 ``weak_policy`` is a deliberately simple agent of our own that reads only what the observation
 shows (no answer key); ``service.gold.gold`` is the gold (:func:`tests.play.play` plays
@@ -17,6 +18,11 @@ from service import EnvironmentService, StepResult
 from tests.databases import fresh_database
 from tests.play import play
 from tests.servers import start_server
+
+CASE_SEEDS = (None, 0, 7)
+"""The published variant and seeds 0 and 7: between them they draw every case of every classic task
+(``tests/evaluation/test_grader_audit.py`` checks it), the fewest variants an audit can play and
+still judge each case."""
 
 
 def weak_policy(customer_name: str, message: str) -> list[dict[str, Any]]:

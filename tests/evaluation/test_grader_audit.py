@@ -22,10 +22,9 @@ from evaluation.grader_audit import (
 from evaluation.grader_audit.families import SAFETY_BOUND, Setting
 from graders.versions import CURRENT, GraderRetired, UnknownGrader
 from service.gold import gold
+from tests.audit_helpers import CASE_SEEDS
 
 CATALOG = default_catalog()
-CASE_SEEDS = (None, 0, 7)
-"""Between them these draw every case of every task (checked below)."""
 PAIR_SEEDS = (None, 10)
 """The published variant and seed 10: between them these draw every case of every task that has
 more than one (checked below)."""
@@ -73,8 +72,7 @@ def one_variant_per_case() -> AuditReport:
 @pytest.fixture(scope="module")
 def every_family() -> AuditReport:
     """Every family on every task, on a variant of every case. The tests that read it are in the
-    slow tier with the larger audit below: `.ci/run` runs them, and its last step runs the audit's
-    command on every task and case again."""
+    slow tier: ``.ci/run`` runs them, and ``ticketledger grader-audit`` on five seeds besides."""
     return one_variant_per_case()
 
 

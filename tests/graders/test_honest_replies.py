@@ -18,6 +18,7 @@ import pytest
 
 from domain.tasks import default_catalog
 from graders.versions import CURRENT as GRADER_VERSION
+from tests.audit_helpers import CASE_SEEDS
 from tests.graders import honest
 from tests.graders.honest import HONEST_THRESHOLD, MIN_PER_CASE, MalformedReplies
 
@@ -29,9 +30,6 @@ THRESHOLD_PENDING = GRADER_VERSION == OLD_GRADER
 issue's reason for a new grader); under any other version the threshold is enforced."""
 
 CASES = [(spec.task_id, case.name) for spec in CATALOG.specs() for case in spec.cases]
-CASE_SEEDS = (None, 0, 7)
-"""The variants the adversaries play on: between them they draw every case of every task (the
-comparison below asserts it). ``ticketledger grader-audit`` plays them on more."""
 
 
 def _counted(task_id: str, case: str) -> int:
