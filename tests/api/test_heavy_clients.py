@@ -12,6 +12,7 @@ honest reply at the same limit (CPU time of the grading thread, a ratio, not wal
 from __future__ import annotations
 
 import gc
+import itertools
 import statistics
 import time
 from collections.abc import Callable, Iterator
@@ -70,6 +71,10 @@ def _frozen() -> Iterator[None]:
         gc.unfreeze()
 
 
+# Numbers the texts graded by the ratio tests, once per process: the graders remember what they
+# read, so a text graded by an earlier parametrization would cost a later one almost nothing.
+FRESH = itertools.count()
+
 HONEST = ("Hi Sam, thank you for your patience while we looked into the charge on your order. "
           "We have opened a fraud review, and a specialist will reply within two business days. ")
 
@@ -82,22 +87,21 @@ HONEST = ("Hi Sam, thank you for your patience while we looked into the charge o
 ])
 def test_the_heaviest_reply_costs_a_bounded_multiple_of_an_honest_one(name: str, text: str) -> None:
     """Each reply is graded fresh (a distinct text each round, each the first step of an episode
-    of its own); grading an honest reply at the limit is the unit. These make a token of every
-    character where prose makes one of five, and cost about that much more per token read: linear
-    reading keeps them within 40x (the old tokenizer's rescanning, and an unbounded expansion,
+    of its own, never graded before in this process); grading an honest reply at the limit is the
+    unit. These make a token of every character where prose makes one of five: linear reading
+    keeps them within 10x of prose (the old tokenizer's rescanning, and an unbounded expansion,
     took them far past it)."""
     catalog = default_catalog()
-    counter = iter(range(10**6))
 
     def grading(body: str) -> Callable[[], Any]:
         episodes = iter([Offline(catalog, TASK, 1) for _ in range(3)])  # opened before timing
         return lambda: next(episodes).step({"action_type": "draft_reply",
-                                            "reply_text": f"{next(counter):05d}" + body[5:]})
+                                            "reply_text": f"{next(FRESH):05d}" + body[5:]})
 
     honest = (HONEST * (MAX_REPLY_CHARS // len(HONEST) + 1))[:MAX_REPLY_CHARS]
     with _frozen():
         ratio = _cpu(grading(text)) / _cpu(grading(honest))
-    assert ratio < 40, f"{name}: {ratio:.1f}x an honest reply of the same length"
+    assert ratio < 10, f"{name}: {ratio:.1f}x an honest reply of the same length"
 
 
 @pytest.mark.slow
