@@ -2,9 +2,10 @@
 
 ``openenv`` 0.10 and ``openenv-core`` 0.3 (the runtime dependency) cannot share a virtual
 environment (both install the ``openenv`` package), so this module makes one of its own with
-``openenv==0.10.0`` (pip, from the index pip is configured with), the project's other runtime
-dependencies, and this project built from a copy of its Docker build context with ``--no-deps``
-(as docs/training.md tells an ``openenv`` 0.10 user to). The clients run there, in child processes:
+``openenv==0.10.0``, the project's other runtime dependencies, and this project built from a
+copy of its Docker build context with ``--no-deps``: the two installs docs/training.md tells an
+``openenv`` 0.10 user to make with pip, made by the dev extra's ``uv pip`` from the package
+index. The clients run there, in child processes:
 
 * ``MCPToolClient`` in production mode: it creates a session with ``openenv/session/create``,
   resets over ``/ws?session_id=``, lists and calls the tools over HTTP ``/mcp`` with the session
@@ -85,12 +86,11 @@ def openenv_010(tmp_path_factory: pytest.TempPathFactory) -> Path:
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
     others = [r for r in project["dependencies"] if Requirement(r).name != "openenv-core"]
     assert len(others) == len(project["dependencies"]) - 1
-    subprocess.run([str(python), "-m", "pip", "install", "-q", "openenv==0.10.0", *others],
-                   check=True, timeout=900)
+    install = [sys.executable, "-m", "uv", "pip", "install", "-q", "--python", str(python)]
+    subprocess.run([*install, "openenv==0.10.0", *others], check=True, timeout=900)
     context.mkdir()
     copy_context(context)
-    subprocess.run([str(python), "-m", "pip", "install", "-q", "--no-deps", str(context)],
-                   check=True, timeout=600)
+    subprocess.run([*install, "--no-deps", str(context)], check=True, timeout=600)
     return python
 
 

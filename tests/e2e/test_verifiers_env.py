@@ -3,7 +3,8 @@
 verifiers 0.4 pins ``openai<3`` and ``mcp==2.0.0`` while the dev environment holds newer ones, so
 this module makes a virtual environment of its own: ``verifiers==0.4.0``, this project built from a
 copy of its Docker build context WITH its runtime dependencies (the two resolve together; no dev
-extra), and ``uv``, which verifiers' ``null`` chat harness runs its chat program with. Then the
+extra), and ``uv``, which verifiers' ``null`` chat harness runs its chat program with. The dev
+extra's ``uv`` installs them. Then the
 real ``vf-eval`` runs a few instances of a split with the model calls going, through verifiers'
 interception proxy, to the loopback fake OpenAI server (``tests/baseline/fake_openai.py``, which
 streams as the real API does), in-process and against a running ``ticketledger serve``. Every
@@ -47,8 +48,9 @@ def vf_bin(tmp_path_factory: pytest.TempPathFactory) -> Path:
     subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, timeout=300)
     context.mkdir()
     copy_context(context)
-    install = subprocess.run([str(venv / "bin" / "python"), "-m", "pip", "install", "-q", VERIFIERS,
-                              "uv", str(context)], capture_output=True, text=True, timeout=1200)
+    install = subprocess.run([sys.executable, "-m", "uv", "pip", "install", "-q", "--python",
+                              str(venv / "bin" / "python"), VERIFIERS, "uv", str(context)],
+                             capture_output=True, text=True, timeout=1200)
     if install.returncode != 0:
         reason = f"could not install {VERIFIERS} and the project: {install.stderr[-2000:]}"
         if os.environ.get("CI"):
