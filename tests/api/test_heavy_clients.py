@@ -30,6 +30,9 @@ from tests.databases import sqlite_pass_only
 from tests.offline import Offline
 from tests.servers import module_database, start_server
 
+pytestmark = sqlite_pass_only("CPU ratios of episodes played in memory, and one server beside the heavy "
+                              "client on the default backend")
+
 
 def test_a_step_is_heavy_by_the_text_it_brings() -> None:
     assert is_heavy({"action_type": "draft_reply", "reply_text": "x" * HEAVY_CHARS})
@@ -130,7 +133,6 @@ def test_nine_long_notes_cost_a_bounded_multiple_of_one() -> None:
 
 
 @pytest.mark.slow
-@sqlite_pass_only("one server beside the heavy client on the default backend is enough")
 def test_plain_steps_are_not_queued_behind_a_heavy_clients_replies(
         tmp_path_factory: pytest.TempPathFactory) -> None:
     """While the heavy client drafts its replies back to back, a plain session keeps stepping

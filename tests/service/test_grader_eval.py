@@ -35,7 +35,10 @@ from service.grader_eval import (
 from service.grader_eval.evaluate import credited_facts, label_of, setup_actions
 from service.judge import LLMJudge
 from tests.baseline.fake_openai import FakeOpenAI
+from tests.databases import sqlite_pass_only
 from tests.servers import ROOT
+
+pytestmark = sqlite_pass_only("the judge reads its corpus against episodes played in memory, never a store")
 
 SAMPLE = CORPUS_DIR / "sample.jsonl"
 CATALOG = default_catalog()
