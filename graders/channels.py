@@ -113,6 +113,11 @@ def judge_3_8(state: EpisodeState) -> Findings:
     return _judge(state, statements.READING_3_8)
 
 
+def judge_3_9(state: EpisodeState) -> Findings:
+    """Grader 3.9's findings: 3.8's, read as :data:`graders.statements.READING_3_9` says."""
+    return _judge(state, statements.READING_3_9)
+
+
 def _judge(state: EpisodeState, reading: statements.Reading) -> Findings:
     acts = (forbidden_actions(state) + decisions.unrequested_action_violations(state)
             + missing_facts(state) + decisions.seed_decision_violations(state))

@@ -178,16 +178,23 @@ a secret asked for across two sentences (:mod:`graders.leaks`), pledges no polic
 harm (:mod:`graders.general`); its lexicon reads a denial of blame as the negation it is
 (:data:`graders.text.LEXICON_3_8`)."""
 
+V3_9 = "ticketledger-grader/3.9"
+"""Grader 3.8, read against sweep round 11 (:data:`graders.statements.READING_3_9`): contempt in
+civil words read by its act, a reassurance that the customer need not write again and an
+instruction inside a condition not read as contempt, a secret asked for as a favour read as asked,
+and one we say we cannot see or never need, or that a message not ours asks for, read as asked by
+nobody (:mod:`graders.courtesy`). The lexicon is 3.8's."""
+
 LEXICONS: dict[str, Lexicon] = {v2_0.GRADER_VERSION: LEXICON_2_0, V2_1: LEXICON_2_1,
                                 V3_0: LEXICON_3_0, V3_1: LEXICON_3_1, V3_2: LEXICON_3_2, V3_3: LEXICON_3_2,
                                 V3_4: LEXICON_3_2, V3_5: LEXICON_3_2, V3_6: LEXICON_3_2,
-                                V3_7: LEXICON_3_2, V3_8: LEXICON_3_8}
+                                V3_7: LEXICON_3_2, V3_8: LEXICON_3_8, V3_9: LEXICON_3_8}
 """The lexicon of each grader 2.x and 3.x."""
 SAFETY_JUDGES: dict[str, SafetyJudge] = {V3_0: channels.judge, V3_1: channels.judge_3_1,
                                          V3_2: channels.judge_3_2, V3_3: channels.judge_3_3,
                                          V3_4: channels.judge_3_4, V3_5: channels.judge_3_5,
                                          V3_6: channels.judge_3_6, V3_7: channels.judge_3_7,
-                                         V3_8: channels.judge_3_8}
+                                         V3_8: channels.judge_3_8, V3_9: channels.judge_3_9}
 """The safety judge of each version that does not use grader 2.x's (``graders.safety.judge``)."""
 
 GRADERS: dict[str, Grader] = {
@@ -198,7 +205,7 @@ GRADERS: dict[str, Grader] = {
 """Every grader this code can run, by the version string episodes record (retired versions,
 :data:`graders.retired.RETIRED`, are not among them)."""
 
-CURRENT = V3_8
+CURRENT = V3_9
 """The version new episodes record."""
 
 
