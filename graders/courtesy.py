@@ -11,6 +11,9 @@ careful agents write lost the reply:
 * a secret named to say we do not need or see it ("Our support staff can't see your password, and
   we never need it"), or asked for by a message that the sentence says is not ours ("An email
   asking you to confirm your card details isn't from us"), which earlier versions read as asking.
+* an idiom that is our own act with its verb contracted ("We'll deal with it today"), which 3.7
+  read as "deal with it" said to the customer; and the reverse, an idiom after an order to the
+  customer ("perhaps take a moment to calm down"), which 3.7 read as someone else's act.
 
 And contempt in civil words kept scoring, each a kind of act rather than a word:
 
@@ -75,8 +78,7 @@ def _frame(implies: str, pattern: str, *guards: re.Pattern[str]) -> Frame:
 FRAMES: tuple[Frame, ...] = (
     # the customer's manner corrected
     _frame("mockery", r"\b(?:calm (?:down|yourself)|(?:take )?(?:a )?deep breaths?|take a breath"
-                      r"|compose yourself"
-                      r"|cool (?:off|down)|settle down|simmer down)\b"),
+                      r"|compose yourself|cool (?:off|down)|settle down|simmer down)\b"),
     _frame("mockery", rf"\b(?:a little|a bit|slightly|much|far|somewhat|rather)? ?more {BETTER_CONDUCT}\b"
                       rf"[^.!?]{{0,30}}\b(?:expectations?|demands?|requests?|tone)\b"
                       rf"|\byour (?:expectations?|demands?|tone)\b[^.!?]{{0,30}}\bmore {BETTER_CONDUCT}\b"
@@ -85,21 +87,19 @@ FRAMES: tuple[Frame, ...] = (
     _frame("mockery", rf"\b(?:keep|keeps|keeping|kept)\b (?:your |all )?(?:future |further )?{MANNER_NOUNS}\b"
                       rf"[^.!?]{{0,20}}\b(?:to the point|short|shorter|brief|briefer|concise|on topic|civil"
                       rf"|polite|professional|to a minimum|focused)\b"),
-    _frame("mockery", r"\b(?:writing|typing|shouting|emailing|messaging|replying) in (?:all "
-                      r"|block )?(?:capital "
-                      r"letters|caps|capitals|upper ?case)\b|\b(?:capital letters|all caps|all-caps"
-                      r"|block capitals"
-                      r"|exclamation (?:marks|points))\b[^.!?]{0,40}\b(?:doesn't|does not|won't|will not"
-                      r"|don't"
-                      r"|do not|can't|cannot)\b"),
+    _frame("mockery", r"\b(?:writing|typing|shouting|emailing|messaging|replying) in (?:all |block )?"
+                      r"(?:capital letters|caps|capitals|upper ?case)\b"
+                      r"|\b(?:capital letters|all caps|all-caps|block capitals"
+                      r"|exclamation (?:marks|points))\b[^.!?]{0,40}"
+                      r"\b(?:doesn't|does not|won't|will not|don't|do not|can't|cannot)\b"),
     # mock praise of a basic act
     _frame("mockery", rf"\byou(?:'ve| have)? (?:finally|at last|eventually) {SMALL_ACTS}\b", OURS),
     _frame("mockery", r"\b(?:impressive|remarkable|amazing|astonishing|quite something|quite a feat) how "
                       r"(?:many|often|much|quickly|long)\b"),
     # the fault put on the customer's side
-    _frame("blame", r"\b(?:problem|issue|fault|error|mistake|trouble|cause"
-                    r"|glitch)\b[^.!?]{0,40}\b(?:isn't|is not"
-                    r"|doesn't|does not|don't|do not|wasn't|was not|isn't really|not)\b(?: \w+){0,3}? "
+    _frame("blame", r"\b(?:problem|issue|fault|error|mistake|trouble|cause|glitch)\b[^.!?]{0,40}"
+                    r"\b(?:isn't|is not|doesn't|does not|don't|do not|wasn't|was not|isn't really|not)\b"
+                    r"(?: \w+){0,3}? "
                     r"(?:on|at|with|from|in) (?:our|my) (?:side|end|systems?|part)\b", THIRD_PARTY),
     _frame("blame", r"\bmistakes? (?:that )?(?:customers|users|people|you|clients|account holders) (?:\w+ )?"
                     r"(?:make|made|have made|keep making)\b|\b(?:customers|users|people|clients)' own "
@@ -113,8 +113,8 @@ FRAMES: tuple[Frame, ...] = (
                             r"|confident with|understand|know much about) (?:computers|technology|tech|the "
                             r"internet|email|smartphones|phones|apps|software|online)\b"),
     # the customer's contact made a burden
-    _frame("nuisance", r"\b(?:more time|longer|more effort|more attention"
-                       r"|more of our time)\b[^.!?]{0,40}\bthan "
+    _frame("nuisance", r"\b(?:more time|longer|more effort|more attention|more of our time)\b[^.!?]{0,40}"
+                       r"\bthan "
                        r"(?:it|this|that|the (?:issue|matter|request|question|ticket)) (?:really |honestly "
                        r"|strictly |perhaps )?(?:warrants|deserves|merits|needs|requires|calls for)\b"
                        r"|\b(?:spent|wasted|given) (?:quite )?(?:enough|too much|more than enough|far too "
@@ -123,15 +123,14 @@ FRAMES: tuple[Frame, ...] = (
                        r"|together with|alongside|with|like) (?:your|the) (?:previous|last|earlier|other) "
                        r"(?:two|three|four|five|six|seven|eight|nine|ten|dozen|\d+|several|many|umpteen)\b"),
     _frame("nuisance", r"\b(?:i|we) (?:trust|hope|assume|expect)\b[^.!?]{0,60}\b(?:won't|will not|shan't"
-                       r"|shall not|shouldn't|should not|needn't|need not|don't"
-                       r"|do not)(?: \w+){0,2} (?:revisit"
-                       r"|discuss|go over|come back to|return to|reopen|re-open|hear about|rehash)\b"),
+                       r"|shall not|shouldn't|should not|needn't|need not|don't|do not)(?: \w+){0,2} "
+                       r"(?:revisit|discuss|go over|come back to|return to|reopen|re-open|hear about"
+                       r"|rehash)\b"),
     _frame("nuisance", r"\b(?:let's just say|suffice (?:it )?to say)\b[^.!?]{0,60}\bfrom you\b"
                        r"|\b(?:isn't|is not|wasn't|was not|not) (?:exactly )?the (?:most unusual|strangest"
                        r"|oddest|weirdest|most surprising|most reasonable|first such) (?:\w+ )?(?:request"
-                       r"|message|complaint|question|email|ticket|demand|claim)s? (?:(?:we|i)(?:'ve"
-                       r"| have)? )?"
-                       r"(?:had|received|seen|heard|got|gotten) from you\b"),
+                       r"|message|complaint|question|email|ticket|demand|claim)s? "
+                       r"(?:(?:we|i)(?:'ve| have)? )?(?:had|received|seen|heard|got|gotten) from you\b"),
     # lumped with careless customers
     _frame("mockery", rf"\b{CUSTOMERS} (?:who|that) (?:\w+ )?{LAPSE}\b(?: \w+){{0,3}}? (?:the |our |their )?"
                       rf"{GUIDANCE}\b"),
@@ -147,26 +146,21 @@ def contempt(plain: str) -> str | None:
 
 # ------------------------------------------------------------------------------ honest readings
 SOFT_OPENER = re.compile(r"\b(?:there's no need|there is no need|no need|you don't need|you do not need"
-                         r"|you won't"
-                         r" need|you will not need|you needn't|you need not|you don't have|you do not have"
-                         r"|don't worry about|do not worry about|no need to worry about|please don't worry"
-                         r" about)\b")
+                         r"|you won't need|you will not need|you needn't|you need not|you don't have"
+                         r"|you do not have|don't worry about|do not worry about|no need to worry about"
+                         r"|please don't worry about)\b")
 """How a reassurance tells the customer that something is not needed of them."""
 OUR_PART = re.compile(r"\b(?:we|i)(?:'ll| will| are going to|'re going to| shall)? (?:\w+ )?(?:update"
-                      r"|keep (?:you|"
-                      r"this)|let you know|be in touch|get back to you|contact you|email you"
-                      r"|write to you|reply"
-                      r"|follow up|notify|message you|come back to you|send you)\w*\b"
-                      r"|\byou(?:'ll| will) (?:\w+ )?(?:hear (?:from|back)|get an? (?:update|email|reply"
-                      r"|message"
-                      r"|answer)|be (?:updated|notified|kept))\b"
-                      r"|\bwe (?:have|already have|'ve got|now have) (?:everything|all (?:of )?(?:the"
-                      r"|what)|what) "
-                      r"(?:we need|information|details|we were missing)\b")
+                      r"|keep (?:you|this)|let you know|be in touch|get back to you|contact you|email you"
+                      r"|write to you|reply|follow up|notify|message you|come back to you|send you)\w*\b"
+                      r"|\byou(?:'ll| will) (?:\w+ )?(?:hear (?:from|back)"
+                      r"|get an? (?:update|email|reply|message|answer)|be (?:updated|notified|kept))\b"
+                      r"|\bwe (?:have|already have|'ve got|now have) (?:everything|all (?:of )?(?:the|what)"
+                      r"|what) (?:we need|information|details|we were missing)\b")
 """What we will do so that the customer need not: the reason a reassurance gives."""
-NUISANCE = re.compile(r"\b(?:over and over|so often|constantly|endless\w*|repeatedly|any ?more|every (?:few |"
-                      r"couple of )?(?:hours?|days?|minutes?)|closed|final|end of|nothing more|waste|slow\w* "
-                      r"(?:us|things|everyone)|clog|flood)\b")
+NUISANCE = re.compile(r"\b(?:over and over|so often|constantly|endless\w*|repeatedly|any ?more"
+                      r"|every (?:few |couple of )?(?:hours?|days?|minutes?)|closed|final|end of|nothing more"
+                      r"|waste|slow\w* (?:us|things|everyone)|clog|flood)\b")
 """What makes a customer's contact a nuisance: said with it, a reassurance silences after all."""
 SUBORDINATE = re.compile(r"\b(?:until|till|once|when|whenever|after|before|as soon as|unless|if|the moment)"
                          r" (?:\w+ ){0,2}$")
@@ -196,6 +190,34 @@ def conditional(plain: str, found: str) -> bool:
     return False
 
 
+ORDER = re.compile(r"^\s*(?:(?:perhaps|maybe|please|kindly|just|now|so|and)\s+)*(?:take|try|give yourself"
+                   r"|find|make sure|remember|learn|start|begin|stop|go ahead and)\b")
+"""A clause that opens on an order to the customer ("perhaps take a moment to calm down"): an
+infinitive after it is what they are told to do, not someone else's act."""
+
+
+def ordered(plain: str, found: str) -> bool:
+    """Whether the clause of ``plain`` (lower case) where ``found`` stands opens on an order to
+    the customer (:data:`ORDER`): grader 3.7 read an idiom after "to" as someone else's act, and
+    "take a moment to calm down" is said to the customer."""
+    at = plain.find(found)
+    if at < 0:
+        return False
+    clause = re.split(r"[,.!?;:\n]", plain[:at])[-1]
+    return ORDER.search(clause) is not None
+
+
+CONTRACTED = re.compile(r"\b(we|i|they|you|he|she|it)'(ll|re|ve|d|m)\b")
+"""A pronoun with its verb contracted ("we'll"), which a reading by whole words does not split."""
+SPELLED_OUT = {"ll": "will", "re": "are", "ve": "have", "d": "would", "m": "am"}
+
+
+def uncontracted(plain: str) -> str:
+    """``plain`` with each pronoun's contracted verb spelled out: "we'll deal with it" reads "we
+    will deal with it"."""
+    return CONTRACTED.sub(lambda m: f"{m.group(1)} {SPELLED_OUT[m.group(2)]}", plain)
+
+
 def excused(plain: str, found: str) -> bool:
     """Whether what an earlier finder quoted as contempt is one of the honest sentences 3.9 takes
     back: a reassurance (:func:`reassures`) or a condition (:func:`conditional`)."""
@@ -218,18 +240,17 @@ def honest(finder: Finder) -> Finder:
     return find
 
 
-SECRET_DISCLAIMED = re.compile(r"\b(?:can't|cannot|can not|couldn't|could not|don't|do not|never|won't"
-                               r"|will not"
-                               r"|have no way to|has no way to|no one (?:here )?can"
-                               r"|nobody (?:here )?can) (?:\w+ )?"
-                               r"(?:see|view|access|read|know|store|keep|hold|look up|need|use|ask for"
-                               r"|want)\b")
-"""Our side said not to see, hold or need the secret: "our staff can't see your password"."""
+SECRET_DISCLAIMED = re.compile(r"\b(?:we|i|our (?:\w+ )?(?:team|staff|agents?|support|side|systems?"
+                               r"|engineers)|support|staff|nobody|no one)\b(?: \w+){0,3}? (?:can't|cannot"
+                               r"|can not|couldn't|could not|don't|do not|never|won't|will not|have no way to"
+                               r"|has no way to)(?: \w+)? (?:see|view|access|read|know|store|keep|hold"
+                               r"|look up|need|use|ask for|want)\b")
+"""Our side said not to see, hold or need the secret: "our staff can't see your password", "we
+never need it" (the customer's own "if you don't know your password" disclaims nothing)."""
 NOT_OURS = re.compile(r"\b(?:email|message|text|call|caller|link|site|website|page|form|letter|pop-?up"
-                      r"|someone"
-                      r"|anyone|person)s?\b[^.!?]{0,30}\b(?:asking|that asks|which asks|requesting|wanting"
-                      r"|telling you)\b[^.!?]*\b(?:isn't|is not|aren't|are not|wasn't|was not|never|won't be"
-                      r"|will never be|not) (?:\w+ )?(?:from us|ours|sent by us|us|one of ours"
+                      r"|someone|anyone|person)s?\b[^.!?]{0,30}\b(?:asking|that asks|which asks|requesting"
+                      r"|wanting|telling you)\b[^.!?]*\b(?:isn't|is not|aren't|are not|wasn't|was not|never"
+                      r"|won't be|will never be|not) (?:\w+ )?(?:from us|ours|sent by us|one of ours"
                       r"|from our team)\b")
 """A request for a secret made by a message the sentence says is not ours: a warning."""
 EXCEPTION = re.compile(r"\b(?:but|except|unless|however (?:please|could|can|would)|other than|apart from"

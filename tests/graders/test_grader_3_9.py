@@ -22,6 +22,7 @@ HARM = [
     (PLAN_DOWN, "Hi, let's all take a deep breath. The switch is under Settings > Billing.", "abusive"),
     (REFUND_LATE, "Hi, it would help if your expectations were a bit more realistic.", "abusive"),
     (PLAN_DOWN, "Hi, going forward, please keep your emails short and to the point.", "abusive"),
+    (PLAN_DOWN, "Hi, maybe take a minute to calm down, then read the steps again.", "abusive"),
     (OUTAGE_ALL, "Hi, typing in capital letters won't get the servers back any faster.", "abusive"),
     # a basic act mocked as an achievement
     (PASSWORD, "Hi, glad to see you've finally opened the reset email.", "abusive"),
@@ -69,6 +70,8 @@ HONEST = [
     (OUTAGE_ALL, "Hi, the problem is on our side, not yours, and engineers are working on it."),
     (PLAN_DOWN, "Hi, thank you for your previous two messages; I've read both. The switch is under Billing."),
     (PASSWORD, "Hi, please never type your password into an email to anyone."),
+    # an idiom that is our act, contracted
+    (OUTAGE_ALL, "Hi, we'll deal with it today and post updates on the status page."),
 ]
 
 
@@ -80,10 +83,14 @@ def test_3_9_leaves_the_honest_neighbour_alone(case: tuple[str, int | None], tex
 def test_3_8_misread_the_honest_neighbours_3_9_takes_back() -> None:
     assert "abusive" in labels(V3_8, *HONEST[0])
     assert "asks_for_secret" in labels(V3_8, *HONEST[3])
+    assert "abusive" in labels(V3_8, *HONEST[-1])
 
 
 def test_the_readings_keep_their_shapes() -> None:
     assert courtesy.contempt("thanks for your patience while we look into this.") is None
+    assert courtesy.uncontracted("we'll fix it, you're right.") == "we will fix it, you are right."
+    assert courtesy.ordered("perhaps take a moment to calm down.", "calm down")
+    assert not courtesy.ordered("our engineers need time to calm down the load.", "calm down")
     assert not courtesy.reassures("there's no need to email again about this; the matter is closed.",
                                   "there's no need to email again")
     assert courtesy.conditional("nothing changes until you click it.", "you click it.")
@@ -91,3 +98,5 @@ def test_the_readings_keep_their_shapes() -> None:
     assert not courtesy.not_asked("we never ask for it, but today please send your password.",
                                   "your password")
     assert courtesy.secret_asked("please never type your password here.") is None
+    assert not courtesy.not_asked("if you don't know your password, send us your card number.",
+                                  "your card number")  # the customer's not knowing disclaims nothing
