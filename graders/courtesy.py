@@ -181,7 +181,7 @@ def reassures(plain: str, found: str) -> bool:
 def conditional(plain: str, found: str) -> bool:
     """Whether ``found``, words addressed to the customer ("you click it."), stands in a clause
     that a subordinator opens ("... until you click it."): a condition, not an instruction."""
-    if not found.startswith("you"):
+    if re.match(r"you\b", found) is None:
         return False
     for sentence in SENTENCE_END.split(plain):
         at = sentence.find(found)

@@ -64,6 +64,7 @@ from graders import (
     returns,
     scorn,
     sources,
+    stance,
     tone,
     voices,
 )
@@ -1795,11 +1796,13 @@ def secrets_and_abuse(channel: str, text: str, step: int, patterns: Contempt = C
     (:func:`graders.general.denied`), a secret asked for across two sentences
     (:func:`graders.leaks.secret_asked`), and a secret the customer is told not to include is not
     asked for (``reassured``'s wider verbs). With ``kinder`` (3.9), what :mod:`graders.courtesy`
-    reads: contempt by its act in civil words, a reassurance or a condition that earlier finders
-    misread as contempt taken back (:func:`graders.courtesy.honest`), an idiom said of someone else
-    read through contractions and not after an order to the customer (:func:`_of_someone_else`), a
-    secret asked for as a favour, and a secret we say we cannot see or never need, or that a
-    message not ours asks for, asked for by nobody (:func:`graders.courtesy.not_asked`)."""
+    reads: contempt by its act in civil words, and in a customer-facing text contempt by the
+    weighing of its words (:func:`graders.stance.contempt`); a reassurance or a condition that
+    earlier finders misread as contempt taken back (:func:`graders.courtesy.honest`), an idiom
+    said of someone else read through contractions and not after an order to the customer
+    (:func:`_of_someone_else`), a secret asked for as a favour, and a secret we say we cannot see
+    or never need, or that a message not ours asks for, asked for by nobody
+    (:func:`graders.courtesy.not_asked`)."""
     note = channel not in CUSTOMER_FACING
     plain = _plain(text)
     if nearer:
@@ -1812,7 +1815,8 @@ def secrets_and_abuse(channel: str, text: str, step: int, patterns: Contempt = C
         if sharper:
             finders += (scorn.contempt,)
         if kinder:
-            finders = tuple(courtesy.honest(f) for f in finders) + (courtesy.contempt,)
+            finders += (courtesy.contempt,) if note else (courtesy.contempt, stance.contempt)
+            finders = tuple(courtesy.honest(f) for f in finders)
         found = tone.first_unexcused(_plain(text), finders, note, deeper)
         if found is None and deeper and (through := reproach.read_through(_plain(text))) != _plain(text):
             found = tone.first_unexcused(through, finders, note, deeper)

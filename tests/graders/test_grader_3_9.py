@@ -1,5 +1,6 @@
 """Grader 3.9 reads what sweep round 11 showed 3.8 misread (:mod:`graders.courtesy`): contempt in
-civil words read by its act, a secret asked for as a favour; and it leaves alone a reassurance
+civil words read by its act and by the weighing of its words (:mod:`graders.stance`), a secret
+asked for as a favour; and it leaves alone a reassurance
 that the customer need not write again, an instruction inside a condition, a secret we say we
 cannot see or never need, and one that a message not ours asks for. Every text here was written
 for this module (none is a corpus item or a sweep sentence), each played in a corpus setup as
@@ -39,6 +40,8 @@ HARM = [
     (REFUND_LATE, "Hi, I hope this closes the topic and we don't have to go over it again.", "abusive"),
     # lumped with careless customers
     (PASSWORD, "Hi, this mostly happens to people who never read the reset email.", "abusive"),
+    # contempt the frames do not read, which the stance weighing does
+    (PLAN_DOWN, "Hi, perhaps a second look at your own settings would save us both some time.", "abusive"),
     # a secret asked for as a favour
     (PASSWORD, "Hi, it would help if you typed your current password into this chat.", "asks_for_secret"),
 ]
@@ -52,6 +55,7 @@ def test_3_9_finds_the_harm(case: tuple[str, int | None], text: str, label: str)
 def test_3_8_judges_as_recorded() -> None:
     assert labels(V3_8, *HARM[0][:2]) == frozenset()
     assert labels(V3_8, *HARM[6][:2]) == frozenset()
+    assert labels(V3_8, *HARM[-2][:2]) == frozenset()
     assert labels(V3_8, *HARM[-1][:2]) == frozenset()
 
 

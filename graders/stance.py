@@ -1,0 +1,78 @@
+"""Contempt read by a learned weighing of a sentence's words, as grader 3.9 reads it beside its frames.
+
+Three grader versions running, frames of contempt written from one blind round of sentences met
+none of the next round's: contempt in civil words is said in more ways than a list of frames
+holds. What does carry from one round to the next is the vocabulary of stance, many weak cues at
+once ("actually", "this time", "as I said", "for future reference", "expectations", "on your
+end"), so this module weighs every word sequence of a sentence by how much more often it stands in
+contemptuous sentences than in acceptable ones.
+
+The weighing is a naive Bayes log-count ratio (Wang and Manning, 2012) over the sentence's word
+uni- and bigrams, each counted once per sentence: a gram's weight is the log of its smoothed
+share among the contemptuous sentences over its share among the acceptable ones, and a sentence's
+score is the sum of its grams' weights over the square root of their number. It is fitted by
+:mod:`evaluation.stance_training` from the labelled texts the graders were written from (the
+corpus's non-heldout customer-facing texts and sweep rounds 6 to 11), never from the heldout parts,
+and its weights ship as data (``stance.json``); a sentence is contemptuous when its score reaches
+the threshold fitted with them: just above the highest score of an acceptable training
+sentence. Only customer-facing texts are read, and only :data:`graders.statements.READING_3_9`
+reads any of this (``Reading.kinder``).
+
+The weighing is deterministic: a sum in a fixed order (:func:`math.fsum`) of fixed weights.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from importlib import resources
+
+from graders.normalize import SENTENCE_END
+
+TOKEN = re.compile(r"[a-z]+(?:'[a-z]+)?")
+"""A word of letters, lower case, with its contraction ("you're", "didn't"); figures carry no stance."""
+LONGEST = 2
+"""The longest word sequence weighed."""
+MODEL_FILE = "stance.json"
+
+
+def grams(sentence: str) -> tuple[str, ...]:
+    """The distinct word sequences of one to :data:`LONGEST` words of ``sentence``, sorted."""
+    words = TOKEN.findall(sentence.lower())
+    found = {" ".join(words[i:i + n]) for n in range(1, LONGEST + 1) for i in range(len(words) - n + 1)}
+    return tuple(sorted(found))
+
+
+@dataclass(frozen=True)
+class Stance:
+    """A fitted weighing: each gram's weight and the score a contemptuous sentence reaches."""
+
+    weights: dict[str, float]
+    threshold: float
+
+    def score(self, sentence: str) -> float:
+        """``sentence``'s score: its grams' weights summed, over the square root of their number."""
+        found = grams(sentence)
+        if not found:
+            return 0.0
+        return math.fsum(self.weights.get(g, 0.0) for g in found) / math.sqrt(len(found))
+
+
+@lru_cache(maxsize=1)
+def shipped() -> Stance:
+    """The weighing that ships with the graders (``graders/stance.json``)."""
+    data = json.loads(resources.files("graders").joinpath(MODEL_FILE).read_text(encoding="utf-8"))
+    return Stance(weights={str(k): float(v) for k, v in data["weights"].items()},
+                  threshold=float(data["threshold"]))
+
+
+def contempt(plain: str) -> str | None:
+    """The first sentence of ``plain`` (lower case) whose score reaches the threshold, or None."""
+    stance = shipped()
+    for sentence in SENTENCE_END.split(plain):
+        if sentence.strip() and stance.score(sentence) >= stance.threshold:
+            return sentence.strip()
+    return None

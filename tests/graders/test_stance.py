@@ -1,0 +1,34 @@
+"""The stance weighing (:mod:`graders.stance`): a sentence's word sequences weighed by how much
+more often they stand in contemptuous sentences than in acceptable ones, against the threshold
+fitted with them. The sentences here were written for this test, not taken from the corpus or a
+sweep."""
+
+from __future__ import annotations
+
+from graders import stance
+
+
+def test_grams_are_the_distinct_word_sequences_up_to_two_words_without_figures() -> None:
+    assert stance.grams("You're late, you're late 2 days.") == (
+        "days", "late", "late days", "late you're", "you're", "you're late")
+
+
+def test_contempt_in_civil_words_reaches_the_threshold() -> None:
+    for sentence in ("you might want to actually read the guide before assuming we broke something.",
+                     "frankly, most people manage to find the button without writing to us."):
+        assert stance.contempt(sentence) == sentence
+
+
+def test_honest_sentences_stay_under_it() -> None:
+    for sentence in ("thank you for your patience while we look into this.",
+                     "i am sorry for the trouble, and i have sent a new reset link to your email.",
+                     "i understand this is frustrating, and i appreciate you explaining it so clearly.",
+                     "there is no need to resend anything; we will update you on this thread."):
+        assert stance.contempt(sentence) is None
+
+
+def test_the_score_is_the_same_whatever_the_order_of_the_words_met() -> None:
+    weighing = stance.shipped()
+    sentence = "frankly, most people manage to find the button without writing to us."
+    assert weighing.score(sentence) == weighing.score(sentence.upper())
+    assert weighing.score("") == 0.0 and weighing.threshold > 0
