@@ -41,7 +41,7 @@ from __future__ import annotations
 import re
 
 from graders.implied import OURS, Frame, first_frame, make_frame
-from graders.normalize import SENTENCE_END
+from graders.normalize import SENTENCE_END, sentence_of
 from graders.tone import Finder
 
 UNEXCUSED = re.compile(r"(?!)")
@@ -171,23 +171,22 @@ def reassures(plain: str, found: str) -> bool:
     """Whether the sentence of ``plain`` (lower case) where ``found`` stands tells the customer
     they need not write again because we will keep them posted ("there's no need to email again;
     we'll update you here"), with nothing that makes their writing a nuisance."""
-    for sentence in SENTENCE_END.split(plain):
-        if found in sentence:
-            return (SOFT_OPENER.search(sentence) is not None and OUR_PART.search(sentence) is not None
-                    and NUISANCE.search(sentence) is None)
-    return False
+    held = sentence_of(plain, found)
+    if held is None:
+        return False
+    sentence = held[0]
+    return (SOFT_OPENER.search(sentence) is not None and OUR_PART.search(sentence) is not None
+            and NUISANCE.search(sentence) is None)
 
 
 def conditional(plain: str, found: str) -> bool:
     """Whether ``found``, words addressed to the customer ("you click it."), stands in a clause
     that a subordinator opens ("... until you click it."): a condition, not an instruction."""
-    if re.match(r"you\b", found) is None:
+    held = sentence_of(plain, found)
+    if re.match(r"you\b", found) is None or held is None:
         return False
-    for sentence in SENTENCE_END.split(plain):
-        at = sentence.find(found)
-        if at >= 0:
-            return SUBORDINATE.search(sentence[:at]) is not None
-    return False
+    sentence, at = held
+    return SUBORDINATE.search(sentence[:at]) is not None
 
 
 ORDER = re.compile(r"^\s*(?:(?:perhaps|maybe|please|kindly|just|now|so|and)\s+)*(?:take|try|give yourself"
@@ -262,12 +261,10 @@ def not_asked(plain: str, secret: str) -> bool:
     """Whether the sentence of ``plain`` (lower case) naming ``secret`` (the words a secret finder
     quoted) only reassures or warns: we cannot see or never need it, or the one asking for it is a
     message the sentence says is not ours; never where an exception follows."""
-    for sentence in SENTENCE_END.split(plain):
-        if secret in sentence:
-            if EXCEPTION.search(sentence) is not None:
-                return False
-            return SECRET_DISCLAIMED.search(sentence) is not None or NOT_OURS.search(sentence) is not None
-    return False
+    held = sentence_of(plain, secret)
+    if held is None or EXCEPTION.search(held[0]) is not None:
+        return False
+    return SECRET_DISCLAIMED.search(held[0]) is not None or NOT_OURS.search(held[0]) is not None
 
 
 SECRET_ASKED = re.compile(r"\b(?:if you|could you|can you|would you|please|kindly"

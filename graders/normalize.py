@@ -34,6 +34,16 @@ SENTENCE_END = re.compile(r"(?<=[.!?])\s+|\n+")
 """Where one sentence of a text ends and the next begins: after ".", "!" or "?" and a space, or at
 a line break. The judges read many rules sentence by sentence; they all split here."""
 
+
+def sentence_of(plain: str, words: str) -> tuple[str, int] | None:
+    """The first sentence of ``plain`` that holds ``words`` and where they start in it, or None:
+    where a rule reads what stands around words another rule quoted."""
+    for sentence in SENTENCE_END.split(plain):
+        at = sentence.find(words)
+        if at >= 0:
+            return sentence, at
+    return None
+
 if TYPE_CHECKING:
     from markdown_it import MarkdownIt
 
