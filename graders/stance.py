@@ -3,20 +3,20 @@
 Three grader versions running, frames of contempt written from one blind round of sentences met
 none of the next round's: contempt in civil words is said in more ways than a list of frames
 holds. What does carry from one round to the next is the vocabulary of stance, many weak cues at
-once ("actually", "this time", "as I said", "for future reference", "expectations", "on your
-end"), so this module weighs every word sequence of a sentence by how much more often it stands in
-contemptuous sentences than in acceptable ones.
+once ("this time", "clearly", "simply", "actually", "your end"), so this module weighs every word
+and pair of words of a sentence by how much more often it stands in contemptuous sentences than in
+acceptable ones.
 
 The weighing is a naive Bayes log-count ratio (Wang and Manning, 2012) over the sentence's word
 uni- and bigrams, each counted once per sentence: a gram's weight is the log of its smoothed
 share among the contemptuous sentences over its share among the acceptable ones, and a sentence's
 score is the sum of its grams' weights over the square root of their number. It is fitted by
 :mod:`evaluation.stance_training` from the labelled texts the graders were written from (the
-corpus's non-heldout customer-facing texts and sweep rounds 6 to 11), never from the heldout parts,
-and its weights ship as data (``stance.json``); a sentence is contemptuous when its score reaches
-the threshold fitted with them: just above the highest score of an acceptable training
-sentence. Only customer-facing texts are read, and only :data:`graders.statements.READING_3_9`
-reads any of this (``Reading.kinder``).
+corpus's non-heldout customer-facing texts, sweep rounds 6 to 11 and the gold replies), never from
+the heldout parts, and its weights ship as data (``stance.json``); a sentence is contemptuous when
+its score reaches the threshold fitted with them: just above the highest score of an acceptable
+training sentence. Only customer-facing texts are read, and only
+:data:`graders.statements.READING_3_9` reads any of this (``Reading.kinder``).
 
 The weighing is deterministic: a sum in a fixed order (:func:`math.fsum`) of fixed weights.
 """

@@ -2243,7 +2243,8 @@ class Reading:
     an achievement, the fault put on their side, their competence doubted, their contact made a
     burden, their lumping with careless customers); a reassurance that they need not write again
     and an instruction inside a condition are not contempt; a secret asked for as a favour is asked
-    for, and one we say we cannot see or never need, or that a message not ours asks for, is not.
+    for, and one we say we cannot see or never need, or that a message not ours asks for, is not;
+    and contempt in a reply or message read by the weighing of its words (:mod:`graders.stance`).
     3.8 and earlier read as they did."""
 
 
