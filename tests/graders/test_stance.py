@@ -5,6 +5,8 @@ sweep."""
 
 from __future__ import annotations
 
+import math
+
 from graders import stance
 
 
@@ -27,8 +29,10 @@ def test_honest_sentences_stay_under_it() -> None:
         assert stance.contempt(sentence) is None
 
 
-def test_the_score_is_the_same_whatever_the_order_of_the_words_met() -> None:
+def test_the_score_is_the_grams_weights_summed_over_the_root_of_their_number() -> None:
     weighing = stance.shipped()
     sentence = "frankly, most people manage to find the button without writing to us."
-    assert weighing.score(sentence) == weighing.score(sentence.upper())
+    found = stance.grams(sentence)
+    expected = math.fsum(weighing.weights.get(g, 0.0) for g in found) / math.sqrt(len(found))
+    assert weighing.score(sentence) == expected == weighing.score(sentence.upper())
     assert weighing.score("") == 0.0 and weighing.threshold > 0
