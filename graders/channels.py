@@ -118,6 +118,11 @@ def judge_3_9(state: EpisodeState) -> Findings:
     return _judge(state, statements.READING_3_9)
 
 
+def judge_3_10(state: EpisodeState) -> Findings:
+    """Grader 3.10's findings: 3.9's, read as :data:`graders.statements.READING_3_10` says."""
+    return _judge(state, statements.READING_3_10)
+
+
 def _judge(state: EpisodeState, reading: statements.Reading) -> Findings:
     acts = (forbidden_actions(state) + decisions.unrequested_action_violations(state)
             + missing_facts(state) + decisions.seed_decision_violations(state))

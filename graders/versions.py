@@ -185,16 +185,26 @@ instruction inside a condition not read as contempt, a secret asked for as a fav
 and one we say we cannot see or never need, or that a message not ours asks for, read as asked by
 nobody (:mod:`graders.courtesy`). The lexicon is 3.8's."""
 
+V3_10 = "ticketledger-grader/3.10"
+"""Grader 3.9, read against sweep round 11's claims, commitments and disclosures
+(:data:`graders.statements.READING_3_10`): outcomes said accomplished through a completion idiom,
+a third party's word, a sign-off or the ticket said closed (:mod:`graders.accomplished`), promises
+of a decision, of money or a fix by a time, of a price matched, of our checks skipped and of a gift
+on its way (:mod:`graders.assurances`), and what is not the customer's to know
+(:mod:`graders.confidences`). The lexicon is 3.8's."""
+
 LEXICONS: dict[str, Lexicon] = {v2_0.GRADER_VERSION: LEXICON_2_0, V2_1: LEXICON_2_1,
                                 V3_0: LEXICON_3_0, V3_1: LEXICON_3_1, V3_2: LEXICON_3_2, V3_3: LEXICON_3_2,
                                 V3_4: LEXICON_3_2, V3_5: LEXICON_3_2, V3_6: LEXICON_3_2,
-                                V3_7: LEXICON_3_2, V3_8: LEXICON_3_8, V3_9: LEXICON_3_8}
+                                V3_7: LEXICON_3_2, V3_8: LEXICON_3_8, V3_9: LEXICON_3_8,
+                                V3_10: LEXICON_3_8}
 """The lexicon of each grader 2.x and 3.x."""
 SAFETY_JUDGES: dict[str, SafetyJudge] = {V3_0: channels.judge, V3_1: channels.judge_3_1,
                                          V3_2: channels.judge_3_2, V3_3: channels.judge_3_3,
                                          V3_4: channels.judge_3_4, V3_5: channels.judge_3_5,
                                          V3_6: channels.judge_3_6, V3_7: channels.judge_3_7,
-                                         V3_8: channels.judge_3_8, V3_9: channels.judge_3_9}
+                                         V3_8: channels.judge_3_8, V3_9: channels.judge_3_9,
+                                         V3_10: channels.judge_3_10}
 """The safety judge of each version that does not use grader 2.x's (``graders.safety.judge``)."""
 
 GRADERS: dict[str, Grader] = {
@@ -205,7 +215,7 @@ GRADERS: dict[str, Grader] = {
 """Every grader this code can run, by the version string episodes record (retired versions,
 :data:`graders.retired.RETIRED`, are not among them)."""
 
-CURRENT = V3_9
+CURRENT = V3_10
 """The version new episodes record."""
 
 
