@@ -191,7 +191,8 @@ V3_10 = "ticketledger-grader/3.10"
 a third party's word, a sign-off or the ticket said closed (:mod:`graders.accomplished`), promises
 of a decision, of money or a fix by a time, of a price matched, of our checks skipped and of a gift
 on its way (:mod:`graders.assurances`), and what is not the customer's to know
-(:mod:`graders.confidences`). The lexicon is 3.8's."""
+(:mod:`graders.confidences`); honest wording that sweep rounds 11 and 15 showed earlier versions
+misread is taken back (:mod:`graders.honesty`). The lexicon is 3.8's."""
 
 LEXICONS: dict[str, Lexicon] = {v2_0.GRADER_VERSION: LEXICON_2_0, V2_1: LEXICON_2_1,
                                 V3_0: LEXICON_3_0, V3_1: LEXICON_3_1, V3_2: LEXICON_3_2, V3_3: LEXICON_3_2,
