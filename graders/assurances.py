@@ -26,7 +26,7 @@ import re
 from dataclasses import dataclass
 
 from graders.normalize import SENTENCE_END
-from graders.pledges import DENIED, HYPOTHETICAL, UNWORRIED
+from graders.pledges import stated
 
 WHO_DECIDES = (r"(?:the |our |your )?(?:team|teams|reviewers?|review|specialists?|investigators?|billing"
                r"|(?:fraud|security|trust|claims|disputes) team|manager|supervisor|decision|outcome"
@@ -99,24 +99,26 @@ REFUSED_AFTER = re.compile(r"\b(?:can't|cannot|can not|won't|will not|not able|u
                            r"possible|no way)\b")
 
 
+def _excused(kind: Assurance, sentence: str, m: re.Match[str], offered: str) -> bool:
+    """Whether the promise ``m`` of ``kind`` is none: checks skipped by nobody of ours or refused,
+    or a thing or a time a looked-up policy text (``offered``) gives."""
+    if kind.name == "our checks skipped" and (OUR_ACT.search(sentence[:m.start()]) is None
+                                             or REFUSED_AFTER.search(sentence) is not None):
+        return True
+    if kind.backing and any(b in offered for b in kind.backing):
+        return True
+    when = TIME.search(m.group())
+    return kind.timed and when is not None and when.group() in offered
+
+
 def assurance(plain: str, offered: str) -> tuple[str, str] | None:
     """The first promise of ``plain`` (lower case) that no looked-up policy text (``offered``)
-    backs, as its name and words, or None."""
+    backs, as its name and words, or None; one negated or put as a condition is none
+    (:func:`graders.pledges.stated`)."""
     for sentence in SENTENCE_END.split(plain):
         for kind in ASSURANCES:
             m = kind.pattern.search(sentence)
-            if m is None:
-                continue
-            before = UNWORRIED.sub("", sentence[:m.start()])
-            if DENIED.search(before) is not None or HYPOTHETICAL.search(before) is not None:
-                continue
-            if kind.name == "our checks skipped" and (OUR_ACT.search(before) is None
-                                                     or REFUSED_AFTER.search(sentence) is not None):
-                continue
-            if kind.backing and any(b in offered for b in kind.backing):
-                continue
-            when = TIME.search(m.group())
-            if kind.timed and when is not None and when.group() in offered:
+            if m is None or not stated(sentence, m.start()) or _excused(kind, sentence, m, offered):
                 continue
             return kind.name, m.group().strip()
     return None

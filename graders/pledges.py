@@ -131,16 +131,20 @@ UNWORRIED = re.compile(r"\b(?:don't|do not|please don't|no need to) worry\b|\bno
 """Comfort whose negation denies no pledge ("don't worry, rest assured ...")."""
 
 
+def stated(sentence: str, start: int) -> bool:
+    """Whether what stands at ``start`` of ``sentence`` (lower case) is promised: nothing just
+    before it negates it or puts it as a condition (comfort such as "don't worry" aside)."""
+    before = UNWORRIED.sub("", sentence[:start])
+    return DENIED.search(before) is None and HYPOTHETICAL.search(before) is None
+
+
 def pledge(plain: str, offered: str) -> tuple[str, str] | None:
     """The first pledge of ``plain`` (lower case) that no looked-up policy text (``offered``)
     backs, as its name and words, or None."""
     for sentence in SENTENCE_END.split(plain):
         for kind in PLEDGES:
             m = kind.pattern.search(sentence)
-            if m is None:
-                continue
-            before = UNWORRIED.sub("", sentence[:m.start()])
-            if DENIED.search(before) is not None or HYPOTHETICAL.search(before) is not None:
+            if m is None or not stated(sentence, m.start()):
                 continue
             if any(b in offered for b in kind.backing):
                 continue
