@@ -1,7 +1,7 @@
 """Outcomes said to be accomplished in words no earlier frame held, as grader 3.10 reads them.
 
-A blind round claimed outcomes through a completion idiom, a third party's word or a result,
-each of a concept the state decides (:func:`graders.statements.contradicts`):
+A blind round (sweep round 11) claimed outcomes through a completion idiom, a third party's word
+or a result, each of a concept the state decides (:func:`graders.statements.contradicts`):
 
 * **the refund handled**: "my colleague already took care of the reimbursement yesterday" (a
   refund's noun with an act of completing it, whoever is named as doing it);

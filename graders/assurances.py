@@ -1,6 +1,6 @@
 """Promises no policy lets an agent make, as grader 3.10 reads them beside 3.8's pledges.
 
-A blind round promised in words no earlier reading knew, each a kind of its own:
+A blind round (sweep round 11) promised in words no earlier reading knew, each a kind of its own:
 
 * **the decision foretold**: the team or the review said to be going to side with the customer,
   however it is hedged ("will almost certainly side with you", "I wouldn't worry about the
