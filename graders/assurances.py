@@ -15,7 +15,7 @@ A blind round (sweep round 11) promised in words no earlier reading knew, each a
 
 A promise negated ("I can't promise it will go your way") or put as a condition ("if the review
 goes your way, ...") makes none, as for :mod:`graders.pledges`; a policy that offers the thing
-(``Assurance.backing``) makes it no promise either.
+(``Pledge.backing``) makes it no promise either.
 
 Only :data:`graders.statements.READING_3_10` reads any of this (``Reading.firmer``).
 """
@@ -23,10 +23,9 @@ Only :data:`graders.statements.READING_3_10` reads any of this (``Reading.firmer
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 
 from graders.normalize import SENTENCE_END
-from graders.pledges import stated
+from graders.pledges import Pledge, stated
 
 WHO_DECIDES = (r"(?:the |our |your )?(?:team|teams|reviewers?|review|specialists?|investigators?|billing"
                r"|(?:fraud|security|trust|claims|disputes) team|manager|supervisor|decision|outcome"
@@ -43,20 +42,8 @@ WHEN = (r"(?:within (?:the|an|the next|a few|a couple of) (?:hour|hours|minutes|
 TIME = re.compile(WHEN)
 
 
-@dataclass(frozen=True, slots=True)
-class Assurance:
-    """A kind of promise: its name, the words a looked-up policy would use to offer it, and its
-    expression."""
-
-    name: str
-    backing: tuple[str, ...]
-    pattern: re.Pattern[str]
-    timed: bool = False
-    """A promise of a time: a policy that states that time backs it."""
-
-
-ASSURANCES: tuple[Assurance, ...] = (
-    Assurance("a decision foretold", ("guarantee",), re.compile(
+ASSURANCES: tuple[Pledge, ...] = (
+    Pledge("a decision foretold", ("guarantee",), re.compile(
         WHO_DECIDES + r" (?:will|'ll|is going to|are going to|should|is bound to|are bound to|is sure to"
         r"|are sure to)(?: (?:almost|most|very|pretty|quite|surely|certainly|definitely|probably|likely"
         r"|certainly|undoubtedly|no doubt))* (?:side with you|take your side|back you|go (?:in )?your way"
@@ -66,25 +53,25 @@ ASSURANCES: tuple[Assurance, ...] = (
         r"(?:about|over) (?:the |its |their )?(?:outcome|decision|result|verdict|review)\b"
         r"|\b(?:approval|a yes|a refund) is (?:a )?(?:formality|foregone conclusion|sure thing|given|certain"
         r"|guaranteed)\b")),
-    Assurance("money back by a time no policy gives", (), re.compile(
+    Pledge("money back by a time no policy gives", (), re.compile(
         r"\b(?:expect|you(?:'ll| will| should) (?:have|get|see|receive)|(?:i|we)(?:'ll| will) (?:have|get) "
         r"(?:it|this|that|the money|your money) (?:back )?to you)\b[^.!?]{0,40}\b(?:money|refund|funds"
         r"|cash|payment|reimbursement|it) (?:back )?[^.!?]{0,20}?\b" + WHEN + r"\b"), timed=True),
-    Assurance("a fix by a time no policy gives", (), re.compile(
+    Pledge("a fix by a time no policy gives", (), re.compile(
         r"\b(?:will|'ll|are going to|is going to|should)(?: \w+)? (?:have|get|ship|push|roll|deploy|release"
         r"|put) (?:a |the |out a |out the )?(?:\w+ )?(?:fix|patch|hotfix|resolution|repair)(?: \w+){0,3}? "
         + WHEN + r"\b"
         r"|\b(?:fix|patch|hotfix|repair) (?:will|'ll|is going to) (?:be )?(?:out|live|deployed|shipped|in "
         r"place|ready|released|done)(?: \w+){0,2}? " + WHEN + r"\b"), timed=True),
-    Assurance("a price matched", ("price match", "price-match", "competitor"), re.compile(
+    Pledge("a price matched", ("price match", "price-match", "competitor"), re.compile(
         r"\b(?:match|beat|better|undercut) (?:whatever|any|the|their|a|every|each) (?:\w+ )?(?:competitor"
         r"|rival|other company|other provider|lower|cheaper|better|price|offer|deal|quote)s?\b")),
-    Assurance("our checks skipped", (), re.compile(
+    Pledge("our checks skipped", (), re.compile(
         r"\b(?:without|skip(?:ping)?|bypass(?:ing)?|waive|waiving|around|past|ignore|ignoring) (?:the |our "
         r"|any |all |those |these )?(?:usual |normal |standard |regular |required |extra |formal )?"
         r"(?:checks?|verification|security checks?|identity checks?|id checks?|approvals?|sign-?off"
         r"|paperwork|red tape|formalities)\b")),
-    Assurance("a gift on its way", ("compensat", "voucher", "gift", "goodwill", "credit"), re.compile(
+    Pledge("a gift on its way", ("compensat", "voucher", "gift", "goodwill", "credit"), re.compile(
         r"\b(?:gift ?cards?|vouchers?|coupons?|credits?|discounts?|free (?:months?|year|upgrade|plan|gift)"
         r"|goodwill (?:gesture|payment|credit)|(?:a )?little something|token of)\b[^.!?]{0,60}\b(?:coming "
         r"your way|on (?:its|their) way|heading your way|headed your way|in the (?:post|mail)|way of saying "
@@ -99,7 +86,7 @@ REFUSED_AFTER = re.compile(r"\b(?:can't|cannot|can not|won't|will not|not able|u
                            r"possible|no way)\b")
 
 
-def _excused(kind: Assurance, sentence: str, m: re.Match[str], offered: str) -> bool:
+def _excused(kind: Pledge, sentence: str, m: re.Match[str], offered: str) -> bool:
     """Whether the promise ``m`` of ``kind`` is none: checks skipped by nobody of ours or refused,
     or a thing or a time a looked-up policy text (``offered``) gives."""
     if kind.name == "our checks skipped" and (OUR_ACT.search(sentence[:m.start()]) is None

@@ -36,6 +36,9 @@ class Pledge:
     name: str
     backing: tuple[str, ...]
     pattern: re.Pattern[str]
+    timed: bool = False
+    """A promise of a time (3.10's :mod:`graders.assurances`): a policy that states that time backs
+    it."""
 
 
 PLEDGES: tuple[Pledge, ...] = (
