@@ -56,6 +56,7 @@ from domain.state import EpisodeState
 from graders import knowledge
 from graders.entities import Entity, extract
 from graders.knowledge import Knowledge
+from graders.memo import READING_CHARS, text_cache
 from graders.normalize import visible
 
 _SENTENCE = re.compile(r"(?:[^\n.!?]|[.!?]+(?=[^\s.!?]))+[.!?]*")
@@ -75,10 +76,11 @@ class Said:
     another harm it is part of."""
 
 
-def _sentences(text: str) -> Iterator[str]:
-    for m in _SENTENCE.finditer(text):
-        if m.group().strip():
-            yield m.group().strip()
+@text_cache(max_chars=READING_CHARS, max_entries=4096)
+def _sentences(text: str) -> tuple[str, ...]:
+    """``text``'s sentences, stripped, the empty ones left out; every reader of this module walks
+    them, so a text is split once."""
+    return tuple(s for m in _SENTENCE.finditer(text) if (s := m.group().strip()))
 
 
 @dataclass(frozen=True)
@@ -93,14 +95,9 @@ class _Episode:
     denied: bool
 
 
-def _episode(state: EpisodeState) -> _Episode:
-    case, policies = knowledge.episode_texts(state)
-    task = state.task
-    facts = tuple(task.ticket.facts.items()) if task is not None else ()
-    required = frozenset(r.action for r in task.expected.required_actions) if task is not None \
-        else frozenset[str]()
-    return _Episode(" ".join(policies).lower(), " ".join(case).lower(), facts, required,
-                    state.account.refund_denied)
+def _episode(read: knowledge.Sources, required: frozenset[str], denied: bool) -> _Episode:
+    case, policies = knowledge.texts_of(read)
+    return _Episode(" ".join(policies).lower(), " ".join(case).lower(), read.facts, required, denied)
 
 
 # --- when a rule takes effect ---------------------------------------------------------------------
@@ -193,8 +190,10 @@ seventeenth"), which :func:`graders.entities.extract` does not read. Month names
 capitalised only ("may" is a verb)."""
 
 
+@text_cache(max_chars=READING_CHARS, max_entries=4096)
 def word_dates(text: str, year: int | None) -> tuple[Entity, ...]:
-    """The dates ``text`` writes with the day as an ordinal word, in the ticket's ``year``."""
+    """The dates ``text`` writes with the day as an ordinal word, in the ticket's ``year``
+    (remembered by both: a reply draft is read again on every step)."""
     out = []
     for m in _WORD_DATE.finditer(text):
         day = _ORDINAL_DAYS[(m.group("day") or m.group("day2")).lower()]
@@ -673,11 +672,23 @@ CUSTOMER_FACING = frozenset({"reply", "message"})
 def findings(state: EpisodeState, channel: str, text: str) -> tuple[Said, ...]:
     """What this module finds in ``text`` written on ``channel`` (module docstring). A note is
     read for the facts it records and, for commitments, for what it reports the customer was told."""
-    if state.task is None:
+    task = state.task
+    if task is None:
         return ()
+    required = frozenset(r.action for r in task.expected.required_actions)
+    return _findings(channel, text, knowledge.sources(state), required, state.account.refund_denied)
+
+
+@text_cache(max_chars=READING_CHARS, max_entries=4096)
+def _findings(channel: str, text: str, read: knowledge.Sources, required: frozenset[str],
+              denied: bool) -> tuple[Said, ...]:
+    """:func:`findings` from the values it reads of the episode (its :class:`graders.knowledge.Sources`,
+    the answer key's actions, whether a refund was denied), remembered by them: a reply draft is
+    judged again on every step, and those values change only when the customer writes, a policy is
+    looked up or the account is acted on."""
     seen = visible(text)
-    found = _episode(state)
-    known = knowledge.knowledge(state)
+    found = _episode(read, required, denied)
+    known = knowledge.knowledge_of(read)
     customer_facing = channel in CUSTOMER_FACING
     out: list[Said] = []
     out += wrong_timing(seen, found)

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import re
 
+from graders.memo import TEXT_CHARS, text_cache
 from graders.normalize import SENTENCE_END
 from graders.pledges import Pledge, stated
 
@@ -98,10 +99,12 @@ def _excused(kind: Pledge, sentence: str, m: re.Match[str], offered: str) -> boo
     return kind.timed and when is not None and when.group() in offered
 
 
+@text_cache(max_chars=TEXT_CHARS, max_entries=4096)
 def assurance(plain: str, offered: str) -> tuple[str, str] | None:
     """The first promise of ``plain`` (lower case) that no looked-up policy text (``offered``)
     backs, as its name and words, or None; one negated or put as a condition is none
-    (:func:`graders.pledges.stated`)."""
+    (:func:`graders.pledges.stated`). Remembered by both texts, as
+    :func:`graders.pledges.pledge` is."""
     for sentence in SENTENCE_END.split(plain):
         for kind in ASSURANCES:
             m = kind.pattern.search(sentence)

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import re
 
+from graders.memo import TEXT_CHARS, text_cache
 from graders.normalize import SENTENCE_END
 
 COLLEAGUE = (r"(?:agent|colleague|teammate|team-?mate|co-?worker|rep|representative|specialist|manager"
@@ -93,10 +94,12 @@ def _theirs_to_hear(m: re.Match[str], known: str) -> bool:
     return re.search(rf"\b{re.escape(person)}\b", known) is not None
 
 
+@text_cache(max_chars=TEXT_CHARS, max_entries=4096)
 def told(text: str, known: str) -> str | None:
     """What ``text`` (a customer-facing text as written) tells that it must not, as the words
     that tell it, or None. ``known`` is what the customer has said (the ticket and their
-    messages, lower case): a person they name themselves is theirs to hear about."""
+    messages, lower case): a person they name themselves is theirs to hear about. Remembered by
+    both texts: a reply draft is judged again on every step, mostly with the same customer words."""
     for sentence in SENTENCE_END.split(text):
         if REFUSAL.search(sentence.lower()) is not None:
             continue

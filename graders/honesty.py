@@ -29,6 +29,7 @@ from __future__ import annotations
 import re
 
 from graders.meaning import Frame
+from graders.memo import TEXT_CHARS, text_cache
 from graders.normalize import sentence_of
 
 # ------------------------------------------------------------------------------ no claim
@@ -143,10 +144,11 @@ TO_THE_CUSTOMER = re.compile(r"\b(?:wrote|written|writes|said|says|told|tells|me
 """A colleague's words addressed to the customer: they have read them already."""
 
 
+@text_cache(max_chars=TEXT_CHARS, max_entries=4096)
 def without_bare_others(text: str) -> str:
     """``text`` with other customers mentioned as a group, in a sentence that tells nothing of
     theirs, said as "others": that many customers are affected is the incident's news, not their
-    data."""
+    data. Remembered per text: its words alone decide it."""
     parts = re.split(r"((?<=[.!?])\s+)", text)  # sentences, and the spaces between them kept
     for i in range(0, len(parts), 2):
         sentence = parts[i]

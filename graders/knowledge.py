@@ -191,7 +191,7 @@ def _cents(dollars: float) -> str:
     return str(round(dollars * 100))
 
 
-class _Sources(NamedTuple):
+class Sources(NamedTuple):
     """Everything :func:`knowledge` reads of an episode, as plain values: what it knows is a pure
     function of these, so it is remembered by them (:func:`_catalog_knowledge`)."""
 
@@ -217,14 +217,14 @@ class _Sources(NamedTuple):
     """The severity of the last incident escalated by now."""
 
 
-def _sources(state: EpisodeState) -> _Sources:
-    """:class:`_Sources` of ``state``, whose task is set. The account is read from its record of
+def sources(state: EpisodeState) -> Sources:
+    """:class:`Sources` of ``state``, whose task is set. The account is read from its record of
     actions taken (see :func:`knowledge`)."""
     task = state.task
     assert task is not None
     ticket = task.ticket
     taken = state.account.taken
-    return _Sources(
+    return Sources(
         ticket_id=ticket.ticket_id,
         customer=(ticket.subject, ticket.message,
                   *(t.text for t in state.conversation if t.speaker == "customer")),
@@ -252,7 +252,7 @@ class _Texts:
     year: int | None
 
 
-def _texts(sources: _Sources, texts_by_id: Mapping[str, str]) -> _Texts:
+def _texts(sources: Sources, texts_by_id: Mapping[str, str]) -> _Texts:
     facts = (*(v for _, v in sources.facts), *(k.replace("_", " ") for k, _ in sources.facts))
     policies = tuple(texts_by_id[p] for p in sources.governing if p in texts_by_id)
     return _Texts(sources.customer, facts, policies,
@@ -266,11 +266,10 @@ def episode_texts(state: EpisodeState) -> tuple[tuple[str, ...], tuple[str, ...]
     :mod:`graders.particulars`)."""
     if state.task is None:
         return (), ()
-    texts = _texts(_sources(state), _policy_texts())
-    return (*texts.customer, *texts.facts), texts.policies
+    return texts_of(sources(state))
 
 
-def _amounts(sources: _Sources) -> set[str]:
+def _amounts(sources: Sources) -> set[str]:
     """The account's amounts in cents: the charge, each refund issued by now (its record), the sum
     refunded and what is left of the charge."""
     charged, refunds = sources.charged, sources.refunds
@@ -293,14 +292,26 @@ def knowledge(state: EpisodeState, policies: Mapping[str, str] | None = None) ->
     the policy texts by id (default: the catalog's)."""
     if state.task is None:
         return Knowledge()
-    sources = _sources(state)
+    read = sources(state)
     if policies is None:
-        return _catalog_knowledge(sources)
-    return _known(sources, policies, _policy_ids(policies))
+        return _catalog_knowledge(read)
+    return _known(read, policies, _policy_ids(policies))
+
+
+def knowledge_of(read: Sources) -> Knowledge:
+    """:func:`knowledge` of the episode whose :class:`Sources` are ``read`` (the catalog's
+    policies): for a reader remembered by the sources rather than by the state."""
+    return _catalog_knowledge(read)
+
+
+def texts_of(read: Sources) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """:func:`episode_texts` of the episode whose :class:`Sources` are ``read``."""
+    texts = _texts(read, _policy_texts())
+    return (*texts.customer, *texts.facts), texts.policies
 
 
 @text_cache(max_chars=READING_CHARS, max_entries=4096)
-def _catalog_knowledge(sources: _Sources) -> Knowledge:
+def _catalog_knowledge(sources: Sources) -> Knowledge:
     """:func:`_known` with the packaged policies, remembered by its sources: every text of an
     episode is judged against it on every step, and the sources change only when the customer
     writes, a policy is looked up or the account is acted on. One :class:`Knowledge` is then
@@ -308,7 +319,7 @@ def _catalog_knowledge(sources: _Sources) -> Knowledge:
     return _known(sources, _policy_texts(), _catalog_policy_ids())
 
 
-def _known(sources: _Sources, texts_by_id: Mapping[str, str],
+def _known(sources: Sources, texts_by_id: Mapping[str, str],
            catalog_policy_ids: frozenset[str]) -> Knowledge:
     """What an episode of these ``sources`` knows, the policies' texts being ``texts_by_id`` and
     their ids ``catalog_policy_ids``."""
@@ -357,7 +368,7 @@ def _known(sources: _Sources, texts_by_id: Mapping[str, str],
     )
 
 
-def _more(texts: _Texts, sources: _Sources) -> dict[Kind, frozenset[str]]:
+def _more(texts: _Texts, sources: Sources) -> dict[Kind, frozenset[str]]:
     """:attr:`Knowledge.more`: the facts :func:`graders.entities.extract_more` reads in the
     ticket's and the customer's texts, and the refund count of a fact ("refunds_last_90_days: 2")."""
     out: dict[Kind, set[str]] = {}
@@ -417,7 +428,7 @@ def _card_digits(texts: Iterable[str], year: int | None) -> set[str]:
     return {e.value for t in texts for e in extract(t, year) if e.kind == "card_digits"}
 
 
-def _emails(sources: _Sources, texts: _Texts) -> dict[str, Party]:
+def _emails(sources: Sources, texts: _Texts) -> dict[str, Party]:
     """Every address the episode knows and whose it is; the closer party wins."""
     out: dict[str, Party] = {}
 

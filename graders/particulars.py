@@ -753,12 +753,23 @@ class SentenceOf:
         return "", 0
 
 
-def findings(state: EpisodeState, channel: str, text: str, known: Knowledge) -> tuple[Finding, ...]:
+def findings(state: EpisodeState, channel: str, text: str) -> tuple[Finding, ...]:
     """This module's findings on ``text`` (what the customer sees, or a note) written on
     ``channel``: relative dates, deadlines, cadences, a rule's windows, counts, requirements and
     card digits said to match that the episode does not back."""
-    case, policies = knowledge.episode_texts(state)
-    facts = tuple(state.task.ticket.facts.items()) if state.task is not None else ()
+    if state.task is None:
+        return ()
+    return _findings(channel, text, knowledge.sources(state))
+
+
+@text_cache(max_chars=READING_CHARS, max_entries=4096)
+def _findings(channel: str, text: str, read: knowledge.Sources) -> tuple[Finding, ...]:
+    """:func:`findings` from the episode's :class:`graders.knowledge.Sources`, remembered by them:
+    a reply draft is judged again on every step, and the sources change only when the customer
+    writes, a policy is looked up or the account is acted on."""
+    case, policies = knowledge.texts_of(read)
+    facts = read.facts
+    known = knowledge.knowledge_of(read)
     found = _basis(case, policies, facts)
     out = list(unbacked_rates(text, found, severity_rates(policies, known.incident_severity)))
     out += policy_figures(text, found)

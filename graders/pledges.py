@@ -25,6 +25,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from graders.memo import TEXT_CHARS, text_cache
 from graders.normalize import SENTENCE_END
 
 
@@ -141,9 +142,11 @@ def stated(sentence: str, start: int) -> bool:
     return DENIED.search(before) is None and HYPOTHETICAL.search(before) is None
 
 
+@text_cache(max_chars=TEXT_CHARS, max_entries=4096)
 def pledge(plain: str, offered: str) -> tuple[str, str] | None:
     """The first pledge of ``plain`` (lower case) that no looked-up policy text (``offered``)
-    backs, as its name and words, or None."""
+    backs, as its name and words, or None. Remembered by both texts: a reply draft is judged again
+    on every step, mostly with the same policies looked up."""
     for sentence in SENTENCE_END.split(plain):
         for kind in PLEDGES:
             m = kind.pattern.search(sentence)

@@ -23,6 +23,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+from graders.memo import TEXT_CHARS, text_cache
+
 __all__ = ["invented_references"]
 
 CUE = (r"(?:case|ticket|reference|ref|tracking|order|invoice|confirmation|claim|booking|receipt|return"
@@ -66,14 +68,25 @@ def _bare(text: str) -> str:
 def invented_references(text: str, known: Iterable[str]) -> tuple[tuple[str, int], ...]:
     """Each reference ``text`` gives that none of the ``known`` texts holds (module docstring), as
     its words and where they start in ``text``, in order."""
-    seen = [m for m in (*AFTER.finditer(text), *BEFORE.finditer(text)) if _id_like(m.group("id"))]
-    if not seen:
+    given = _given(text)
+    if not given:
         return ()
     blob = " ".join(_bare(k) for k in known)
     out: list[tuple[str, int]] = []
-    for m in sorted(seen, key=lambda m: m.start("id")):
-        value = _bare(m.group("id"))
-        quote = m.group("id").lstrip("#")
+    for value, quote, start in given:
         if value and value not in blob and all(q != quote for q, _ in out):
-            out.append((quote, m.end("id") - len(quote)))
+            out.append((quote, start))
+    return tuple(out)
+
+
+@text_cache(max_chars=TEXT_CHARS, max_entries=4096)
+def _given(text: str) -> tuple[tuple[str, str, int], ...]:
+    """The references ``text`` gives, in the order their ids start: each as its id compared
+    (:func:`_bare`), its words, and where those start. Its words alone decide them, so they are
+    read once per text (a reply draft is judged again on every step)."""
+    seen = [m for m in (*AFTER.finditer(text), *BEFORE.finditer(text)) if _id_like(m.group("id"))]
+    out: list[tuple[str, str, int]] = []
+    for m in sorted(seen, key=lambda m: m.start("id")):
+        quote = m.group("id").lstrip("#")
+        out.append((_bare(m.group("id")), quote, m.end("id") - len(quote)))
     return tuple(out)

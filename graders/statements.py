@@ -1996,7 +1996,7 @@ def wrong_facts(state: EpisodeState, channel: str, text: str, step: int,
     contradicting: tuple[knowledge.Finding, ...] = ()
     if nearer:
         taken = {(f.entity.start, f.entity.end) for f in findings}
-        more_found = tuple(f for f in particulars.findings(state, channel, visible(text), known)
+        more_found = tuple(f for f in particulars.findings(state, channel, visible(text))
                            if not any(s < f.entity.end and f.entity.start < e for s, e in taken))
         contradicting = tuple(f for f in more_found if f.entity.kind == "date" and f.problem == "wrong")
         findings += tuple(f for f in more_found if f not in contradicting)
