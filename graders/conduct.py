@@ -48,6 +48,7 @@ import re
 from domain.state import EpisodeState
 from graders.memo import TEXT_CHARS, text_cache
 from graders.normalize import SENTENCE_END
+from graders.prefilter import Expressions
 
 NOT_A_WORD = re.compile(r"[^a-z0-9' ]+")
 
@@ -62,7 +63,7 @@ THIRD_PARTY = re.compile(r"\b(?:we|we've|we're|our|us|i|i'll|i've|i'm)\b")
 is one said about the customer alone."""
 GUARDS = (SYMPATHY, UNCONDITIONAL, THIRD_PARTY)
 
-CONTEMPT: tuple[re.Pattern[str], ...] = tuple(re.compile(p) for p in (
+CONTEMPT = Expressions(re.compile(p) for p in (
     # blame as a counterfactual: what the customer should have done, had they done it
     r"\bif (?:only )?you(?:'d| had)(?! like| prefer| rather| any| received| been charged)(?: not|"
     r"n't)? \w+[^.!?]{0,80}\b(?:would(?:n't| not| never)(?:'ve| have)|would(?:'ve| have) (?:known|seen|"
@@ -404,6 +405,9 @@ GUARDED: tuple[tuple[re.Pattern[str], re.Pattern[str]], ...] = tuple(
 ))
 """Contempt read only in a sentence its guard lets through (:func:`guarded_contempt`): a
 sentence that shares the customer's feeling, one with a condition, one about ourselves."""
+_GUARDED_EXPRESSIONS = Expressions(pattern for _, pattern in GUARDED)
+"""The expressions of :data:`GUARDED`, for one look at a text before it is read sentence by
+sentence."""
 
 
 def echoed(plain: str) -> str | None:
@@ -422,7 +426,7 @@ def contempt(plain: str, nearer: bool = False) -> str | None:
     :data:`CONTEMPT`, then one of :data:`GUARDED` in a sentence its guard lets through, then an
     echoed fragment (:func:`echoed`). With ``nearer`` (3.4), an idiom of a person's outburst said of
     a process is none (:func:`_said_of_a_process`)."""
-    for pattern in CONTEMPT:
+    for pattern in CONTEMPT if CONTEMPT.may_match(plain) else ():
         for m in pattern.finditer(plain):
             if not (nearer and _said_of_a_process(plain, m)):
                 return m.group()
@@ -448,6 +452,8 @@ def _said_of_a_process(plain: str, m: re.Match[str]) -> bool:
 def guarded_contempt(plain: str) -> str | None:
     """The first contempt of :data:`GUARDED` in a sentence of ``plain`` (lower case) whose guard
     does not hold, or None: each sentence is split once and each guard read once per sentence."""
+    if not _GUARDED_EXPRESSIONS.may_match(plain):
+        return echoed(plain)
     for sentence in SENTENCE_END.split(plain):
         held = {guard.pattern: guard.search(sentence) is not None for guard in GUARDS}
         for guard, pattern in GUARDED:

@@ -40,7 +40,7 @@ from __future__ import annotations
 
 import re
 
-from graders.implied import OURS, Frame, first_frame, make_frame
+from graders.implied import OURS, Frame, Frames, first_frame, make_frame
 from graders.normalize import SENTENCE_END, sentence_of
 from graders.tone import Finder
 
@@ -75,7 +75,7 @@ def _frame(implies: str, pattern: str, *guards: re.Pattern[str]) -> Frame:
     return make_frame(implies, pattern, *(guards or (UNEXCUSED,)))
 
 
-FRAMES: tuple[Frame, ...] = (
+FRAMES = Frames((
     # the customer's manner corrected
     _frame("mockery", r"\b(?:calm (?:down|yourself)|(?:take )?(?:a )?deep breaths?|take a breath"
                       r"|compose yourself|cool (?:off|down)|settle down|simmer down)\b"),
@@ -134,7 +134,7 @@ FRAMES: tuple[Frame, ...] = (
     # lumped with careless customers
     _frame("mockery", rf"\b{CUSTOMERS} (?:who|that) (?:\w+ )?{LAPSE}\b(?: \w+){{0,3}}? (?:the |our |their )?"
                       rf"{GUIDANCE}\b"),
-)
+))
 """3.9's frames of contempt, in the order they are read."""
 
 

@@ -36,7 +36,7 @@ from __future__ import annotations
 
 import re
 
-from graders.implied import OURS, SYMPATHY, Frame, first_frame, make_frame
+from graders.implied import OURS, SYMPATHY, Frame, Frames, first_frame, make_frame
 
 CONTACTING = (r"(?:contact\w*|writ\w+|wrote|messag\w+|email\w*|e-mail\w*|chas\w+|follow\w* up|open\w* "
               r"(?:new |more |another |extra |duplicate )?(?:tickets?|cases?|threads?|requests?)|reopen\w*|"
@@ -56,7 +56,7 @@ SIMPLER = (r"(?:(?:very|really|extra|super|nice and|as) (?:simple|basic|easy|pla
 to make this simple for you) is a kindness."""
 
 
-FRAMES: tuple[Frame, ...] = (
+FRAMES = Frames((
     # silencing: stop writing, stop opening tickets, we will stop answering
     make_frame("nuisance",
            rf"\b(?:if you (?:would|could) (?:stop|refrain from|avoid|not)|(?:you )?(?:stopped|didn't|did not"
@@ -166,7 +166,7 @@ FRAMES: tuple[Frame, ...] = (
            r"can't|cannot)\b|\bi can (?:also )?tell you (?:didn't|did not|haven't|have not|never)\b"
            r"|\b(?:not|you're not|you are not) the first (?:person|customer|one) to (?:panic|freak|overreact|"
            r"get worked up|make this mistake)", SYMPATHY, OURS),
-)
+))
 """The frames of contempt grader 3.6 reads beside 3.5's, in the order they are read."""
 
 

@@ -33,6 +33,7 @@ from graders import decisions, meaning
 from graders.meaning import Concept, expressions, verbs
 from graders.memo import TEXT_CHARS, text_cache
 from graders.normalize import SENTENCE_END
+from graders.prefilter import Expressions
 
 MONEY_OUT = meaning.MONEY | {"$", "portion", "difference", "amount"}
 CHARGED = frozenset({"charge", "charges", "payment", "payments", "transaction", "duplicate", "$",
@@ -153,7 +154,7 @@ team that reviews it, which only a fraud review or an incident records
 (:func:`graders.statements.contradicts`)."""
 
 
-CONTEMPT: tuple[re.Pattern[str], ...] = tuple(re.compile(p) for p in (
+CONTEMPT = Expressions(re.compile(p) for p in (
     # reproach for having to say it again
     r"\b(?:as|like) (?:we|i)(?:'ve| have)? (?:already|previously|repeatedly|clearly) "
     r"(?:told|said|explained|mentioned|stated|pointed out|informed)\b",

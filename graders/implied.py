@@ -41,10 +41,13 @@ Only :data:`graders.statements.READING_3_4` reads any of this (``Reading.nearer`
 
 from __future__ import annotations
 
+import functools
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from graders.normalize import SENTENCE_END
+from graders.prefilter import Expressions
 
 SYMPATHY = re.compile(
     r"\b(?:sorry|apologi[sz]e\w*|apologies|i (?:completely )?understand|i can (?:only )?imagine|"
@@ -124,6 +127,20 @@ class Frame:
     guards: tuple[re.Pattern[str], ...] = (SYMPATHY,)
 
 
+class Frames(tuple[Frame, ...]):
+    """Frames in the order they are read, with one look for whether any of their expressions can
+    match a text at all (:class:`graders.prefilter.Expressions`): most texts hold none, and then no
+    sentence need be read frame by frame."""
+
+    def __new__(cls, frames: Iterable[Frame]) -> Frames:
+        return super().__new__(cls, tuple(frames))
+
+    @functools.cached_property
+    def expressions(self) -> Expressions:
+        """The frames' expressions, in order."""
+        return Expressions(frame.pattern for frame in self)
+
+
 def make_frame(implies: str, pattern: str, *guards: re.Pattern[str]) -> Frame:
     """A frame; with no guard named, a sentence that shares the customer's feeling guards it (the
     frame modules of contempt, this one, :mod:`graders.reproach` and :mod:`graders.disdain`, all
@@ -131,7 +148,7 @@ def make_frame(implies: str, pattern: str, *guards: re.Pattern[str]) -> Frame:
     return Frame(implies, re.compile(pattern), guards or (SYMPATHY,))
 
 
-FRAMES: tuple[Frame, ...] = (
+FRAMES = Frames((
     # incompetence by comparison: the customer measured against anyone, or called the cause
     make_frame("incompetence",
            r"\b(?:exactly|precisely|just) where (?:anyone|anybody|everyone|everybody|most people|any "
@@ -325,7 +342,7 @@ FRAMES: tuple[Frame, ...] = (
     make_frame("dishonesty",
            r"\bare you (?:sure|certain|positive) (?:that )?(?:it |this |that )?(?:wasn't|was not|isn't|is "
            r"not) (?:just|simply|only) (?:you|yourself|someone)\b"),
-)
+))
 """The frames of implied contempt, in the order they are read."""
 
 
@@ -336,10 +353,12 @@ def contempt(plain: str) -> str | None:
     return first_frame(FRAMES, plain)
 
 
-def first_frame(frames: tuple[Frame, ...], plain: str) -> str | None:
+def first_frame(frames: Frames, plain: str) -> str | None:
     """The words of the first contempt one of ``frames`` finds in a sentence of ``plain`` (lower
     case) that none of the frame's guards holds for, or None: the reading every frame module of
     contempt shares (this one, :mod:`graders.reproach`, :mod:`graders.disdain`)."""
+    if not frames.expressions.may_match(plain):
+        return None
     for sentence in SENTENCE_END.split(plain):
         for frame in frames:
             m = frame.pattern.search(sentence)

@@ -38,7 +38,7 @@ from __future__ import annotations
 
 import re
 
-from graders.implied import CONDITION, OURS, SYMPATHY, Frame, first_frame, make_frame
+from graders.implied import CONDITION, OURS, SYMPATHY, Frames, first_frame, make_frame
 
 WE_DO_IT = re.compile(r"\b(?:we|i)(?:'ll| will| can| could|'d| would| are going to| shall| want to)? "
                       r"(?:\w+ )?(?:take|have|give|do|make)\b|\b(?:for|by) (?:us|me)\b|\b(?:if|had) "
@@ -112,7 +112,7 @@ MY_EARLIER = re.compile(r"\b(?:my|our) (?:last|earlier|previous|first|original|o
 """We are the ones who explained it badly the first time: saying it again is an apology's act."""
 
 
-FRAMES: tuple[Frame, ...] = (
+FRAMES = Frames((
     # the customer's past act made the cause of the harm they suffered, in either order
     make_frame("blame",
            rf"\b{THEIR_ACT}[^.!?]{{0,90}}\b{HARM}|\b{HARM}[^.!?]{{0,40}}\b{THEIR_ACT}"
@@ -393,7 +393,7 @@ FRAMES: tuple[Frame, ...] = (
            r"\bif (?:[\w']+ ){1,4}(?:were|was|had been) (?:really|truly|genuinely|actually|honestly) "
            r"[^.!?]{0,40}\b(?:you|they|he|she) (?:probably |surely |certainly |hardly |presumably )?"
            r"(?:wouldn't|would not|would never|would hardly|would've|would have)\b|\bbut anyway!"),
-)
+))
 """The frames of contempt read by the sentence's act on the customer, in the order they are
 read."""
 

@@ -58,7 +58,7 @@ from __future__ import annotations
 
 import re
 
-from graders.implied import OURS, Frame, first_frame, make_frame
+from graders.implied import OURS, Frame, Frames, first_frame, make_frame
 
 UNEXCUSED = re.compile(r"(?!)")
 """A guard that never holds: sympathy does not excuse these frames."""
@@ -103,7 +103,7 @@ def _frame(implies: str, pattern: str) -> Frame:
     return make_frame(implies, pattern, UNEXCUSED)
 
 
-FRAMES: tuple[Frame, ...] = (
+FRAMES = Frames((
     # the customer's character named as the fault
     _frame("mockery", r"\byour (?:sense of )?entitlement\b|\b(?:whining|whinging|moaning|griping|bleating"
                       r"|throwing a tantrum|hissy fits?|theatrics|histrionics)\b"),
@@ -396,7 +396,7 @@ FRAMES: tuple[Frame, ...] = (
            r"|for a change)\b"
            r"|\b(?:we|i) (?:asked|requested|told you|said|explained)(?: for| you)?(?: it| them| this"
            r"| that)? (?:the first time|in the first place)\b"),
-)
+))
 """3.8's frames of contempt, in the order they are read; sympathy excuses none of them
 (:data:`UNEXCUSED`), and the few that share their words with an honest sentence about our own part
 are guarded by it (:data:`graders.implied.OURS`, :data:`OUR_SLIP`, :data:`WE_READ`)."""
