@@ -14,13 +14,14 @@ Runs alternate between the configurations so their ratios compare like with like
 
 from __future__ import annotations
 
+import itertools
 import shutil
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from bench.common import Figure, log, ratio, timed
-from bench.workload import Plan, plans, steps_in
+from bench.workload import Plan, new_texts, plans, steps_in
 
 if TYPE_CHECKING:
     from service import EnvironmentService
@@ -68,6 +69,17 @@ def run_vector(service: EnvironmentService, plan_list: list[Plan], passes: int =
     return steps
 
 
+EPISODES = itertools.count()
+"""Numbers the episodes :func:`run_new_texts` plays, over the whole run: no text comes twice."""
+
+
+def run_new_texts(service: EnvironmentService, plan_list: list[Plan], passes: int = 1) -> int:
+    """:func:`run_episodes` with every episode's texts new (:func:`bench.workload.new_texts`), as
+    an agent's are: the judge reads each from its words up."""
+    return sum(run_episodes(service, [new_texts(p, next(EPISODES)) for p in plan_list])
+               for _ in range(passes))
+
+
 def _ok(result: StepResult | Exception) -> StepResult:
     if isinstance(result, Exception):
         raise result
@@ -103,7 +115,7 @@ def run(workdir: Path, quick: bool = False) -> list[Figure]:
     runs, passes = (2, 1) if quick else (5, 8)
     log(f"in-process: {runs} runs x {passes * steps_in(plan_list)} steps, durable and in memory, "
         f"one episode at a time and {WIDTH} side by side")
-    durable, memory, durable_vec, memory_vec = [], [], [], []
+    durable, memory, durable_vec, memory_vec, memory_new = [], [], [], [], []
     sub = workdir / "inprocess"
     sub.mkdir(parents=True, exist_ok=True)
     for n in range(runs):
@@ -111,9 +123,10 @@ def run(workdir: Path, quick: bool = False) -> list[Figure]:
         memory.append(_measure(MEMORY_URL, plan_list, passes))
         durable_vec.append(_measure(durable_url(sub, n), plan_list, passes, run_vector))
         memory_vec.append(_measure(MEMORY_URL, plan_list, passes, run_vector))
+        memory_new.append(_measure(MEMORY_URL, plan_list, max(1, passes // 4), run_new_texts))
         log(f"  run {n + 1}: one at a time: durable {durable[-1]:,.0f}, memory {memory[-1]:,.0f}; "
-            f"{WIDTH} side by side: durable {durable_vec[-1]:,.0f}, memory {memory_vec[-1]:,.0f} "
-            "steps/s")
+            f"{WIDTH} side by side: durable {durable_vec[-1]:,.0f}, memory {memory_vec[-1]:,.0f}; "
+            f"new texts, memory {memory_new[-1]:,.0f} steps/s")
     shutil.rmtree(sub, ignore_errors=True)
     d = Figure("inprocess.durable", "in-process, durable SQLite log (WAL), one episode at a time "
                "(a commit per step)", "steps/s", durable)
@@ -130,4 +143,9 @@ def run(workdir: Path, quick: bool = False) -> list[Figure]:
                      f"in-process: log in memory / durable log, {WIDTH} side by side", mv, dv)
     batching = ratio("inprocess.batching_gain", "in-process durable: side by side / one at a time",
                      dv, d)
-    return [d, m, dv, mv, cost, cost_vec, batching]
+    mn = Figure("inprocess.memory_new_texts", "in-process, log in memory, one episode at a time, every "
+                "episode's texts new (as an agent's)", "steps/s", memory_new)
+    reading = ratio("inprocess.new_text_cost", "in-process, log in memory: scripted texts / new texts",
+                    m, mn)
+    reading.detail = "what reading new words costs: the gold's texts repeat, an agent's do not"
+    return [d, m, dv, mv, mn, cost, cost_vec, batching, reading]

@@ -31,6 +31,32 @@ def steps_in(plan_list: list[Plan]) -> int:
     return sum(len(p.actions) for p in plan_list)
 
 
+TEXT_FIELDS = ("reply_text", "note", "message")
+"""The fields of an action that hold the agent's own words."""
+_DAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
+_PARTS = ("morning", "afternoon", "evening")
+_WISHES = ("good", "calm", "pleasant", "restful", "quiet", "bright", "relaxed", "easy", "lovely", "fine")
+_CLOSINGS = ("Thanks again for your patience", "Thank you for bearing with us",
+             "Thanks for your understanding", "We appreciate your patience", "Thank you for your time",
+             "Thanks for reaching out",
+             "Thank you for letting us know", "Thanks for writing in", "We appreciate you getting in touch",
+             "Thank you for your trust")
+_AFTER = ("", " and the rest of the week", " and the weekend", " ahead", " and beyond", " too",
+          " as well", " from all of us", " from the team", " once more")
+
+
+def new_texts(plan: Plan, n: int) -> Plan:
+    """``plan`` with its texts made new: each text the agent writes gets a closing sentence that
+    ``n`` makes its own (21,000 of them before one comes again). An agent's words are new every
+    episode, where the gold's repeat, and the judge reads a text it has not seen from its words
+    up; a workload of repeated texts measures only the readings that depend on the state."""
+    closing = (f" {_CLOSINGS[n % 10]}, and have a {_WISHES[n // 10 % 10]} {_DAYS[n // 100 % 7]} "
+               f"{_PARTS[n // 700 % 3]}{_AFTER[n // 2100 % 10]}.")
+    actions = tuple({**a, **{k: a[k] + closing for k in TEXT_FIELDS if isinstance(a.get(k), str) and a[k]}}
+                    for a in plan.actions)
+    return Plan(plan.task_id, plan.seed, actions)
+
+
 SEED_REPLIES: dict[str, str] = {
     "task_easy_password": (
         "Hi Ava, sorry for the trouble signing in. I have sent you a fresh reset link; please "

@@ -18,6 +18,11 @@ finishing the episode in progress. Two ways:
   Figures: p50/p99 step latency (bar: p99 at most 50 ms), the longest step (bar: no stall
   above 100 ms) and errors.
 
+Both ways are played twice: with the scripted texts, which repeat from one episode to the next,
+and with every episode's texts new (:func:`bench.workload.new_texts`), as an agent's are. The
+judge remembers what it read of a text, so the first measures what a step costs besides reading
+new words, the second what an agent's step costs.
+
 An error is a connection refused, an error frame, a timeout or an episode that did not end; a
 session stops at its first. Bounded in count (steps per session) and time (every message has
 ``MESSAGE_TIMEOUT_S``, each phase ``PHASE_TIMEOUT_S``). Client and server share the cores: the
@@ -27,6 +32,7 @@ client's CPU time is in the figures.
 from __future__ import annotations
 
 import asyncio
+import itertools
 import time
 from collections.abc import Sequence
 from contextlib import ExitStack
@@ -36,7 +42,7 @@ from typing import TYPE_CHECKING
 
 from bench import servers
 from bench.common import Figure, log, percentile, ratio, summary
-from bench.workload import Plan, plans
+from bench.workload import Plan, new_texts, plans
 
 if TYPE_CHECKING:  # imported when a phase runs: openenv.core pulls in gradio (seconds)
     from openenv.core.generic_client import GenericEnvClient
@@ -90,13 +96,21 @@ class Phase:
         return max(self.latencies, default=0.0) * 1000
 
 
+EPISODES = itertools.count()
+"""Numbers the episodes played with new texts (:func:`bench.workload.new_texts`) over the whole run,
+so no round repeats a text an earlier one sent."""
+
+
 async def _session(client: GenericEnvClient, work: Sequence[Plan], steps: int, think_s: float,
-                   phase: Phase) -> None:
-    """Play whole episodes of ``work`` in turn until ``steps`` steps are taken."""
+                   phase: Phase, new: bool = False) -> None:
+    """Play whole episodes of ``work`` in turn until ``steps`` steps are taken; with ``new``, each
+    episode's texts made new (:func:`bench.workload.new_texts`)."""
     taken = n = 0
     while taken < steps:
         plan = work[n % len(work)]
         n += 1
+        if new:
+            plan = new_texts(plan, next(EPISODES))
         await client.reset(task_id=plan.task_id, seed=plan.seed)
         result = None
         for action in plan.actions:
@@ -110,8 +124,9 @@ async def _session(client: GenericEnvClient, work: Sequence[Plan], steps: int, t
             raise RuntimeError(f"{plan.task_id} seed {plan.seed}: the episode did not end")
 
 
-async def _phase(base: str, sessions: int, steps: int, think_s: float) -> Phase:
-    """Connect ``sessions`` clients, then let every one play ``steps`` steps at once."""
+async def _phase(base: str, sessions: int, steps: int, think_s: float, new: bool = False) -> Phase:
+    """Connect ``sessions`` clients, then let every one play ``steps`` steps at once (``new``: with
+    new texts every episode)."""
     from openenv.core.generic_client import GenericEnvClient
 
     phase = Phase()
@@ -127,7 +142,7 @@ async def _phase(base: str, sessions: int, steps: int, think_s: float) -> Phase:
         mine = [*work[index % len(work):], *work[:index % len(work)]]  # not all on the same task
         try:
             await asyncio.sleep(think_s * index / len(ready))  # spread the starts (docstring)
-            await _session(client, mine, steps, think_s, phase)
+            await _session(client, mine, steps, think_s, phase, new)
         except Exception as exc:
             phase.errors.append(f"session {index}: {type(exc).__name__}: {exc}"[:300])
 
@@ -142,12 +157,12 @@ async def _phase(base: str, sessions: int, steps: int, think_s: float) -> Phase:
     return phase
 
 
-def back_to_back(base: str, sessions: int, steps: int) -> Phase:
-    return asyncio.run(_phase(base, sessions, steps, 0.0))
+def back_to_back(base: str, sessions: int, steps: int, new: bool = False) -> Phase:
+    return asyncio.run(_phase(base, sessions, steps, 0.0, new))
 
 
-def thinking(base: str, sessions: int, steps: int, think_s: float = THINK_S) -> Phase:
-    return asyncio.run(_phase(base, sessions, steps, think_s))
+def thinking(base: str, sessions: int, steps: int, think_s: float = THINK_S, new: bool = False) -> Phase:
+    return asyncio.run(_phase(base, sessions, steps, think_s, new))
 
 
 def figures(key: str, name: str, sessions: int, fast: list[Phase],
@@ -192,11 +207,11 @@ def figures(key: str, name: str, sessions: int, fast: list[Phase],
 
 
 def measure(bases: dict[str, str], key: str, name: str, *, quick: bool,
-            think: bool = True, shape: Shape | None = None) -> list[Figure]:
+            think: bool = True, shape: Shape | None = None, new: bool = False) -> list[Figure]:
     """Back-to-back rounds, then (unless ``think`` is False) thinking rounds, against the servers
     at ``bases``: ``ticketledger`` and perhaps ``baseline`` (other code), taking turns round by
     round, with their ratios. ``shape``: how much to play (default :data:`FULL`, or :data:`QUICK`
-    with ``quick``)."""
+    with ``quick``); ``new``: every episode's texts new, as an agent's are."""
     shape = shape or (QUICK if quick else FULL)
     sessions, rounds, fast_steps, slow_steps = (shape.sessions, shape.rounds, shape.fast_steps,
                                                 shape.slow_steps)
@@ -205,14 +220,14 @@ def measure(bases: dict[str, str], key: str, name: str, *, quick: bool,
     slow: dict[str, list[Phase]] = {server: [] for server in order}
     for n in range(rounds):
         for server in order if n % 2 == 0 else order[::-1]:
-            phase = back_to_back(bases[server], sessions, fast_steps)
+            phase = back_to_back(bases[server], sessions, fast_steps, new)
             fast[server].append(phase)
             log(f"  {name}, {server}, round {n + 1}: {sessions} sessions back to back: "
                 f"{phase.steps:,} steps in {phase.seconds:.1f} s, {phase.steps / phase.seconds:,.0f} "
                 f"steps/s, p99 {phase.p(99):.0f} ms, {len(phase.errors)} errors")
     for n in range(rounds if think else 0):
         for server in order if n % 2 == 0 else order[::-1]:
-            phase = thinking(bases[server], sessions, slow_steps)
+            phase = thinking(bases[server], sessions, slow_steps, new=new)
             slow[server].append(phase)
             log(f"  {name}, {server}, round {n + 1}: {sessions} sessions, {THINK_S:g} s thinking: "
                 f"{phase.steps:,} steps, p50 {phase.p(50):.1f} ms, p99 {phase.p(99):.1f} ms, "
@@ -251,4 +266,6 @@ def run(workdir: Path, quick: bool = False, baseline: Path | None = None) -> lis
             other_url, other_drop = servers.sqlite_file(workdir, "ws-baseline")
             stack.callback(other_drop)
             bases["baseline"] = stack.enter_context(servers.ticketledger(other_url, root=baseline)).url
-        return measure(bases, "sqlite", "durable SQLite", quick=quick)
+        return (measure(bases, "sqlite", "durable SQLite", quick=quick)
+                + measure(bases, "sqlite_new", "durable SQLite, new texts every episode", quick=quick,
+                          new=True))
