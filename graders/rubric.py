@@ -32,7 +32,7 @@ from graders import meaning as mn
 from graders import requests, values
 from graders import text as tx
 from graders.lexicon import SHOTGUN_GROUPS
-from graders.memo import TEXT_CHARS, text_cache
+from graders.memo import READING_CHARS, TEXT_CHARS, text_cache
 from graders.normalize import visible
 
 Foreign = tuple[tuple[str, ...], ...]
@@ -92,16 +92,24 @@ def echoed(analysis: tx.Analysis, source: str, run: int = ECHO_WORDS) -> frozens
     subject and message, or the policy texts) also has."""
     if not source:
         return frozenset()
-    source_analysis = tx.analyse(visible(source), analysis.lexicon)
-    src_at, at = _words_of(source_analysis), _words_of(analysis)
-    src = tuple(source_analysis.tokens[i].key for i in src_at)
+    grams = _runs(source, analysis.lexicon, run)
+    at = _words_of(analysis)
     keys = tuple(analysis.tokens[i].key for i in at)
-    grams = {src[i:i + run] for i in range(len(src) - run + 1)}
     out: set[int] = set()
     for i in range(len(keys) - run + 1):
         if keys[i:i + run] in grams:
             out.update(range(at[i], at[i + run - 1] + 1))
     return frozenset(out)
+
+
+@text_cache(max_chars=READING_CHARS, max_entries=256)
+def _runs(source: str, lexicon: tx.Lexicon, run: int) -> frozenset[tuple[str, ...]]:
+    """Every run of ``run`` keys ``source`` has, read with ``lexicon`` (remembered, as
+    :func:`graders.text.analyse` is: the source is the ticket or every policy text, the same for
+    every text an episode's replies are compared with)."""
+    analysis = tx.analyse(visible(source), lexicon)
+    keys = tuple(analysis.tokens[i].key for i in _words_of(analysis))
+    return frozenset(keys[i:i + run] for i in range(len(keys) - run + 1))
 
 
 def _copied_from(lexicon: tx.Lexicon) -> str:
