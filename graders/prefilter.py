@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 import re2
@@ -96,26 +96,12 @@ def _loosened(source: str) -> str | None:
     i, n = 0, len(source)
     while i < n:
         c = source[i]
-        if c == "\\":
-            escape = _escape(source, i)
-            if escape is None:
+        read = _READERS.get(c)
+        if read is not None:
+            found = read(source, i)
+            if found is None:
                 return None
-            text, i = escape
-            out.append(text)
-        elif c == "[":
-            end = _class_end(source, i)
-            if end is None:
-                return None
-            members = _class(source[i:end])
-            if members is None:
-                return None
-            out.append(members)
-            i = end
-        elif c == "(":
-            group = _group(source, i)
-            if group is None:
-                return None
-            text, i = group
+            text, i = found
             out.append(text)
         elif c in "^$":
             i += 1  # an anchor only narrows where a match may stand
@@ -166,6 +152,15 @@ def _class_end(source: str, i: int) -> int | None:
         else:
             j += 1
     return None
+
+
+def _class_at(source: str, i: int) -> tuple[str, int] | None:
+    """The character class opening at ``i``: what it becomes and where the source goes on."""
+    end = _class_end(source, i)
+    if end is None:
+        return None
+    members = _class(source[i:end])
+    return None if members is None else (members, end)
 
 
 def _class(members: str) -> str | None:
@@ -235,3 +230,9 @@ def _group_end(source: str, i: int) -> int | None:
                 return j + 1
         j += 1
     return None
+
+
+Reader = Callable[[str, int], tuple[str, int] | None]
+_READERS: dict[str, Reader] = {"\\": _escape, "[": _class_at, "(": _group}
+"""What reads the source from each character that opens more than itself: an escape, a class, a
+group."""
