@@ -407,18 +407,26 @@ _READERS: tuple[tuple[Kind, re.Pattern[str], Builder], ...] = (
 )
 
 
+@text_cache(max_chars=READING_CHARS, max_entries=4096)
+def _matches(text: str) -> tuple[tuple[int, re.Match[str]], ...]:
+    """What each reader of :data:`_READERS` matches in ``text``, reader by reader, in order. The
+    matches depend on the words alone, not on the year or the cadences an entity is built with,
+    and a text is read with several of those: it is scanned once."""
+    return tuple((k, m) for k, (_, pattern, _) in enumerate(_READERS) for m in pattern.finditer(text))
+
+
 def _found(text: str, year: int | None, cadences: bool) -> Iterator[Entity]:
     taken: list[tuple[int, int]] = []
-    for kind, pattern, build in _READERS:
-        for match in pattern.finditer(text):
-            built = build(match, text, year, cadences)
-            if built is None:
-                continue
-            value, start, end = built
-            if any(start < e and s < end for s, e in taken):
-                continue
-            taken.append((start, end))
-            yield Entity(kind, value, text[start:end], start)
+    for k, match in _matches(text):
+        kind, _, build = _READERS[k]
+        built = build(match, text, year, cadences)
+        if built is None:
+            continue
+        value, start, end = built
+        if any(start < e and s < end for s, e in taken):
+            continue
+        taken.append((start, end))
+        yield Entity(kind, value, text[start:end], start)
 
 
 @text_cache(max_chars=READING_CHARS, max_entries=4096)
