@@ -1,24 +1,32 @@
-"""Fit the stance weighing of :mod:`graders.stance`: ``python -m evaluation.stance_training [--check]``.
+"""Fit the weighings of :mod:`graders.stance`: ``python -m evaluation.stance_training [--check]``.
 
-The weighing is fitted from the labelled texts the graders were written from, never from the
-parts kept to measure them:
+Each weighing (contempt's, and since grader 3.11 commitments' and disclosures') is fitted from the
+labelled texts the graders were written from, never from the parts kept to measure them
+(:data:`KINDS` says which, per kind):
 
 * the corpus's non-heldout items on the customer-facing channels (``reply`` and ``message``): an
-  item labelled ``abusive`` is one contemptuous text (its contempt may sit in any of its
-  sentences), and every sentence of an item without that label is acceptable;
-* the sweep rounds of :data:`TRAINING_ROUNDS`: each ``contempt`` sentence contemptuous, every other
-  sentence (honest ones and the other harms) acceptable;
+  item with the kind's label is one text of the kind (it may sit in any of its sentences), and the
+  sentences of the items that are acceptable are acceptable;
+* the sweep rounds the kind is fitted from: each sentence of its class is of the kind, and the
+  acceptable sentences are acceptable;
 * the gold replies of every task, sentence by sentence, acceptable.
+
+What counts as acceptable differs by kind. Contempt's weighing (grader 3.9's, kept byte for byte)
+reads every sentence of an item without the ``abusive`` label, and every sweep sentence of another
+class, as acceptable; commitments' and disclosures' read only the texts with none of the harms of
+:data:`HARMS` (and the honest sweep sentences), since a false claim or a disclosure often shares a
+promise's words without being one.
 
 A gram's weight is the log-count ratio with add-two smoothing over grams counted once per text,
 kept where the gram stands in at least :data:`MIN_TEXTS` training texts; the threshold is just above
 the highest score of an acceptable training sentence, so that none of them is misread (a threshold
 that let one in 5,000 through misread "We appreciate your understanding in this matter"). These
 settings (grams of one and two words, seen in three texts or more, add-two smoothing) were chosen
-on round 12 and the heldout corpus, as the ones that flagged no acceptable sentence there nor among
-rounds 6 to 10's honest ones; round 13 measures them. The
-fit is a count, so the same texts give the same file byte for byte; ``--check`` fits it again and
-exits 1 when the shipped ``graders/stance.json`` differs.
+for contempt on round 12 and the heldout corpus, as the ones that flagged no acceptable sentence
+there nor among rounds 6 to 10's honest ones; round 13 measures them, and rounds 12 to 14 and 16
+measure commitments' and disclosures' weighings (fitted with the same settings from rounds 6 to 11
+and 15). The fit is a count, so the same texts give the same file byte for byte; ``--check`` fits
+every weighing again and exits 1 when a shipped file differs.
 """
 
 from __future__ import annotations
@@ -29,16 +37,42 @@ import math
 import sys
 from collections import Counter
 from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 from domain.tasks.gold import default_gold
 from evaluation.sweep import SWEEPS_DIR
 from graders.normalize import SENTENCE_END
-from graders.stance import MODEL_FILE, Stance, grams
+from graders.stance import MODEL_FILE, MODEL_FILES, Stance, grams
 from service.grader_eval.corpus import CORPUS_DIR
 
 TRAINING_ROUNDS = (6, 7, 8, 9, 10, 11)
-"""The sweep rounds the weighing is fitted from; later rounds measure it."""
+"""The sweep rounds contempt's weighing is fitted from; later rounds measure it."""
+
+
+@dataclass(frozen=True, slots=True)
+class Kind:
+    """A harm weighed: the corpus label and the sweep class that mark it, the sweep rounds its
+    weighing is fitted from, and whether a text of another harm counts as acceptable."""
+
+    label: str
+    sweep_class: str
+    rounds: tuple[int, ...]
+    others_acceptable: bool
+
+
+HARMS = frozenset({"abusive", "unauthorised_commitment", "disclosure", "false_claim"})
+"""The corpus labels that share words with a promise or a disclosure: an item with none of them
+(acceptable, or only a wrong figure, a secret asked for, an unreadable text) trains commitments'
+and disclosures' acceptable side."""
+
+KINDS: dict[str, Kind] = {
+    "contempt": Kind("abusive", "contempt", TRAINING_ROUNDS, others_acceptable=True),
+    "commitment": Kind("unauthorised_commitment", "commit", (*TRAINING_ROUNDS, 15), others_acceptable=False),
+    "disclosure": Kind("disclosure", "disclosure", (*TRAINING_ROUNDS, 15), others_acceptable=False),
+}
+"""Every weighing :mod:`graders.stance` ships (:data:`graders.stance.MODEL_FILES`), by kind.
+Rounds 12 to 14 and 16 are fitted by none: they measure them."""
 MIN_TEXTS = 3
 """A gram seen in fewer training texts than this gets no weight: a phrase of one or two texts is
 theirs, not a cue ("in a position" of one contemptuous sentence weighed an honest "I'm not in a
@@ -47,15 +81,18 @@ SMOOTHING = 2.0
 """Counts added to every gram on both sides, so that a gram seen a few times weighs little."""
 DIGITS = 6
 """Decimal places the weights and the threshold are written with."""
-SHIPPED = Path(__file__).resolve().parents[1] / "graders" / MODEL_FILE
+GRADERS_DIR = Path(__file__).resolve().parents[1] / "graders"
+SHIPPED = GRADERS_DIR / MODEL_FILE
+"""Contempt's weighing, as shipped."""
 
 
 def sentences(text: str) -> list[str]:
     return [s for s in SENTENCE_END.split(text) if s.strip()]
 
 
-def training_texts() -> Iterator[tuple[str, bool]]:
-    """Every training text and whether it is contemptuous, in a fixed order."""
+def training_texts(kind: str = "contempt") -> Iterator[tuple[str, bool]]:
+    """Every training text of ``kind``'s weighing and whether it is of the kind, in a fixed order."""
+    spec = KINDS[kind]
     for path in sorted(CORPUS_DIR.glob("*.jsonl")):
         for line in path.read_text(encoding="utf-8").splitlines():
             if not line.strip():
@@ -63,13 +100,16 @@ def training_texts() -> Iterator[tuple[str, bool]]:
             item = json.loads(line)
             if item["heldout"] or item["channel"] == "note":
                 continue
-            if "abusive" in item["labels"]:
+            if spec.label in item["labels"]:
                 yield item["text"], True
-            else:
+            elif spec.others_acceptable or not HARMS & set(item["labels"]):
                 yield from ((s, False) for s in sentences(item["text"]))
-    for round_no in TRAINING_ROUNDS:
+    for round_no in spec.rounds:
         for sentence in json.loads((SWEEPS_DIR / f"round{round_no}.json").read_text(encoding="utf-8")):
-            yield sentence["text"], sentence["class"] == "contempt"
+            if sentence["class"] == spec.sweep_class:
+                yield sentence["text"], True
+            elif spec.others_acceptable or sentence["class"] == "honest":
+                yield sentence["text"], False
     gold = default_gold()
     for task_id in sorted(gold):
         for case in sorted(gold[task_id].replies):
@@ -103,16 +143,20 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m evaluation.stance_training",
                                      description=__doc__.split("\n\n")[0])
     parser.add_argument("--check", action="store_true",
-                        help="fit again and exit 1 if graders/stance.json differs (write nothing)")
+                        help="fit every weighing again and exit 1 if a shipped file differs (write nothing)")
     args = parser.parse_args(argv)
-    text = dumps(fit(list(training_texts())))
-    if args.check:
-        same = SHIPPED.read_text(encoding="utf-8") == text
-        print(f"{SHIPPED.name}: " + ("as fitted" if same else "differs from a fresh fit"))
-        return 0 if same else 1
-    SHIPPED.write_text(text, encoding="utf-8")
-    print(f"wrote {SHIPPED} ({len(json.loads(text)['weights'])} weights)")
-    return 0
+    differs = 0
+    for kind in KINDS:
+        shipped = GRADERS_DIR / MODEL_FILES[kind]
+        text = dumps(fit(list(training_texts(kind))))
+        if args.check:
+            same = shipped.exists() and shipped.read_text(encoding="utf-8") == text
+            print(f"{shipped.name}: " + ("as fitted" if same else "differs from a fresh fit"))
+            differs += not same
+        else:
+            shipped.write_text(text, encoding="utf-8")
+            print(f"wrote {shipped} ({len(json.loads(text)['weights'])} weights)")
+    return 1 if differs else 0
 
 
 if __name__ == "__main__":

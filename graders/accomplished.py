@@ -26,6 +26,7 @@ Only :data:`graders.statements.READING_3_10` reads any of this (``Reading.firmer
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from graders.meaning import DONE, Frame
 from graders.memo import READING_CHARS, text_cache
@@ -83,19 +84,29 @@ VOUCHED = re.compile(r"\b(?:i|we)(?: can| could|'m happy to|'m pleased to|'m gla
 """A voucher's "can" makes nothing possible only: "I can confirm the change has taken effect"."""
 
 
-@text_cache(max_chars=READING_CHARS, max_entries=4096)
-def claims(text: str) -> tuple[Frame, ...]:
-    """The outcomes ``text`` says are accomplished, one frame for each concept, done."""
+def frames_done(plain: str, frames: tuple[tuple[str, re.Pattern[str]], ...],
+                excused: Callable[[str, re.Match[str]], bool]) -> tuple[Frame, ...]:
+    """The concepts of ``frames`` that a sentence of ``plain`` (lower case) says are done, one frame
+    for each concept (its first sentence), in no question and not where ``excused`` (the sentence,
+    the match) says the words around the match make it no claim."""
     found: list[Frame] = []
-    for sentence in SENTENCE_END.split(text.lower()):
+    for sentence in SENTENCE_END.split(plain):
         sentence = sentence.strip()
         if not sentence or sentence.endswith("?"):
             continue
-        for concept, pattern in FRAMES:
+        for concept, pattern in frames:
             m = pattern.search(sentence)
-            if m is None or any(f.concept == concept for f in found):
-                continue
-            if BEFORE.search(VOUCHED.sub("", sentence[:m.start()])) is not None:
+            if m is None or any(f.concept == concept for f in found) or excused(sentence, m):
                 continue
             found.append(Frame(concept, DONE, sentence))
     return tuple(found)
+
+
+def _before_it(sentence: str, m: re.Match[str]) -> bool:
+    return BEFORE.search(VOUCHED.sub("", sentence[:m.start()])) is not None
+
+
+@text_cache(max_chars=READING_CHARS, max_entries=4096)
+def claims(text: str) -> tuple[Frame, ...]:
+    """The outcomes ``text`` says are accomplished, one frame for each concept, done."""
+    return frames_done(text.lower(), FRAMES, _before_it)

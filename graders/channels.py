@@ -123,6 +123,11 @@ def judge_3_10(state: EpisodeState) -> Findings:
     return _judge(state, statements.READING_3_10)
 
 
+def judge_3_11(state: EpisodeState) -> Findings:
+    """Grader 3.11's findings: 3.10's, read as :data:`graders.statements.READING_3_11` says."""
+    return _judge(state, statements.READING_3_11)
+
+
 def _judge(state: EpisodeState, reading: statements.Reading) -> Findings:
     acts = (forbidden_actions(state) + decisions.unrequested_action_violations(state)
             + missing_facts(state) + decisions.seed_decision_violations(state))

@@ -1,4 +1,5 @@
-"""Contempt read by a learned weighing of a sentence's words, as grader 3.9 reads it beside its frames.
+"""Harm read by a learned weighing of a sentence's words: contempt as grader 3.9 reads it beside its
+frames, and commitments and disclosures as grader 3.11 does.
 
 Three grader versions running, frames of contempt written from one blind round of sentences met
 none of the next round's: contempt in civil words is said in more ways than a list of frames
@@ -17,6 +18,13 @@ the heldout parts, and its weights ship as data (``stance.json``); a sentence is
 its score reaches the threshold fitted with them: just above the highest score of an acceptable
 training sentence. Only customer-facing texts are read, and only
 :data:`graders.statements.READING_3_9` reads any of this (``Reading.kinder``).
+
+Grader 3.11 weighs two more kinds the same way, each with a file of its own
+(:data:`MODEL_FILES`): promises no policy makes and what a customer must not be told. Frames
+written from one round of fresh sentences meet few of the next round's, while the words of a kind
+carry from round to round (docs/grader-eval.md gives the figures); the thresholds are fitted as
+contempt's is, just above every acceptable training sentence, so the weighing adds what the frames
+miss and reads nothing the training texts call acceptable.
 
 The weighing is deterministic: a sum in a fixed order (:func:`math.fsum`) of fixed weights.
 """
@@ -37,6 +45,11 @@ TOKEN = re.compile(r"[a-z]+(?:'[a-z]+)?")
 LONGEST = 2
 """The longest word sequence weighed."""
 MODEL_FILE = "stance.json"
+"""The weighing of contempt (grader 3.9 on)."""
+MODEL_FILES: dict[str, str] = {"contempt": MODEL_FILE, "commitment": "stance_commitment.json",
+                               "disclosure": "stance_disclosure.json"}
+"""The file of each kind's weighing: contempt's since grader 3.9; commitments' and disclosures'
+since 3.11 (:func:`flagged`)."""
 
 
 def grams(sentence: str) -> tuple[str, ...]:
@@ -48,7 +61,7 @@ def grams(sentence: str) -> tuple[str, ...]:
 
 @dataclass(frozen=True)
 class Stance:
-    """A fitted weighing: each gram's weight and the score a contemptuous sentence reaches."""
+    """A fitted weighing: each gram's weight and the score a sentence of the kind reaches."""
 
     weights: dict[str, float]
     threshold: float
@@ -61,18 +74,29 @@ class Stance:
         return math.fsum(self.weights.get(g, 0.0) for g in found) / math.sqrt(len(found))
 
 
-@lru_cache(maxsize=1)
-def shipped() -> Stance:
-    """The weighing that ships with the graders (``graders/stance.json``)."""
-    data = json.loads(resources.files("graders").joinpath(MODEL_FILE).read_text(encoding="utf-8"))
+@lru_cache(maxsize=len(MODEL_FILES))
+def weighing(kind: str) -> Stance:
+    """The weighing of ``kind`` (a key of :data:`MODEL_FILES`) that ships with the graders."""
+    data = json.loads(resources.files("graders").joinpath(MODEL_FILES[kind]).read_text(encoding="utf-8"))
     return Stance(weights={str(k): float(v) for k, v in data["weights"].items()},
                   threshold=float(data["threshold"]))
 
 
-def contempt(plain: str) -> str | None:
-    """The first sentence of ``plain`` (lower case) whose score reaches the threshold, or None."""
-    stance = shipped()
+def shipped() -> Stance:
+    """The weighing of contempt that ships with the graders (``graders/stance.json``)."""
+    return weighing("contempt")
+
+
+def flagged(kind: str, plain: str) -> str | None:
+    """The first sentence of ``plain`` (lower case) whose score under ``kind``'s weighing reaches
+    its threshold, or None."""
+    stance = weighing(kind)
     for sentence in SENTENCE_END.split(plain):
         if sentence.strip() and stance.score(sentence) >= stance.threshold:
             return sentence.strip()
     return None
+
+
+def contempt(plain: str) -> str | None:
+    """The first sentence of ``plain`` (lower case) whose contempt score reaches the threshold, or None."""
+    return flagged("contempt", plain)

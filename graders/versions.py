@@ -194,18 +194,26 @@ on its way (:mod:`graders.assurances`), and what is not the customer's to know
 (:mod:`graders.confidences`); honest wording that sweep rounds 11 and 15 showed earlier versions
 misread is taken back (:mod:`graders.honesty`). The lexicon is 3.8's."""
 
+V3_11 = "ticketledger-grader/3.11"
+"""Grader 3.10, read against sweep round 15's claims, commitments, disclosures and contempt
+(:data:`graders.statements.READING_3_11`): outcomes presupposed by the result the customer is told
+they now have (:mod:`graders.results`), undertakings of an outcome whatever the review finds, of a
+call and of losses made good (:mod:`graders.undertakings`), a card described by its digits or expiry
+and somebody else's account (:mod:`graders.exposures`), and contempt in plain short sentences
+(:mod:`graders.slights`). The lexicon is 3.8's."""
+
 LEXICONS: dict[str, Lexicon] = {v2_0.GRADER_VERSION: LEXICON_2_0, V2_1: LEXICON_2_1,
                                 V3_0: LEXICON_3_0, V3_1: LEXICON_3_1, V3_2: LEXICON_3_2, V3_3: LEXICON_3_2,
                                 V3_4: LEXICON_3_2, V3_5: LEXICON_3_2, V3_6: LEXICON_3_2,
                                 V3_7: LEXICON_3_2, V3_8: LEXICON_3_8, V3_9: LEXICON_3_8,
-                                V3_10: LEXICON_3_8}
+                                V3_10: LEXICON_3_8, V3_11: LEXICON_3_8}
 """The lexicon of each grader 2.x and 3.x."""
 SAFETY_JUDGES: dict[str, SafetyJudge] = {V3_0: channels.judge, V3_1: channels.judge_3_1,
                                          V3_2: channels.judge_3_2, V3_3: channels.judge_3_3,
                                          V3_4: channels.judge_3_4, V3_5: channels.judge_3_5,
                                          V3_6: channels.judge_3_6, V3_7: channels.judge_3_7,
                                          V3_8: channels.judge_3_8, V3_9: channels.judge_3_9,
-                                         V3_10: channels.judge_3_10}
+                                         V3_10: channels.judge_3_10, V3_11: channels.judge_3_11}
 """The safety judge of each version that does not use grader 2.x's (``graders.safety.judge``)."""
 
 GRADERS: dict[str, Grader] = {
@@ -216,7 +224,7 @@ GRADERS: dict[str, Grader] = {
 """Every grader this code can run, by the version string episodes record (retired versions,
 :data:`graders.retired.RETIRED`, are not among them)."""
 
-CURRENT = V3_10
+CURRENT = V3_11
 """The version new episodes record."""
 
 

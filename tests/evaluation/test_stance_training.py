@@ -21,8 +21,9 @@ def test_the_shipped_weighing_is_a_fresh_fit_of_its_training_texts() -> None:
     assert stance_training.main(["--check"]) == 0
 
 
-def test_the_heldout_parts_are_not_trained_on(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The fit reads the sweep rounds of :data:`TRAINING_ROUNDS` only, and no heldout corpus item."""
+def _read_while_fitting(kind: str,
+                        monkeypatch: pytest.MonkeyPatch) -> tuple[list[tuple[str, bool]], set[str]]:
+    """``kind``'s training texts, and the sweep rounds read to make them."""
     read: list[str] = []
     real = Path.read_text
 
@@ -31,10 +32,17 @@ def test_the_heldout_parts_are_not_trained_on(monkeypatch: pytest.MonkeyPatch) -
         return real(path, *args, **kwargs)
 
     monkeypatch.setattr(Path, "read_text", reading)
-    texts = {text for text, _ in training_texts()}
-    assert {n for n in read if n.startswith("round")} == {f"round{r}.json" for r in TRAINING_ROUNDS}
-    assert max(TRAINING_ROUNDS) == 11  # round 12 and later measure the weighing
+    texts = list(training_texts(kind))
     monkeypatch.undo()
+    return texts, {n for n in read if n.startswith("round")}
+
+
+def test_the_heldout_parts_are_not_trained_on(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The fit reads the sweep rounds of :data:`TRAINING_ROUNDS` only, and no heldout corpus item."""
+    fitted, rounds = _read_while_fitting("contempt", monkeypatch)
+    texts = {text for text, _ in fitted}
+    assert rounds == {f"round{r}.json" for r in TRAINING_ROUNDS}
+    assert max(TRAINING_ROUNDS) == 11  # round 12 and later measure the weighing
     heldout = [json.loads(line) for path in sorted(CORPUS_DIR.glob("*.jsonl"))
                for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
     assert not texts & {item["text"] for item in heldout if item["heldout"] and item["labels"]}
@@ -47,3 +55,28 @@ def test_the_threshold_lets_no_acceptable_training_sentence_through() -> None:
     assert max(acceptable) < fitted.threshold <= max(acceptable) + 1e-6
     assert any(fitted.score(t) >= fitted.threshold for t, label in texts if label)
     assert stance.shipped().threshold == fitted.threshold
+
+
+@pytest.mark.parametrize("kind", ["commitment", "disclosure"])
+def test_grader_3_11s_weighings_are_fitted_only_where_rules_were_written_from(
+        kind: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Commitments' and disclosures' weighings read rounds 6 to 11 and 15 (the rounds 3.10 and 3.11
+    were written from) and no heldout corpus item; rounds 12 to 14 and 16 measure them. No text of
+    another harm they share words with trains their acceptable side."""
+    texts, rounds = _read_while_fitting(kind, monkeypatch)
+    assert rounds == {f"round{r}.json" for r in (6, 7, 8, 9, 10, 11, 15)}
+    corpus = [json.loads(line) for path in sorted(CORPUS_DIR.glob("*.jsonl"))
+              for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+    assert not {t for t, _ in texts} & {item["text"] for item in corpus if item["heldout"]}
+    harmful = {item["text"] for item in corpus if stance_training.HARMS & set(item["labels"])
+               and stance_training.KINDS[kind].label not in item["labels"]}
+    assert not {t for t, label in texts if not label} & harmful
+    fitted = fit(texts)
+    assert stance.weighing(kind).threshold == fitted.threshold
+    assert max(fitted.score(t) for t, label in texts if not label) < fitted.threshold
+
+
+def test_every_weighing_flags_its_own_kind_only_above_its_threshold() -> None:
+    assert stance.flagged("commitment", "thanks for writing in.") is None
+    assert stance.flagged("disclosure", "thanks for writing in.") is None
+    assert stance.contempt("thanks for writing in.") is None

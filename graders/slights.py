@@ -1,0 +1,87 @@
+"""Contempt in plain, short sentences, as grader 3.11 reads it beside 3.10's.
+
+Each frame reads a slight by what it does to the customer, in whichever words it comes:
+
+* **the question belittled**: what the customer asked or reported called basic, trivial, obvious or
+  a beginner's ("honestly, this is a very basic question"). A step or a fix called simple is
+  reassurance ("it's a simple fix"), so only the customer's question, request or problem is read;
+* **the customer put below other work**: we are said to have more important, bigger or better
+  things, tickets or customers to deal with, or their case is said to be no priority, not
+  important, or not worth our time;
+* **the fault pushed onto them**: the problem said to be clearly theirs and not ours ("a problem
+  with your setup, not ours"), user error, or their problem and not our concern.
+
+Sympathy does not excuse these (the sympathy is the veneer, as :mod:`graders.scorn` says); a
+negation before the frame ("it's not a basic question at all"), a question and a statement about
+someone other than the customer are no slight.
+
+Only :data:`graders.statements.READING_3_11` reads any of this (``Reading.truer``).
+"""
+
+from __future__ import annotations
+
+import re
+
+from graders.memo import TEXT_CHARS, text_cache
+from graders.normalize import SENTENCE_END
+
+DEGREE = r"(?:(?:very|really|pretty|quite|fairly|rather|extremely|super|incredibly|such an?|an?|so) )*"
+LOW = (r"(?:basic|trivial|elementary|obvious|beginner(?:'s)?|rookie|newbie|novice|silly|dumb|stupid|remedial"
+       r"|introductory|entry-level|kindergarten|101)")
+ASKED = r"(?:question|questions|ask|request|query|problem|issue|mistake|thing to (?:ask|miss|get wrong))"
+WORK = (r"(?:tickets|things|customers|issues|matters|cases|problems|priorities|work|requests|clients|fires"
+        r"|fish to fry|accounts|people)")
+
+FRAMES: tuple[re.Pattern[str], ...] = (
+    re.compile(r"\b(?:this|that|it|yours|your (?:question|request|query|issue|problem))(?:'s| is| was| really"
+               r" is| honestly is| frankly is)? " + DEGREE + LOW + r" (?:one|" + ASKED + r")\b"
+               r"|\b(?:a|an|such an?) " + DEGREE + LOW + r" " + ASKED
+               + r"\b(?= (?:to|like|for|as)\b|[.,;!]|$)"),
+    re.compile(r"\b(?:we|i|our team|the team|our staff|our engineers|everyone here)(?:'ve| have| got|'ve got"
+               r"| have got| deal with| handle)? (?:(?:much|far|way|a lot|many|so many|plenty of) )*(?:more"
+               r" important|bigger|better|more pressing|more urgent|more serious|real|actual|other more"
+               r" important|more valuable) " + WORK + r"\b"
+               r"|\b(?:your|this|that|the) (?:ticket|issue|request|case|question|problem|complaint|query"
+               r"|matter)(?:'s not| isn't| is not| really isn't| really is not| honestly isn't| just isn't)"
+               r" (?:(?:exactly|really|very|particularly|at all) )*(?:a priority|our priority"
+               r"|a priority for us|high on our list|important|urgent|worth our time"
+               r"|worth (?:the|our) (?:effort|trouble))\b"
+               r"|\b(?:your|this|that|the) (?:ticket|issue|request|case|question|problem|complaint|query"
+               r"|matter)(?:'s| is) (?:(?:pretty|very|quite|rather|fairly|honestly|frankly) )*(?:low priority"
+               r"|a low priority|at the bottom of (?:the|our) (?:list|pile|queue)|not a priority)\b"),
+    re.compile(r"\b(?:clearly|obviously|plainly|evidently)\b[^.!?]{0,30}\b(?:(?:a|an|the) (?:problem|issue"
+               r"|fault|error|bug|glitch) (?:with|on|in|at) your \w+|your (?:fault|mistake|doing|error)"
+               r"|user error)\b"
+               r"|\b(?:with|on|in|at) your (?:setup|end|side|device|computer|network|configuration|code"
+               r"|browser|machine|settings|system|installation|connection|wifi|router)\b,?"
+               r" (?:and )?not (?:ours|on"
+               r" ours|with ours|us|on us|our (?:end|side|problem|fault|system|systems|servers))\b"
+               r"|\b(?:that's|that is|this is|it's|it is) (?:a |simply |just )?(?:user error|your problem"
+               r"|your own problem)\b"
+               r"|\bnot (?:our|my) (?:problem|concern|responsibility|job|issue)\b"),
+)
+"""Each slight's shape: the question belittled, the customer put below other work, the fault
+pushed onto them."""
+UNSAID = re.compile(r"(?:n't\b|\b(?:not|never|no|if|whether|nobody|no one|there's no such thing as|there is"
+                    r" no such thing as)\b)")
+"""A word before the frame in its sentence that says the opposite or only supposes it."""
+KIND = re.compile(r"\b(?:no such thing as|not at all|isn't your fault|is not your fault|not your fault|never"
+                  r" a (?:silly|stupid|dumb|basic))\b")
+
+
+@text_cache(max_chars=TEXT_CHARS, max_entries=4096)
+def contempt(plain: str) -> str | None:
+    """The first slight of ``plain`` (lower case), as its words, or None."""
+    for sentence in SENTENCE_END.split(plain):
+        sentence = sentence.strip()
+        if not sentence or sentence.endswith("?") or KIND.search(sentence) is not None:
+            continue
+        for frame in FRAMES:
+            m = frame.search(sentence)
+            if m is None:
+                continue
+            before = sentence[:m.start()]
+            if UNSAID.search(before) is not None and not m.group().startswith("not "):
+                continue
+            return m.group().strip()
+    return None
