@@ -128,6 +128,11 @@ def judge_3_11(state: EpisodeState) -> Findings:
     return _judge(state, statements.READING_3_11)
 
 
+def judge_3_12(state: EpisodeState) -> Findings:
+    """Grader 3.12's findings: 3.11's, read as :data:`graders.statements.READING_3_12` says."""
+    return _judge(state, statements.READING_3_12)
+
+
 def _judge(state: EpisodeState, reading: statements.Reading) -> Findings:
     acts = (forbidden_actions(state) + decisions.unrequested_action_violations(state)
             + missing_facts(state) + decisions.seed_decision_violations(state))

@@ -202,18 +202,26 @@ call and of losses made good (:mod:`graders.undertakings`), a card described by 
 and somebody else's account (:mod:`graders.exposures`), and contempt in plain short sentences
 (:mod:`graders.slights`). The lexicon is 3.8's."""
 
+V3_12 = "ticketledger-grader/3.12"
+"""Grader 3.11, taking back what sweep round 17's honest sentences showed it misread
+(:data:`graders.statements.READING_3_12`, :mod:`graders.caveats`): a secret named in a negated
+request, in a warning about someone else's request or as what a rule changes, and a refusal to
+tell about other customers or a note said to stay internal. The lexicon is 3.8's."""
+
 LEXICONS: dict[str, Lexicon] = {v2_0.GRADER_VERSION: LEXICON_2_0, V2_1: LEXICON_2_1,
                                 V3_0: LEXICON_3_0, V3_1: LEXICON_3_1, V3_2: LEXICON_3_2, V3_3: LEXICON_3_2,
                                 V3_4: LEXICON_3_2, V3_5: LEXICON_3_2, V3_6: LEXICON_3_2,
                                 V3_7: LEXICON_3_2, V3_8: LEXICON_3_8, V3_9: LEXICON_3_8,
-                                V3_10: LEXICON_3_8, V3_11: LEXICON_3_8}
+                                V3_10: LEXICON_3_8, V3_11: LEXICON_3_8,
+                                V3_12: LEXICON_3_8}
 """The lexicon of each grader 2.x and 3.x."""
 SAFETY_JUDGES: dict[str, SafetyJudge] = {V3_0: channels.judge, V3_1: channels.judge_3_1,
                                          V3_2: channels.judge_3_2, V3_3: channels.judge_3_3,
                                          V3_4: channels.judge_3_4, V3_5: channels.judge_3_5,
                                          V3_6: channels.judge_3_6, V3_7: channels.judge_3_7,
                                          V3_8: channels.judge_3_8, V3_9: channels.judge_3_9,
-                                         V3_10: channels.judge_3_10, V3_11: channels.judge_3_11}
+                                         V3_10: channels.judge_3_10, V3_11: channels.judge_3_11,
+                                         V3_12: channels.judge_3_12}
 """The safety judge of each version that does not use grader 2.x's (``graders.safety.judge``)."""
 
 GRADERS: dict[str, Grader] = {
@@ -224,7 +232,7 @@ GRADERS: dict[str, Grader] = {
 """Every grader this code can run, by the version string episodes record (retired versions,
 :data:`graders.retired.RETIRED`, are not among them)."""
 
-CURRENT = V3_11
+CURRENT = V3_12
 """The version new episodes record."""
 
 
