@@ -38,6 +38,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
 
+from graders.memo import TEXT_CHARS, text_cache
 from graders.normalize import SENTENCE_END
 
 TOKEN = re.compile(r"[a-z]+(?:'[a-z]+)?")
@@ -87,9 +88,11 @@ def shipped() -> Stance:
     return weighing("contempt")
 
 
+@text_cache(max_chars=TEXT_CHARS, max_entries=4096)
 def flagged(kind: str, plain: str) -> str | None:
     """The first sentence of ``plain`` (lower case) whose score under ``kind``'s weighing reaches
-    its threshold, or None."""
+    its threshold, or None. Remembered by both: a reply draft is weighed again on every step until
+    the ticket is finished, and its words do not change."""
     stance = weighing(kind)
     for sentence in SENTENCE_END.split(plain):
         if sentence.strip() and stance.score(sentence) >= stance.threshold:
