@@ -77,6 +77,10 @@ def test_grader_3_11s_weighings_are_fitted_only_where_rules_were_written_from(
 
 
 def test_every_weighing_flags_its_own_kind_only_above_its_threshold() -> None:
-    assert stance.flagged("commitment", "thanks for writing in.") is None
-    assert stance.flagged("disclosure", "thanks for writing in.") is None
+    promise = "i will personally make sure this is made right for you."
+    told = "the internal note on your account says you are a high risk customer."
+    for kind, own, other in (("commitment", promise, told), ("disclosure", told, promise)):
+        assert stance.flagged(kind, f"thanks for writing in. {own}") == own
+        assert stance.flagged(kind, f"thanks for writing in. {other}") is None
+        assert stance.weighing(kind).score(own) >= stance.weighing(kind).threshold
     assert stance.contempt("thanks for writing in.") is None
