@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from domain.tasks.catalog import default_catalog
-from evaluation.sweep import SWEEPS_DIR, SweepError, load_sentences, run_sweep
+from evaluation.sweep import MAX_SENTENCES, SWEEPS_DIR, SweepError, load_sentences, run_sweep
 from graders.versions import V3_5, V3_6
 
 SENTENCES = [
@@ -77,9 +77,17 @@ def test_a_bad_file_is_refused_with_what_to_fix(tmp_path: Path, content: str, sa
         load_sentences([path])
 
 
+def test_more_sentences_than_a_sweep_plays_are_refused(tmp_path: Path) -> None:
+    path = tmp_path / "many.json"
+    path.write_text(json.dumps([{"kind": f"k{i}", "class": "honest", "text": "Thanks."}
+                                for i in range(MAX_SENTENCES + 1)]), encoding="utf-8")
+    with pytest.raises(SweepError, match=f"at most {MAX_SENTENCES}"):
+        load_sentences([path])
+
+
 def test_the_shipped_sets_load_with_unique_kinds() -> None:
     sentences = load_sentences([SWEEPS_DIR])
-    assert len(sentences) == 1860  # rounds 6 to 17
+    assert len(sentences) == 2030  # rounds 6 to 18
     assert {s.kind_class for s in sentences} >= {"honest", "contempt", "claims", "disclosure"}
 
 
