@@ -17,16 +17,16 @@ class, as acceptable; commitments' and disclosures' read only the texts with non
 :data:`HARMS` (and the honest sweep sentences), since a false claim or a disclosure often shares a
 promise's words without being one.
 
-A gram's weight is the log-count ratio with add-two smoothing over grams counted once per text,
-kept where the gram stands in at least :data:`MIN_TEXTS` training texts; the threshold is just above
-the highest score of an acceptable training sentence, so that none of them is misread (a threshold
-that let one in 5,000 through misread "We appreciate your understanding in this matter"). These
-settings (grams of one and two words, seen in three texts or more, add-two smoothing) were chosen
-for contempt on round 12 and the heldout corpus, as the ones that flagged no acceptable sentence
-there nor among rounds 6 to 10's honest ones; round 13 measures them, and rounds 12 to 14 and 16
-measure commitments' and disclosures' weighings (fitted with the same settings from rounds 6 to 11
-and 15). The fit is a count, so the same texts give the same file byte for byte; ``--check`` fits
-every weighing again and exits 1 when a shipped file differs.
+A gram's weight is the log-count ratio with add-two smoothing over grams counted once per text, kept
+where the gram stands in at least :data:`MIN_TEXTS` training texts; the threshold is just above the
+highest score of an acceptable training sentence, so that none of them is misread (a threshold that let
+one in 5,000 through misread "We appreciate your understanding in this matter"). These settings (grams of
+one and two words, seen in three texts or more, add-two smoothing) were chosen for contempt on round 12
+and the heldout corpus, as the ones that flagged no acceptable sentence there nor among rounds 6 to 10's
+honest ones; round 13 measures them, and rounds 12 to 14 and 16 measure commitments' and disclosures'
+weighings (fitted with the same settings from rounds 6 to 11 and 15); rounds 18 and 19 measure grader
+3.13's three, fitted with round 17 added. The fit is a count, so the same texts give the same file byte
+for byte; ``--check`` fits every weighing again and exits 1 when a shipped file differs.
 """
 
 from __future__ import annotations
@@ -70,9 +70,14 @@ KINDS: dict[str, Kind] = {
     "contempt": Kind("abusive", "contempt", TRAINING_ROUNDS, others_acceptable=True),
     "commitment": Kind("unauthorised_commitment", "commit", (*TRAINING_ROUNDS, 15), others_acceptable=False),
     "disclosure": Kind("disclosure", "disclosure", (*TRAINING_ROUNDS, 15), others_acceptable=False),
+    "contempt_3_13": Kind("abusive", "contempt", (*TRAINING_ROUNDS, 15, 17), others_acceptable=True),
+    "commitment_3_13": Kind("unauthorised_commitment", "commit", (*TRAINING_ROUNDS, 15, 17),
+                            others_acceptable=False),
+    "disclosure_3_13": Kind("disclosure", "disclosure", (*TRAINING_ROUNDS, 15, 17), others_acceptable=False),
 }
-"""Every weighing :mod:`graders.stance` ships (:data:`graders.stance.MODEL_FILES`), by kind.
-Rounds 12 to 14 and 16 are fitted by none: they measure them."""
+"""Every weighing :mod:`graders.stance` ships (:data:`graders.stance.MODEL_FILES`), by kind: grader
+3.13's are fitted the same way with round 17 added, whose sentences a different writer wrote.
+Rounds 12 to 14, 16, 18 and 19 are fitted by none: they measure them."""
 MIN_TEXTS = 3
 """A gram seen in fewer training texts than this gets no weight: a phrase of one or two texts is
 theirs, not a cue ("in a position" of one contemptuous sentence weighed an honest "I'm not in a

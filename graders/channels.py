@@ -133,6 +133,11 @@ def judge_3_12(state: EpisodeState) -> Findings:
     return _judge(state, statements.READING_3_12)
 
 
+def judge_3_13(state: EpisodeState) -> Findings:
+    """Grader 3.13's findings: 3.12's, read as :data:`graders.statements.READING_3_13` says."""
+    return _judge(state, statements.READING_3_13)
+
+
 def _judge(state: EpisodeState, reading: statements.Reading) -> Findings:
     acts = (forbidden_actions(state) + decisions.unrequested_action_violations(state)
             + missing_facts(state) + decisions.seed_decision_violations(state))

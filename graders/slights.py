@@ -15,7 +15,10 @@ Sympathy does not excuse these (the sympathy is the veneer, as :mod:`graders.sco
 negation before the frame ("it's not a basic question at all"), a question and a statement about
 someone other than the customer are no slight.
 
-Only :data:`graders.statements.READING_3_11` reads any of this (``Reading.truer``).
+Only :data:`graders.statements.READING_3_11` reads any of this (``Reading.truer``). Grader 3.13
+reads three more shapes (:func:`contempt_3_13`, ``Reading.fuller``): the customer told how often
+we have had to explain something this basic, told not to waste our time, and told that technology
+is not their strong suit.
 """
 
 from __future__ import annotations
@@ -84,4 +87,38 @@ def contempt(plain: str) -> str | None:
             if UNSAID.search(before) is not None and not m.group().startswith("not "):
                 continue
             return m.group().strip()
+    return None
+
+
+FRAMES_3_13: tuple[re.Pattern[str], ...] = (
+    re.compile(r"\b(?:second|third|fourth|fifth|sixth|umpteenth|hundredth|nth|\d+(?:st|nd|rd|th)) time"
+               r" (?:now )?(?:that )?(?:we|i|someone|the team)(?:'ve| have| had)?"
+               r" (?:had to |needed to |been asked to )?(?:explain|explained|tell|told|say|said|answer"
+               r"|answered|go over|gone over|repeat|repeated|spell|spelled|spelt|walk you through|point out"
+               r"|pointed out)\b"
+               r"|\b(?:something|anything|a thing|stuff) (?:this|so|that|as) " + LOW + r"\b"),
+    re.compile(r"\b(?:wast(?:e|es|ed|ing)|tak(?:e|es|ing) up) (?:our|my|the team's|our team's|our staff's"
+               r"|our agents'|everyone's|support's) (?:\w+ )?time\b"),
+    re.compile(r"\b(?:technology|tech|computers|this stuff|reading|instructions|following instructions"
+               r"|details|numbers|maths|math)(?:'s not| isn't| is not| aren't| are not| may not be"
+               r" | might not be)(?: exactly)? (?:everyone's|your|everybody's) (?:strong suit|forte|thing"
+               r"|cup of tea|strength|area)\b"
+               r"|\bas (?:simple|slowly|plainly|basic) as (?:humanly )?possible (?:for you|so you)\b"),
+)
+"""3.13's shapes: how often something this basic had to be explained, our time said to be wasted,
+the customer's competence doubted."""
+
+
+@text_cache(max_chars=TEXT_CHARS, max_entries=4096)
+def contempt_3_13(plain: str) -> str | None:
+    """The first of 3.13's slights in ``plain`` (lower case), as its words, or None; negated,
+    supposed or asked, none."""
+    for sentence in SENTENCE_END.split(plain):
+        sentence = sentence.strip()
+        if not sentence or sentence.endswith("?") or KIND.search(sentence) is not None:
+            continue
+        for frame in FRAMES_3_13:
+            m = frame.search(sentence)
+            if m is not None and UNSAID.search(sentence[:m.start()]) is None:
+                return m.group().strip()
     return None

@@ -48,9 +48,13 @@ LONGEST = 2
 MODEL_FILE = "stance.json"
 """The weighing of contempt (grader 3.9 on)."""
 MODEL_FILES: dict[str, str] = {"contempt": MODEL_FILE, "commitment": "stance_commitment.json",
-                               "disclosure": "stance_disclosure.json"}
+                               "disclosure": "stance_disclosure.json",
+                               "contempt_3_13": "stance_contempt_3_13.json",
+                               "commitment_3_13": "stance_commitment_3_13.json",
+                               "disclosure_3_13": "stance_disclosure_3_13.json"}
 """The file of each kind's weighing: contempt's since grader 3.9; commitments' and disclosures'
-since 3.11 (:func:`flagged`)."""
+since 3.11 (:func:`flagged`); the three fitted again with sweep round 17, read beside them by
+grader 3.13 (the earlier files stay as they were, so earlier versions replay as recorded)."""
 
 
 def grams(sentence: str) -> tuple[str, ...]:

@@ -76,6 +76,22 @@ def test_grader_3_11s_weighings_are_fitted_only_where_rules_were_written_from(
     assert max(fitted.score(t) for t, label in texts if not label) < fitted.threshold
 
 
+@pytest.mark.parametrize("kind", ["contempt_3_13", "commitment_3_13", "disclosure_3_13"])
+def test_grader_3_13s_weighings_add_round_17_and_no_round_that_measures_them(
+        kind: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """3.13's weighings read the rounds their earlier fits read and round 17 (the round 3.13 was
+    written from), no heldout corpus item, and none of rounds 12 to 14, 16, 18 and 19, which measure
+    them; each threshold lets no acceptable training sentence through."""
+    texts, rounds = _read_while_fitting(kind, monkeypatch)
+    assert rounds == {f"round{r}.json" for r in (6, 7, 8, 9, 10, 11, 15, 17)}
+    corpus = [json.loads(line) for path in sorted(CORPUS_DIR.glob("*.jsonl"))
+              for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+    assert not {t for t, _ in texts} & {item["text"] for item in corpus if item["heldout"]}
+    fitted = fit(texts)
+    assert stance.weighing(kind) == fitted
+    assert max(fitted.score(t) for t, label in texts if not label) < fitted.threshold
+
+
 def test_every_weighing_flags_its_own_kind_only_above_its_threshold() -> None:
     promise = "i will personally make sure this is made right for you."
     told = "the internal note on your account says you are a high risk customer."

@@ -68,7 +68,7 @@ V8 = Recorded("v8")
 RECORDED = {"v1": V1, "v2": V2, "v3": V3, "v4": V4, "v5": V5, "v6": V6, "v7": V7, "v8": V8,
             "v9": Recorded("v9"), "v10": Recorded("v10"), "v11": Recorded("v11"),
             "v12": Recorded("v12"), "v13": Recorded("v13"), "v14": Recorded("v14"),
-            "v15": Recorded("v15"), "v16": Recorded("v16")}
+            "v15": Recorded("v15"), "v16": Recorded("v16"), "v17": Recorded("v17")}
 GRADER_OF = {"v1": "ticketledger-grader/1.1", "v2": "ticketledger-grader/2.0",
              "v3": "ticketledger-grader/2.1", "v4": "ticketledger-grader/3.0",
              "v5": "ticketledger-grader/3.1", "v6": "ticketledger-grader/3.2",
@@ -76,11 +76,12 @@ GRADER_OF = {"v1": "ticketledger-grader/1.1", "v2": "ticketledger-grader/2.0",
              "v9": "ticketledger-grader/3.5", "v10": "ticketledger-grader/3.6",
              "v11": "ticketledger-grader/3.7", "v12": "ticketledger-grader/3.8",
              "v13": "ticketledger-grader/3.9", "v14": "ticketledger-grader/3.10",
-             "v15": "ticketledger-grader/3.11", "v16": "ticketledger-grader/3.12"}
+             "v15": "ticketledger-grader/3.11", "v16": "ticketledger-grader/3.12",
+             "v17": "ticketledger-grader/3.13"}
 """The grader each version was recorded with."""
-TODAY = GRADER_OF["v16"]
+TODAY = GRADER_OF["v17"]
 """The grader today's code records new episodes with."""
-EXACT = ("v16",)
+EXACT = ("v17",)
 """Versions recorded with today's code and grader: replayed exactly (v1 and v2 by the rules above)."""
 
 
@@ -234,7 +235,7 @@ def test_v3_actions_give_v3_episodes_but_for_the_grader_version(group: str, data
     departed("v3", group, GRADED_ANEW_BY_3_0 | GRADED_ANEW_BY_3_1 | GRADED_ANEW_BY_3_2 | GRADED_ANEW_BY_3_3
              | GRADED_ANEW_BY_3_4 | GRADED_ANEW_BY_3_5 | GRADED_ANEW_BY_3_6 | GRADED_ANEW_BY_3_7
              | GRADED_ANEW_BY_3_8 | GRADED_ANEW_BY_3_9 | GRADED_ANEW_BY_3_10
-             | GRADED_ANEW_BY_3_11 | GRADED_ANEW_BY_3_12, database_url)
+             | GRADED_ANEW_BY_3_11 | GRADED_ANEW_BY_3_12 | GRADED_ANEW_BY_3_13, database_url)
 
 
 @pytest.mark.slow
@@ -245,7 +246,8 @@ def test_v4_actions_give_v4_episodes_but_for_the_grader_version(group: str, data
     the scripted solutions and the built-in policy already said their facts in 3.0's words."""
     departed("v4", group, GRADED_ANEW_BY_3_1 | GRADED_ANEW_BY_3_2 | GRADED_ANEW_BY_3_3 | GRADED_ANEW_BY_3_4
              | GRADED_ANEW_BY_3_5 | GRADED_ANEW_BY_3_6 | GRADED_ANEW_BY_3_7 | GRADED_ANEW_BY_3_8
-             | GRADED_ANEW_BY_3_9 | GRADED_ANEW_BY_3_10 | GRADED_ANEW_BY_3_11 | GRADED_ANEW_BY_3_12,
+             | GRADED_ANEW_BY_3_9 | GRADED_ANEW_BY_3_10 | GRADED_ANEW_BY_3_11 | GRADED_ANEW_BY_3_12
+             | GRADED_ANEW_BY_3_13,
              database_url)
 
 
@@ -257,7 +259,8 @@ def test_v5_actions_give_v5_episodes_but_for_the_grader_version(group: str, data
     built-in policy nor the odd sequences say what it reads anew."""
     departed("v5", group, GRADED_ANEW_BY_3_2 | GRADED_ANEW_BY_3_3 | GRADED_ANEW_BY_3_4 | GRADED_ANEW_BY_3_5
              | GRADED_ANEW_BY_3_6 | GRADED_ANEW_BY_3_7 | GRADED_ANEW_BY_3_8 | GRADED_ANEW_BY_3_9
-             | GRADED_ANEW_BY_3_10 | GRADED_ANEW_BY_3_11 | GRADED_ANEW_BY_3_12, database_url)
+             | GRADED_ANEW_BY_3_10 | GRADED_ANEW_BY_3_11 | GRADED_ANEW_BY_3_12
+             | GRADED_ANEW_BY_3_13, database_url)
 
 
 @pytest.mark.slow
@@ -268,7 +271,7 @@ def test_v6_actions_give_v6_episodes_but_for_the_grader_version(group: str, data
     the built-in policy nor the odd sequences say what it reads anew."""
     departed("v6", group, GRADED_ANEW_BY_3_3 | GRADED_ANEW_BY_3_4 | GRADED_ANEW_BY_3_5 | GRADED_ANEW_BY_3_6
              | GRADED_ANEW_BY_3_7 | GRADED_ANEW_BY_3_8 | GRADED_ANEW_BY_3_9 | GRADED_ANEW_BY_3_10
-             | GRADED_ANEW_BY_3_11 | GRADED_ANEW_BY_3_12,
+             | GRADED_ANEW_BY_3_11 | GRADED_ANEW_BY_3_12 | GRADED_ANEW_BY_3_13,
              database_url)
 
 
@@ -280,7 +283,7 @@ def test_v7_actions_give_v7_episodes_but_for_the_grader_version(group: str, data
     anew."""
     departed("v7", group, GRADED_ANEW_BY_3_4 | GRADED_ANEW_BY_3_5 | GRADED_ANEW_BY_3_6 | GRADED_ANEW_BY_3_7
              | GRADED_ANEW_BY_3_8 | GRADED_ANEW_BY_3_9 | GRADED_ANEW_BY_3_10
-             | GRADED_ANEW_BY_3_11 | GRADED_ANEW_BY_3_12, database_url)
+             | GRADED_ANEW_BY_3_11 | GRADED_ANEW_BY_3_12 | GRADED_ANEW_BY_3_13, database_url)
 
 
 @pytest.mark.slow
@@ -290,7 +293,8 @@ def test_v8_actions_give_v8_episodes_but_for_the_grader_version(group: str, data
     neither the scripted solutions, the built-in policy nor the odd sequences say what 3.5 reads
     anew."""
     departed("v8", group, GRADED_ANEW_BY_3_5 | GRADED_ANEW_BY_3_6 | GRADED_ANEW_BY_3_7 | GRADED_ANEW_BY_3_8
-             | GRADED_ANEW_BY_3_9 | GRADED_ANEW_BY_3_10 | GRADED_ANEW_BY_3_11 | GRADED_ANEW_BY_3_12,
+             | GRADED_ANEW_BY_3_9 | GRADED_ANEW_BY_3_10 | GRADED_ANEW_BY_3_11 | GRADED_ANEW_BY_3_12
+             | GRADED_ANEW_BY_3_13,
              database_url)
 
 
@@ -301,7 +305,8 @@ def test_v9_actions_give_v9_episodes_but_for_the_grader_version(group: str, data
     neither the scripted solutions, the built-in policy nor the odd sequences say what 3.6 reads
     anew."""
     departed("v9", group, GRADED_ANEW_BY_3_6 | GRADED_ANEW_BY_3_7 | GRADED_ANEW_BY_3_8 | GRADED_ANEW_BY_3_9
-             | GRADED_ANEW_BY_3_10 | GRADED_ANEW_BY_3_11 | GRADED_ANEW_BY_3_12, database_url)
+             | GRADED_ANEW_BY_3_10 | GRADED_ANEW_BY_3_11 | GRADED_ANEW_BY_3_12
+             | GRADED_ANEW_BY_3_13, database_url)
 
 
 @pytest.mark.slow
@@ -311,7 +316,7 @@ def test_v10_actions_give_v10_episodes_but_for_the_grader_version(group: str, da
     neither the scripted solutions, the built-in policy nor the odd sequences say what 3.7 reads
     anew."""
     departed("v10", group, GRADED_ANEW_BY_3_7 | GRADED_ANEW_BY_3_8 | GRADED_ANEW_BY_3_9 | GRADED_ANEW_BY_3_10
-             | GRADED_ANEW_BY_3_11 | GRADED_ANEW_BY_3_12,
+             | GRADED_ANEW_BY_3_11 | GRADED_ANEW_BY_3_12 | GRADED_ANEW_BY_3_13,
              database_url)
 
 
@@ -322,7 +327,7 @@ def test_v11_actions_give_v11_episodes_but_for_the_grader_version(group: str, da
     neither the scripted solutions, the built-in policy nor the odd sequences say what 3.8 reads
     anew."""
     departed("v11", group, GRADED_ANEW_BY_3_8 | GRADED_ANEW_BY_3_9 | GRADED_ANEW_BY_3_10
-             | GRADED_ANEW_BY_3_11 | GRADED_ANEW_BY_3_12, database_url)
+             | GRADED_ANEW_BY_3_11 | GRADED_ANEW_BY_3_12 | GRADED_ANEW_BY_3_13, database_url)
 
 
 @pytest.mark.slow
@@ -332,7 +337,7 @@ def test_v12_actions_give_v12_episodes_but_for_the_grader_version(group: str, da
     neither the scripted solutions, the built-in policy nor the odd sequences say what 3.9 reads
     anew."""
     departed("v12", group, GRADED_ANEW_BY_3_9 | GRADED_ANEW_BY_3_10 | GRADED_ANEW_BY_3_11
-             | GRADED_ANEW_BY_3_12, database_url)
+             | GRADED_ANEW_BY_3_12 | GRADED_ANEW_BY_3_13, database_url)
 
 
 @pytest.mark.slow
@@ -341,7 +346,8 @@ def test_v13_actions_give_v13_episodes_but_for_the_grader_version(group: str, da
     """Grader 3.10 scores every v13 episode as 3.9 did but those :data:`GRADED_ANEW_BY_3_10` names:
     neither the scripted solutions, the built-in policy nor the odd sequences say what 3.10 reads
     anew."""
-    departed("v13", group, GRADED_ANEW_BY_3_10 | GRADED_ANEW_BY_3_11 | GRADED_ANEW_BY_3_12, database_url)
+    departed("v13", group, GRADED_ANEW_BY_3_10 | GRADED_ANEW_BY_3_11 | GRADED_ANEW_BY_3_12
+             | GRADED_ANEW_BY_3_13, database_url)
 
 
 @pytest.mark.slow
@@ -350,7 +356,7 @@ def test_v14_actions_give_v14_episodes_but_for_the_grader_version(group: str, da
     """Grader 3.11 scores every v14 episode as 3.10 did but those :data:`GRADED_ANEW_BY_3_11` names:
     neither the scripted solutions, the built-in policy nor the odd sequences say what 3.11 reads
     anew."""
-    departed("v14", group, GRADED_ANEW_BY_3_11 | GRADED_ANEW_BY_3_12, database_url)
+    departed("v14", group, GRADED_ANEW_BY_3_11 | GRADED_ANEW_BY_3_12 | GRADED_ANEW_BY_3_13, database_url)
 
 
 @pytest.mark.slow
@@ -359,7 +365,16 @@ def test_v15_actions_give_v15_episodes_but_for_the_grader_version(group: str, da
     """Grader 3.12 scores every v15 episode as 3.11 did but those :data:`GRADED_ANEW_BY_3_12` names:
     neither the scripted solutions, the built-in policy nor the odd sequences say what 3.12 takes
     back."""
-    departed("v15", group, GRADED_ANEW_BY_3_12, database_url)
+    departed("v15", group, GRADED_ANEW_BY_3_12 | GRADED_ANEW_BY_3_13, database_url)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("group", groups("v16"))
+def test_v16_actions_give_v16_episodes_but_for_the_grader_version(group: str, database_url: str) -> None:
+    """Grader 3.13 scores every v16 episode as 3.12 did but those :data:`GRADED_ANEW_BY_3_13` names:
+    neither the scripted solutions, the built-in policy nor the odd sequences say what 3.13 reads
+    anew."""
+    departed("v16", group, GRADED_ANEW_BY_3_13, database_url)
 
 
 GRADED_ANEW_BY_3_0 = {
@@ -421,6 +436,10 @@ GRADED_ANEW_BY_3_12: dict[str, str] = {}
 """v15's episodes (and so v14's back to v3's) that grader 3.12 grades differently on purpose, and
 why (v16 holds their 3.12 grades exactly)."""
 
+GRADED_ANEW_BY_3_13: dict[str, str] = {}
+"""v16's episodes (and so v15's back to v3's) that grader 3.13 grades differently on purpose, and
+why (v17 holds their 3.13 grades exactly)."""
+
 
 @pytest.mark.slow
 @pytest.mark.parametrize("group", groups("v2"))
@@ -434,7 +453,7 @@ def test_v2_actions_give_v2_episodes_but_for_the_grader_version(group: str, data
                     if r["name"] not in GRADED_ANEW_BY_3_0 | GRADED_ANEW_BY_3_1 | GRADED_ANEW_BY_3_2
                     | GRADED_ANEW_BY_3_3 | GRADED_ANEW_BY_3_4 | GRADED_ANEW_BY_3_5 | GRADED_ANEW_BY_3_6
                     | GRADED_ANEW_BY_3_7 | GRADED_ANEW_BY_3_8 | GRADED_ANEW_BY_3_9 | GRADED_ANEW_BY_3_10
-                    | GRADED_ANEW_BY_3_11 | GRADED_ANEW_BY_3_12]
+                    | GRADED_ANEW_BY_3_11 | GRADED_ANEW_BY_3_12 | GRADED_ANEW_BY_3_13]
     found = [p for p in problems if p]
     assert not found, f"{len(found)} of {len(chosen)} episodes departed from v2:\n" + "\n".join(found)
 
