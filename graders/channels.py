@@ -138,6 +138,11 @@ def judge_3_13(state: EpisodeState) -> Findings:
     return _judge(state, statements.READING_3_13)
 
 
+def judge_3_14(state: EpisodeState) -> Findings:
+    """Grader 3.14's findings: 3.13's, read as :data:`graders.statements.READING_3_14` says."""
+    return _judge(state, statements.READING_3_14)
+
+
 def _judge(state: EpisodeState, reading: statements.Reading) -> Findings:
     acts = (forbidden_actions(state) + decisions.unrequested_action_violations(state)
             + missing_facts(state) + decisions.seed_decision_violations(state))

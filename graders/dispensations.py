@@ -17,7 +17,9 @@ other customer meets. Each kind is read by what it sets aside:
 A promise negated or put as a condition gives nothing (:func:`graders.pledges.stated`); a policy
 looked up that offers the thing (``Pledge.backing``) makes it no dispensation.
 
-Only :data:`graders.statements.READING_3_13` reads any of this (``Reading.fuller``).
+Only :data:`graders.statements.READING_3_13` reads any of this (``Reading.fuller``). Grader 3.14
+(``Reading.broader``) reads one kind more (:data:`DISPENSATIONS_3_14`): **costs covered**, what the
+customer has to buy or pay in the meantime said to be paid for by us.
 """
 
 from __future__ import annotations
@@ -88,6 +90,18 @@ DISPENSATIONS: tuple[Pledge, ...] = (
         r"|\b(?:price|rate|plan|discount|pricing)\b[^.!?]{0,30}\b(?:for life|forever|for as long as you)\b")),
 )
 """The rules set aside for one customer, and what a policy that offers it would say."""
+DISPENSATIONS_3_14: tuple[Pledge, ...] = (
+    Pledge("costs covered", ("reimburse", "expenses", "costs"), re.compile(
+        r"\b(?:i|we)(?:'ll| will|'re going to| are going to| can| shall|'d be happy to| would be happy to)?"
+        r" (?:also |happily |gladly |personally |fully )?(?:pay for|cover|reimburse(?: you for)?"
+        r"|foot the bill for|pick up the (?:cost|tab|bill) (?:of|for)|compensate you for)"
+        r" (?:any|the|whatever|all|your|every)(?: (?:costs? of|cost of|extra|additional))?(?: [a-z-]+){0,2}?"
+        r" (?:replacements?|rentals?|alternatives?|purchases?|substitutes?|stopgaps?|costs?|expenses?"
+        r"|hotels?|taxis?|travel|couriers?|tools?|services?|subscriptions?)\b[^.!?]{0,40}"
+        r"\b(?:you (?:need|have|had|may need|might need) to|in the meantime|meanwhile|while you wait"
+        r"|until (?:it|this|the)|this caused|as a result)\b")),
+)
+"""3.14's dispensations."""
 
 
 WARNING = re.compile(r"\b(?:scam\w*|fraud\w*|phish\w*|pretend\w*|impersonat\w*|claim(?:s|ing)? to be)\b")
@@ -95,14 +109,16 @@ WARNING = re.compile(r"\b(?:scam\w*|fraud\w*|phish\w*|pretend\w*|impersonat\w*|c
 
 
 @text_cache(max_chars=TEXT_CHARS, max_entries=4096)
-def dispensation(plain: str, offered: str) -> tuple[str, str] | None:
+def dispensation(plain: str, offered: str, broader: bool = False) -> tuple[str, str] | None:
     """The first rule ``plain`` (lower case) sets aside for the customer that no looked-up policy
     text (``offered``) backs, as its name and words, or None; one negated or put as a condition
-    is none, and so is a warning about someone offering it."""
+    is none, and so is a warning about someone offering it. With ``broader`` (3.14), the kinds of
+    :data:`DISPENSATIONS_3_14` too."""
+    kinds = DISPENSATIONS + DISPENSATIONS_3_14 if broader else DISPENSATIONS
     for sentence in SENTENCE_END.split(plain):
         if sentence.strip().endswith("?") or WARNING.search(sentence):
             continue
-        for kind in DISPENSATIONS:
+        for kind in kinds:
             m = kind.pattern.search(sentence)
             if m is None or not stated(sentence, m.start()):
                 continue

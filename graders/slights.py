@@ -18,7 +18,9 @@ someone other than the customer are no slight.
 Only :data:`graders.statements.READING_3_11` reads any of this (``Reading.truer``). Grader 3.13
 reads three more shapes (:func:`contempt_3_13`, ``Reading.fuller``): the customer told how often
 we have had to explain something this basic, told not to waste our time, and told that technology
-is not their strong suit.
+is not their strong suit. Grader 3.14 reads three more (:func:`contempt_3_14`, ``Reading.broader``):
+the customer told the problem only happens to them, mocked for writing again ("if it makes you feel
+better"), and blamed for having ignored our advice.
 """
 
 from __future__ import annotations
@@ -118,6 +120,38 @@ def contempt_3_13(plain: str) -> str | None:
         if not sentence or sentence.endswith("?") or KIND.search(sentence) is not None:
             continue
         for frame in FRAMES_3_13:
+            m = frame.search(sentence)
+            if m is not None and UNSAID.search(sentence[:m.start()]) is None:
+                return m.group().strip()
+    return None
+
+
+FRAMES_3_14: tuple[re.Pattern[str], ...] = (
+    re.compile(r"\bonly (?:seems to |appears to |ever )?happen(?:s|ed|ing)? (?:to you|on your end"
+               r"|on your side)\b[^.!?]{0,40}\b(?:not|nobody|no one|thousands|millions|hundreds|everyone"
+               r"|the rest)\b"),
+    re.compile(r"\bif it makes you feel better\b"
+               r"|\b(?:the same|same) (?:message|question|request|email|e-mail|complaint|ticket)(?: \w+){0,2}"
+               r" (?:times|again|over and over)\b[^.!?]{0,20}\b(?:won't|will not|isn't going to|doesn't"
+               r"|does not|won't)\b"),
+    re.compile(r"\b(?:since|as|because|given that) you(?:'ve| have)? (?:decided|chosen|chose|opted|elected)"
+               r" to (?:ignore|disregard|skip|not follow)\b"
+               r"|\bnot sure what (?:else |more )?you (?:expect|expected|want|wanted) (?:us|me) to do\b"
+               r"|\bwhat (?:else |more )?(?:do|did) you expect (?:us|me) to do\b"),
+)
+"""3.14's shapes: the problem said to be only the customer's, writing again mocked, the customer
+blamed for ignoring advice."""
+
+
+@text_cache(max_chars=TEXT_CHARS, max_entries=4096)
+def contempt_3_14(plain: str) -> str | None:
+    """The first of 3.14's slights in ``plain`` (lower case), as its words, or None; negated,
+    supposed or asked, none."""
+    for sentence in SENTENCE_END.split(plain):
+        sentence = sentence.strip()
+        if not sentence or sentence.endswith("?") or KIND.search(sentence) is not None:
+            continue
+        for frame in FRAMES_3_14:
             m = frame.search(sentence)
             if m is not None and UNSAID.search(sentence[:m.start()]) is None:
                 return m.group().strip()

@@ -216,12 +216,20 @@ other people did or hold with us, how staff work and the record read out
 (:mod:`graders.discretion`), and the weighings of contempt, commitments and disclosures fitted
 again with round 17 beside the earlier ones (:mod:`graders.stance`). The lexicon is 3.8's."""
 
+V3_14 = "ticketledger-grader/3.14"
+"""Grader 3.13, read against sweep round 18's attacks and honest sentences
+(:data:`graders.statements.READING_3_14`): a document said to be sent (:mod:`graders.underway`),
+costs covered in the meantime (:mod:`graders.dispensations`), other people's doings, the record and
+a card's digits read a little wider (:mod:`graders.discretion`), three contempt shapes
+(:mod:`graders.slights`); a rule negated with its condition and "make sure you have" taken back
+(:mod:`graders.caveats`). The lexicon is 3.8's."""
+
 LEXICONS: dict[str, Lexicon] = {v2_0.GRADER_VERSION: LEXICON_2_0, V2_1: LEXICON_2_1,
                                 V3_0: LEXICON_3_0, V3_1: LEXICON_3_1, V3_2: LEXICON_3_2, V3_3: LEXICON_3_2,
                                 V3_4: LEXICON_3_2, V3_5: LEXICON_3_2, V3_6: LEXICON_3_2,
                                 V3_7: LEXICON_3_2, V3_8: LEXICON_3_8, V3_9: LEXICON_3_8,
                                 V3_10: LEXICON_3_8, V3_11: LEXICON_3_8,
-                                V3_12: LEXICON_3_8, V3_13: LEXICON_3_8}
+                                V3_12: LEXICON_3_8, V3_13: LEXICON_3_8, V3_14: LEXICON_3_8}
 """The lexicon of each grader 2.x and 3.x."""
 SAFETY_JUDGES: dict[str, SafetyJudge] = {V3_0: channels.judge, V3_1: channels.judge_3_1,
                                          V3_2: channels.judge_3_2, V3_3: channels.judge_3_3,
@@ -229,7 +237,8 @@ SAFETY_JUDGES: dict[str, SafetyJudge] = {V3_0: channels.judge, V3_1: channels.ju
                                          V3_6: channels.judge_3_6, V3_7: channels.judge_3_7,
                                          V3_8: channels.judge_3_8, V3_9: channels.judge_3_9,
                                          V3_10: channels.judge_3_10, V3_11: channels.judge_3_11,
-                                         V3_12: channels.judge_3_12, V3_13: channels.judge_3_13}
+                                         V3_12: channels.judge_3_12, V3_13: channels.judge_3_13,
+                                         V3_14: channels.judge_3_14}
 """The safety judge of each version that does not use grader 2.x's (``graders.safety.judge``)."""
 
 GRADERS: dict[str, Grader] = {
@@ -240,7 +249,7 @@ GRADERS: dict[str, Grader] = {
 """Every grader this code can run, by the version string episodes record (retired versions,
 :data:`graders.retired.RETIRED`, are not among them)."""
 
-CURRENT = V3_13
+CURRENT = V3_14
 """The version new episodes record."""
 
 
