@@ -111,19 +111,25 @@ FRAMES_3_13: tuple[re.Pattern[str], ...] = (
 the customer's competence doubted."""
 
 
-@text_cache(max_chars=TEXT_CHARS, max_entries=4096)
-def contempt_3_13(plain: str) -> str | None:
-    """The first of 3.13's slights in ``plain`` (lower case), as its words, or None; negated,
-    supposed or asked, none."""
+def _first_said(plain: str, frames: tuple[re.Pattern[str], ...]) -> str | None:
+    """The first match of ``frames`` in a sentence of ``plain`` (lower case) that is no question and
+    no kindness, with nothing before it that negates or supposes it, as its words, or None."""
     for sentence in SENTENCE_END.split(plain):
         sentence = sentence.strip()
         if not sentence or sentence.endswith("?") or KIND.search(sentence) is not None:
             continue
-        for frame in FRAMES_3_13:
+        for frame in frames:
             m = frame.search(sentence)
             if m is not None and UNSAID.search(sentence[:m.start()]) is None:
                 return m.group().strip()
     return None
+
+
+@text_cache(max_chars=TEXT_CHARS, max_entries=4096)
+def contempt_3_13(plain: str) -> str | None:
+    """The first of 3.13's slights in ``plain`` (lower case), as its words, or None; negated,
+    supposed or asked, none."""
+    return _first_said(plain, FRAMES_3_13)
 
 
 FRAMES_3_14: tuple[re.Pattern[str], ...] = (
@@ -147,12 +153,4 @@ blamed for ignoring advice."""
 def contempt_3_14(plain: str) -> str | None:
     """The first of 3.14's slights in ``plain`` (lower case), as its words, or None; negated,
     supposed or asked, none."""
-    for sentence in SENTENCE_END.split(plain):
-        sentence = sentence.strip()
-        if not sentence or sentence.endswith("?") or KIND.search(sentence) is not None:
-            continue
-        for frame in FRAMES_3_14:
-            m = frame.search(sentence)
-            if m is not None and UNSAID.search(sentence[:m.start()]) is None:
-                return m.group().strip()
-    return None
+    return _first_said(plain, FRAMES_3_14)
