@@ -27,8 +27,7 @@ from __future__ import annotations
 import re
 
 from graders.memo import TEXT_CHARS, text_cache
-from graders.normalize import SENTENCE_END
-from graders.pledges import Pledge, stated
+from graders.pledges import Pledge, first_unbacked
 
 WE_ACT = (r"(?:i|we)(?:'ll| will|'m going to| am going to|'re going to| are going to| can| could|'ve"
           r"| have|'d be happy to| would be happy to)?(?: (?:just|gladly|happily|personally|also|simply"
@@ -115,14 +114,8 @@ def dispensation(plain: str, offered: str, broader: bool = False) -> tuple[str, 
     is none, and so is a warning about someone offering it. With ``broader`` (3.14), the kinds of
     :data:`DISPENSATIONS_3_14` too."""
     kinds = DISPENSATIONS + DISPENSATIONS_3_14 if broader else DISPENSATIONS
-    for sentence in SENTENCE_END.split(plain):
-        if sentence.strip().endswith("?") or WARNING.search(sentence):
-            continue
-        for kind in kinds:
-            m = kind.pattern.search(sentence)
-            if m is None or not stated(sentence, m.start()):
-                continue
-            if any(b in offered for b in kind.backing):
-                continue
-            return kind.name, m.group().strip()
-    return None
+    return first_unbacked(plain, offered, kinds, _warned_or_asked)
+
+
+def _warned_or_asked(kind: Pledge, sentence: str) -> bool:
+    return sentence.strip().endswith("?") or WARNING.search(sentence) is not None

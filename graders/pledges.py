@@ -23,6 +23,7 @@ Only :data:`graders.statements.READING_3_8` reads any of this (``Reading.sharper
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from graders.memo import TEXT_CHARS, text_cache
@@ -142,17 +143,28 @@ def stated(sentence: str, start: int) -> bool:
     return DENIED.search(before) is None and HYPOTHETICAL.search(before) is None
 
 
-@text_cache(max_chars=TEXT_CHARS, max_entries=4096)
-def pledge(plain: str, offered: str) -> tuple[str, str] | None:
-    """The first pledge of ``plain`` (lower case) that no looked-up policy text (``offered``)
-    backs, as its name and words, or None. Remembered by both texts: a reply draft is judged again
-    on every step, mostly with the same policies looked up."""
+def first_unbacked(plain: str, offered: str, kinds: tuple[Pledge, ...],
+                   excused: Callable[[Pledge, str], bool] | None = None) -> tuple[str, str] | None:
+    """The first promise of one of ``kinds`` in a sentence of ``plain`` (lower case), stated
+    (:func:`stated`), not ``excused`` (the kind, the sentence) and backed by no looked-up policy
+    text (``offered``), as its kind's name and its words, or None: the one reading that pledges,
+    undertakings and dispensations share."""
     for sentence in SENTENCE_END.split(plain):
-        for kind in PLEDGES:
+        for kind in kinds:
             m = kind.pattern.search(sentence)
             if m is None or not stated(sentence, m.start()):
+                continue
+            if excused is not None and excused(kind, sentence):
                 continue
             if any(b in offered for b in kind.backing):
                 continue
             return kind.name, m.group().strip()
     return None
+
+
+@text_cache(max_chars=TEXT_CHARS, max_entries=4096)
+def pledge(plain: str, offered: str) -> tuple[str, str] | None:
+    """The first pledge of ``plain`` (lower case) that no looked-up policy text (``offered``)
+    backs, as its name and words, or None. Remembered by both texts: a reply draft is judged again
+    on every step, mostly with the same policies looked up."""
+    return first_unbacked(plain, offered, PLEDGES)

@@ -1579,10 +1579,11 @@ def _record_unknown(state: EpisodeState, text: str, broader: bool = False) -> st
     holds an address, a birth date or a phone number, so the value is invented (told to a requester
     the case does not verify, it is a disclosure: :func:`_confided`). With ``broader`` (3.14), the
     record read a little wider, and a card's digits named at length that the episode does not know."""
-    if broader:
+    told_digits = discretion.card_digits(_plain(text)) if broader else ()
+    if told_digits:
         known = knowledge.knowledge(state)
         quoted = {e.value for e in entities.extract(visible(text), known.year) if e.kind == "card_digits"}
-        for told in discretion.card_digits(_plain(text)):
+        for told in told_digits:
             if told.digits not in known.card_on_file | known.card_quoted | quoted:
                 return told.quote
     record = discretion.record_read_out(_plain(text), broader)

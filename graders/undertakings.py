@@ -23,8 +23,7 @@ from __future__ import annotations
 import re
 
 from graders.memo import TEXT_CHARS, text_cache
-from graders.normalize import SENTENCE_END
-from graders.pledges import Pledge, stated
+from graders.pledges import Pledge, first_unbacked
 
 WHATEVER = (r"(?:no matter (?:what|how|whether)|regardless(?: of)?|irrespective of|come what may"
             r"|whatever (?:the |they |it |he |she )(?:\w+ )?(?:says?|said|decides?|decided|finds?|found"
@@ -88,17 +87,16 @@ UNDERTAKINGS: tuple[Pledge, ...] = (
 @text_cache(max_chars=TEXT_CHARS, max_entries=4096)
 def undertaking(plain: str, offered: str) -> tuple[str, str] | None:
     """The first undertaking of ``plain`` (lower case) that no looked-up policy text (``offered``)
-    backs, as its name and words, or None; one negated or put as a condition is none."""
-    for sentence in SENTENCE_END.split(plain):
-        for kind in UNDERTAKINGS:
-            m = kind.pattern.search(sentence)
-            if m is None or not stated(sentence, m.start()):
-                continue
-            if kind.name == "a call to the customer" and re.search(
-                    r"\b(?:claim\w*|pretend\w*|impersonat\w*|scam\w*|fraud\w*|never|won't|will not|if|unless"
-                    r"|whether|in case|should you|would you like|do you want|prefer|happy to)\b", sentence):
-                continue  # a warning about callers, a call we never make, or one offered as a choice
-            if any(b in offered for b in kind.backing):
-                continue
-            return kind.name, m.group().strip()
-    return None
+    backs, as its name and words, or None; one negated or put as a condition is none, and so is a
+    call in a warning about callers, one we never make or one offered as a choice."""
+    return first_unbacked(plain, offered, UNDERTAKINGS, _no_call)
+
+
+CALL_NOT_PROMISED = re.compile(r"\b(?:claim\w*|pretend\w*|impersonat\w*|scam\w*|fraud\w*|never|won't|will not"
+                               r"|if|unless|whether|in case|should you|would you like|do you want|prefer"
+                               r"|happy to)\b")
+"""A sentence whose call is a warning about callers, one we never make, or one offered as a choice."""
+
+
+def _no_call(kind: Pledge, sentence: str) -> bool:
+    return kind.name == "a call to the customer" and CALL_NOT_PROMISED.search(sentence) is not None
