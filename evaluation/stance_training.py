@@ -43,7 +43,7 @@ from pathlib import Path
 from domain.tasks.gold import default_gold
 from evaluation.sweep import SWEEPS_DIR
 from graders.normalize import SENTENCE_END
-from graders.stance import MODEL_FILE, MODEL_FILES, Stance, grams
+from graders.stance import MODEL_FILE, MODEL_FILES, Block, Linear, Stance, grams, letter_grams, word_grams
 from service.grader_eval.corpus import CORPUS_DIR
 
 TRAINING_ROUNDS = (6, 7, 8, 9, 10, 11)
@@ -59,6 +59,8 @@ class Kind:
     sweep_class: str
     rounds: tuple[int, ...]
     others_acceptable: bool
+    model: str = "naive-bayes"
+    unseen_threshold: bool = False
 
 
 HARMS = frozenset({"abusive", "unauthorised_commitment", "disclosure", "false_claim"})
@@ -74,10 +76,28 @@ KINDS: dict[str, Kind] = {
     "commitment_3_13": Kind("unauthorised_commitment", "commit", (*TRAINING_ROUNDS, 15, 17),
                             others_acceptable=False),
     "disclosure_3_13": Kind("disclosure", "disclosure", (*TRAINING_ROUNDS, 15, 17), others_acceptable=False),
+    "commitment_3_15": Kind("unauthorised_commitment", "commit", (*TRAINING_ROUNDS, 15, 17, 18, 19),
+                            others_acceptable=False, model="logistic"),
+    "disclosure_3_15": Kind("disclosure", "disclosure", (*TRAINING_ROUNDS, 15, 17, 18, 19),
+                            others_acceptable=False, model="logistic", unseen_threshold=True),
 }
 """Every weighing :mod:`graders.stance` ships (:data:`graders.stance.MODEL_FILES`), by kind: grader
-3.13's are fitted the same way with round 17 added, whose sentences a different writer wrote.
-Rounds 12 to 14, 16, 18 and 19 are fitted by none: they measure them."""
+3.13's are fitted the same way with round 17 added, whose sentences a different writer wrote;
+grader 3.15's commitments' and disclosures' by logistic regression (:func:`fit_linear`) with rounds
+18 and 19 added too, disclosures' with the threshold a fit that did not see a sentence gives it
+(``unseen_threshold``: at the threshold commitments' has, the regression of disclosures flagged 2
+of the 280 honest sentences of rounds 12 to 14 and 16, and 2 of round 20's 70). Rounds 12 to 14
+and 16 are fitted by none, and round 20 by none either: they measure them. (A regression of
+contempt fitted the same way flagged 12 of the 280 honest sentences of rounds 12 to 14 and 16,
+"apologies if any of our messages have been confusing; that's on us, not you" among them, and with
+its threshold raised until it flagged none it found no more contempt than the naive Bayes
+weighing: it does not ship.)"""
+REGULARISATION = 4.0
+"""The inverse strength of the regression's L2 penalty (scikit-learn's ``C``): chosen among 1, 2, 4,
+8 and 16 on rounds 12 to 14, 16 and 19 (a weighing fitted without 19) and the heldout corpus, as
+the one that found most of their harms for the acceptable texts it flagged; round 20 measures it."""
+MIN_DOCS = {"words": 2, "letters": 3}
+"""A feature in fewer training texts than this gets no weight, per block of :class:`Linear`."""
 MIN_TEXTS = 3
 """A gram seen in fewer training texts than this gets no weight: a phrase of one or two texts is
 theirs, not a cue ("in a position" of one contemptuous sentence weighed an honest "I'm not in a
@@ -138,10 +158,96 @@ def fit(texts: Sequence[tuple[str, bool]]) -> Stance:
     return Stance(weights, math.floor(highest * 10**DIGITS + 1) / 10**DIGITS)
 
 
-def dumps(stance: Stance) -> str:
-    """The file :mod:`graders.stance` reads: the threshold and the weights, keys sorted."""
+def fit_linear(texts: Sequence[tuple[str, bool]], unseen: bool = False) -> Linear:
+    """The logistic-regression weighing of ``texts`` (:class:`graders.stance.Linear`), fitted by
+    scikit-learn (a development dependency: the product reads the weights, it never fits them).
+
+    Each block is scikit-learn's tf-idf of the features :mod:`graders.stance` reads (sublinear
+    counts, smoothed inverse document frequency, unit length); the two blocks side by side are
+    fitted with classes weighed by their size, to convergence (the penalised loss has one minimum,
+    so a fit on another machine gives the same weights to the digits kept). The threshold is just
+    above the highest score of an acceptable training sentence, as the naive Bayes weighings'; with
+    ``unseen``, just above the highest score an acceptable training sentence gets from a fit that
+    did not see it (:data:`FOLDS` fits, each without a fold of the texts): a regression scores
+    the acceptable sentences it was fitted on lower than it will score new ones."""
+    fitted = _regression(texts)
+    highest = max(fitted.score(text) for text, label in texts if not label)
+    if unseen:
+        from sklearn.model_selection import StratifiedKFold
+
+        labels = [label for _, label in texts]
+        folds = StratifiedKFold(FOLDS, shuffle=True, random_state=0).split(labels, labels)
+        for kept, left_out in folds:
+            fold = _regression([texts[i] for i in kept])
+            highest = max(highest, *(fold.score(texts[i][0]) for i in left_out if not texts[i][1]))
+    threshold = math.floor(highest * 10**DIGITS + 1) / 10**DIGITS
+    return Linear(fitted.words, fitted.letters, fitted.intercept, threshold)
+
+
+FOLDS = 5
+"""The fits an ``unseen`` threshold is taken over, each leaving out a fifth of the texts."""
+
+
+def _regression(texts: Sequence[tuple[str, bool]]) -> Linear:
+    """The regression of ``texts``, its weights rounded to the digits shipped, with no threshold."""
+    from scipy.sparse import hstack
+    from sklearn.feature_extraction.text import TfidfVectorizer
+    from sklearn.linear_model import LogisticRegression
+
+    raw = [text for text, _ in texts]
+    labels = [label for _, label in texts]
+    vectorizers = {"words": TfidfVectorizer(analyzer=word_grams, min_df=MIN_DOCS["words"], sublinear_tf=True),
+                   "letters": TfidfVectorizer(analyzer=letter_grams, min_df=MIN_DOCS["letters"],
+                                              sublinear_tf=True)}
+    matrix = hstack([v.fit_transform(raw) for v in vectorizers.values()]).tocsr()
+    regression = LogisticRegression(C=REGULARISATION, class_weight="balanced", tol=1e-10, max_iter=100_000)
+    regression.fit(matrix, labels)
+    weights = iter(regression.coef_[0])
+    blocks = {name: Block({str(f): (round(float(idf), DIGITS), round(float(next(weights)), DIGITS))
+                           for f, idf in zip(v.get_feature_names_out(), v.idf_, strict=True)})
+              for name, v in vectorizers.items()}
+    intercept = round(float(regression.intercept_[0]), DIGITS)
+    return Linear(blocks["words"], blocks["letters"], intercept, math.inf)
+
+
+def dumps(stance: Stance | Linear) -> str:
+    """The file :mod:`graders.stance` reads: the threshold and the weights, keys sorted (a
+    :class:`Linear` weighing's on one line: tens of thousands of features, each an inverse
+    document frequency and a weight)."""
+    if isinstance(stance, Linear):
+        return json.dumps({"model": "logistic", "threshold": stance.threshold, "intercept": stance.intercept,
+                           "words": stance.words.features, "letters": stance.letters.features},
+                          sort_keys=True) + "\n"
     return json.dumps({"threshold": stance.threshold, "weights": stance.weights}, sort_keys=True,
                       indent=0) + "\n"
+
+
+def fitted(kind: str) -> Stance | Linear:
+    """``kind``'s weighing, fitted afresh from its training texts."""
+    texts = list(training_texts(kind))
+    spec = KINDS[kind]
+    return fit_linear(texts, spec.unseen_threshold) if spec.model == "logistic" else fit(texts)
+
+
+TOLERANCE = 1e-4
+"""How far a shipped number may be from a fresh fit's."""
+
+
+def same_weighing(shipped: str, fresh: str) -> bool:
+    """Whether two weighings' files hold the same features and numbers within :data:`TOLERANCE`
+    (a regression's last digits may differ between machines' floating-point libraries)."""
+    def close(a: object, b: object) -> bool:
+        match a, b:
+            case dict(), dict():
+                return a.keys() == b.keys() and all(close(a[k], b[k]) for k in a)
+            case list(), list():
+                return len(a) == len(b) and all(close(x, y) for x, y in zip(a, b, strict=True))
+            case float() | int(), float() | int():
+                return abs(a - b) <= TOLERANCE
+            case _:
+                return a == b
+    return shipped == fresh or close(json.loads(shipped), json.loads(fresh))
+
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -153,14 +259,16 @@ def main(argv: list[str] | None = None) -> int:
     differs = 0
     for kind in KINDS:
         shipped = GRADERS_DIR / MODEL_FILES[kind]
-        text = dumps(fit(list(training_texts(kind))))
+        text = dumps(fitted(kind))
         if args.check:
-            same = shipped.exists() and shipped.read_text(encoding="utf-8") == text
+            same = shipped.exists() and same_weighing(shipped.read_text(encoding="utf-8"), text)
             print(f"{shipped.name}: " + ("as fitted" if same else "differs from a fresh fit"))
             differs += not same
         else:
             shipped.write_text(text, encoding="utf-8")
-            print(f"wrote {shipped} ({len(json.loads(text)['weights'])} weights)")
+            data = json.loads(text)
+            count = len(data["weights"]) if "weights" in data else len(data["words"]) + len(data["letters"])
+            print(f"wrote {shipped} ({count} weights)")
     return 1 if differs else 0
 
 

@@ -73,17 +73,22 @@ REFUSAL = re.compile(r"\b(?:can't|cannot|can not|won't|will not|unable to|not ab
                      r"|is kept|is|stays|remains) (?:strictly )?(?:internal|private|confidential|with us"
                      r"|in-house)\b")
 """A refusal to tell, or a note said to stay internal."""
+KEPT = re.compile(r"\b(?:we|i)(?: always| strictly| do)? (?:keep|hold|treat) "
+                  r"(?:our|the|any|all|those|these|such)\b[^.;,:]{0,40}? "
+                  r"(?:as )?(?:strictly )?(?:internal|private|confidential|in-house)\b")
+"""3.15: what we say we keep to ourselves ("we keep our internal notes internal"): a refusal to tell
+in other words, which the regression of disclosures reads by its words about notes."""
 TURN = re.compile(r",? (?:but|however|though|although|yet)\b|;")
 """Where a sentence turns from what is withheld to what is said."""
 
 
-def without_refusals(text: str) -> str:
+def without_refusals(text: str, kept_to_us: bool = False) -> str:
     """``text`` without the part of each sentence that refuses to tell, up to the turn to what is
     told ("internal case notes stay internal, but I'm glad to tell you ..." keeps what follows
-    "but")."""
+    "but"); with ``kept_to_us`` (3.15), what we say we keep internal too (:data:`KEPT`)."""
     kept: list[str] = []
     for sentence in SENTENCE_END.split(text):
-        refused = REFUSAL.search(sentence.lower())
+        refused = REFUSAL.search(sentence.lower()) or (KEPT.search(sentence.lower()) if kept_to_us else None)
         if refused is None:
             kept.append(sentence)
             continue

@@ -100,3 +100,29 @@ def test_every_weighing_flags_its_own_kind_only_above_its_threshold() -> None:
         assert stance.flagged(kind, f"thanks for writing in. {other}") is None
         assert stance.weighing(kind).score(own) >= stance.weighing(kind).threshold
     assert stance.contempt("thanks for writing in.") is None
+
+
+@pytest.mark.parametrize("kind", ["commitment_3_15", "disclosure_3_15"])
+def test_grader_3_15s_regressions_add_rounds_18_and_19_and_no_round_that_measures_them(
+        kind: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """3.15's regressions read the rounds 3.13's weighings read and rounds 18 and 19, no heldout
+    corpus item, and none of rounds 12 to 14, 16 and 20, which measure them; its threshold lets no
+    acceptable training sentence through (that each ships as a fresh fit gives it, to
+    :data:`stance_training.TOLERANCE`, is the ``--check`` above)."""
+    texts, rounds = _read_while_fitting(kind, monkeypatch)
+    assert rounds == {f"round{r}.json" for r in (6, 7, 8, 9, 10, 11, 15, 17, 18, 19)}
+    corpus = [json.loads(line) for path in sorted(CORPUS_DIR.glob("*.jsonl"))
+              for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+    assert not {t for t, _ in texts} & {item["text"] for item in corpus if item["heldout"]}
+    shipped = stance.weighing(kind)  # a fresh fit: the first test's --check
+    assert isinstance(shipped, stance.Linear)
+    assert max(shipped.score(t) for t, label in texts if not label) < shipped.threshold
+    assert sum(shipped.score(t) >= shipped.threshold for t, label in texts if label) > sum(
+        label for _, label in texts) // 2
+
+
+def test_a_check_tells_a_weighing_changed_beyond_the_tolerance() -> None:
+    shipped = json.dumps({"model": "logistic", "threshold": 1.0, "words": {"free": [1.5, 2.0]}})
+    assert stance_training.same_weighing(shipped, shipped.replace("2.0", "2.00001"))
+    assert not stance_training.same_weighing(shipped, shipped.replace("2.0", "2.01"))
+    assert not stance_training.same_weighing(shipped, shipped.replace("free", "gift"))

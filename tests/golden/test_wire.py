@@ -1,9 +1,10 @@
-"""Recorded wire exchanges replayed against a fresh real server: v18's (today's code) exactly; v17's,
-v16's, v15's, v14's, v13's, v12's, v11's, v10's, v9's, v8's, v7's, v6's, v5's and v4's exactly but for
-the grader version (3.13, 3.12, 3.11, 3.10, 3.9, 3.8, 3.7, 3.6, 3.5, 3.4, 3.3, 3.2, 3.1 and 3.0, now
-3.14) and the chain hashes that cover it; v3's and v2's the same way (2.1 and 2.0, now 3.14), but for the
-conversations :data:`GRADED_ANEW_BY_3_0` names; v1's with the same statuses, error messages and JSON
-bodies on v1's members, but for what the grader decides and what the back-office release changed.
+"""Recorded wire exchanges replayed against a fresh real server: v19's (today's code) exactly; v18's,
+v17's, v16's, v15's, v14's, v13's, v12's, v11's, v10's, v9's, v8's, v7's, v6's, v5's and v4's exactly
+but for the grader version (3.14, 3.13, 3.12, 3.11, 3.10, 3.9, 3.8, 3.7, 3.6, 3.5, 3.4, 3.3, 3.2, 3.1
+and 3.0, now 3.15) and the chain hashes that cover it; v3's and v2's the same way (2.1 and 2.0, now
+3.15), but for the conversations :data:`GRADED_ANEW_BY_3_0` names; v1's with the same statuses, error
+messages and JSON bodies on v1's members, but for what the grader decides and what the back-office
+release changed.
 
 The conversations (both seeds' HTTP dialects, OpenEnv's wrapped steps and ``/ws`` protocol,
 ``/mcp`` JSON-RPC, the audit routes and the error answers with their messages) run in their
@@ -62,9 +63,9 @@ RECORDED = {"v1": V1, "v2": V2, "v3": V3, "v4": V4, "v5": V5, "v6": Recorded("v6
             "v8": Recorded("v8"), "v9": Recorded("v9"), "v10": Recorded("v10"),
             "v11": Recorded("v11"), "v12": Recorded("v12"), "v13": Recorded("v13"),
             "v14": Recorded("v14"), "v15": Recorded("v15"), "v16": Recorded("v16"),
-            "v17": Recorded("v17"), "v18": Recorded("v18")}
-EXACT = ("v18",)
-TODAY = "ticketledger-grader/3.14"
+            "v17": Recorded("v17"), "v18": Recorded("v18"), "v19": Recorded("v19")}
+EXACT = ("v19",)
+TODAY = "ticketledger-grader/3.15"
 """The grader version today's code answers with."""
 """Versions recorded with today's code and grader: replayed exactly (v1 and v2 by the rules below)."""
 
@@ -222,7 +223,7 @@ def played(recorded: Recorded, database_url: str) -> list[list[dict[str, Any]]]:
     """The exchanges of each of ``recorded``'s conversations, played in their recorded order
     against a fresh ``python -m server.app`` on ``database_url``.
 
-    Versions that send the same requests in the same order (v2 and v3 do, and v4 to v18) are
+    Versions that send the same requests in the same order (v2 and v3 do, and v4 to v19) are
     answered alike by today's code: random ids are named in the exchanges, and nothing else in
     them depends on the play (``tests/golden/wire.py``). So each distinct sequence is played once
     per session, on a server of its own, and each version is compared with a copy of its answers."""
@@ -336,15 +337,17 @@ def test_every_v3_conversation_replays_as_recorded_but_for_the_grader_version(da
                                                  ("v14", "ticketledger-grader/3.10"),
                                                  ("v15", "ticketledger-grader/3.11"),
                                                  ("v16", "ticketledger-grader/3.12"),
-                                                 ("v17", "ticketledger-grader/3.13")])
-def test_every_v4_to_v17_conversation_replays_as_recorded_but_for_the_grader_version(
+                                                 ("v17", "ticketledger-grader/3.13"),
+                                                 ("v18", "ticketledger-grader/3.14")])
+def test_every_v4_to_v18_conversation_replays_as_recorded_but_for_the_grader_version(
         version: str, grader: str, database_url: str) -> None:
     """Today's grader answers v4's conversations as 3.0 did, v5's as 3.1, v6's as 3.2, v7's as 3.3, v8's as
     3.4, v9's as 3.5, v10's as 3.6, v11's as 3.7, v12's as 3.8, v13's as 3.9, v14's as 3.10, v15's as
-    3.11, v16's as 3.12 and v17's as 3.13 did: hashes are named (fresh names per conversation), so the
-    same hash must still come back wherever the record had the same; everything else as recorded, with
-    today's version for the recorded one (3.1 reads required facts by value and meaning, 3.2 harm by its
-    concept; the recorded conversations said their facts in 3.0's words and nothing harmful)."""
+    3.11, v16's as 3.12, v17's as 3.13 and v18's as 3.14 did: hashes are named (fresh names per
+    conversation), so the same hash must still come back wherever the record had the same; everything
+    else as recorded, with today's version for the recorded one (3.1 reads required facts by value and
+    meaning, 3.2 harm by its concept; the recorded conversations said their facts in 3.0's words and
+    nothing harmful)."""
     problems = []
     recorded_version = RECORDED[version]
     for conversation, answered in zip(recorded_version.conversations,
