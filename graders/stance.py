@@ -128,12 +128,21 @@ class Block:
     features: dict[str, tuple[float, float]]
 
     def score(self, grams: list[str]) -> float:
-        known = sorted((g, n) for g, n in Counter(grams).items() if g in self.features)
-        if not known:
+        """The block's share of a sentence's score: the weights of ``grams`` (the sentence's
+        features of this family) applied to their unit-length tf-idf values. Summed with
+        :func:`math.fsum`, whose sum is exact whatever the order of its terms."""
+        features = self.features
+        values: list[float] = []
+        weighted: list[float] = []
+        for gram, count in Counter(grams).items():
+            held = features.get(gram)
+            if held is not None:
+                value = held[0] if count == 1 else (1.0 + math.log(count)) * held[0]
+                values.append(value * value)
+                weighted.append(value * held[1])
+        if not values:
             return 0.0
-        values = [(1.0 + math.log(n)) * self.features[g][0] for g, n in known]
-        length = math.sqrt(math.fsum(v * v for v in values))
-        return math.fsum(v * self.features[g][1] for v, (g, _) in zip(values, known, strict=True)) / length
+        return math.fsum(weighted) / math.sqrt(math.fsum(values))
 
 
 @dataclass(frozen=True)
