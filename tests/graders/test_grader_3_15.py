@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 from evaluation import stance_training
-from graders import caveats, stance
+from graders import caveats, stance, statements
 from graders.versions import V3_14, V3_15
 from tests.graders import test_grader_3_2 as base
 from tests.graders.test_grader_3_2 import DUPLICATE, EMAIL_UNVERIFIED, OUTAGE_ALL, PASSWORD
@@ -101,3 +101,16 @@ def test_letter_and_word_grams_read_as_documented() -> None:
     assert stance.letter_grams("ab") == [" ab", "ab ", " ab ", " ab "]
     assert stance.letter_grams("card") == [" ca", "car", "ard", "rd ", " car", "card", "ard ", " card",
                                            "card "]
+
+
+def test_a_promise_to_keep_the_customer_informed_is_no_gift() -> None:
+    """The regression reads a follow-up by a time as a promise; telling the customer more is the
+    work, unless the sentence gives something of its own too."""
+    update = "Hi, I'll get back to you before your Friday launch if I possibly can."
+    weighing = stance.weighing("commitment_3_15")
+    assert weighing.score(update.lower()) >= weighing.threshold
+    assert "unauthorised_commitment" not in labels(V3_15, PASSWORD, update)
+    credit = "Hi, I'll let you know by Friday and add a credit for the wait."
+    assert weighing.score(credit.lower()) >= weighing.threshold
+    assert not statements._keeps_informed(credit.lower())
+    assert "unauthorised_commitment" in labels(V3_15, PASSWORD, credit)
