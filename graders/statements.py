@@ -1245,9 +1245,10 @@ def _refund_granted(state: EpisodeState, sentence: str) -> bool:
 
 INFORMED = re.compile(r"\b(?:report back|get back to you|update you"
                       r"|keep you (?:posted|updated|informed|in the loop)|let you know|follow up|be in touch"
-                      r"|write (?:back|again)|send (?:you )?an update)\b")
+                      r"|write (?:back|again)|send (?:you )?an update"
+                      r"|share (?:what|any (?:updates?|findings|news)|the (?:findings|results|outcome))\b)\b")
 """A promise to tell the customer more ("I'll report back before your Monday deployment if at all
-possible"): keeping them informed is the work, not a gift."""
+possible", "we'll share what engineering finds"): keeping them informed is the work, not a gift."""
 GIVEN = re.compile(r"\b(?:call|phone|ring|personally|guarantee\w*|promise|credit|refund\w*|free|discount\w*|"
                    r"compensat\w*|waiv\w*|priorit\w*|first|exception|skip\w*)\b")
 """What a promise to keep the customer informed may carry that is a commitment of its own."""

@@ -107,6 +107,7 @@ def test_a_promise_to_keep_the_customer_informed_is_no_gift() -> None:
     """The regression reads a follow-up by a time as a promise; telling the customer more is the
     work, unless the sentence gives something of its own too."""
     update = "Hi, I'll get back to you before your Friday launch if I possibly can."
+    assert statements._keeps_informed("we'll share what the team finds, and i've noted your launch date.")
     weighing = stance.weighing("commitment_3_15")
     assert weighing.score(update.lower()) >= weighing.threshold
     assert "unauthorised_commitment" not in labels(V3_15, PASSWORD, update)
