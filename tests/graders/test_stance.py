@@ -36,3 +36,15 @@ def test_the_score_is_the_grams_weights_summed_over_the_root_of_their_number() -
     expected = math.fsum(weighing.weights.get(g, 0.0) for g in found) / math.sqrt(len(found))
     assert weighing.score(sentence) == expected == weighing.score(sentence.upper())
     assert weighing.score("") == 0.0 and weighing.threshold > 0
+
+
+def test_every_weighing_ships_in_the_package() -> None:
+    """A wheel holds only the data files ``pyproject.toml`` names: every weighing a grader reads
+    must be among them, or an installed (not editable) grader cannot load it."""
+    import tomllib
+    from pathlib import Path
+
+    pyproject = Path(__file__).resolve().parents[2] / "pyproject.toml"
+    project = tomllib.loads(pyproject.read_text(encoding="utf-8"))
+    shipped = set(project["tool"]["setuptools"]["package-data"]["graders"])
+    assert set(stance.MODEL_FILES.values()) <= shipped
