@@ -31,11 +31,11 @@ Grader 3.15 weighs commitments and disclosures with a model that carries further
 separately normalised, the letter sequences of three to five letters inside each word. The letter
 sequences read "reversed" and "reversal", "priorit" in "prioritised" and "priority" as kin, and a
 fit by regression weighs a cue by what it adds to the others rather than by its count alone. Fitted
-on the texts its predecessors were and on rounds 18 and 19 too, it finds about half again as many
-of the blind rounds' harms at the same threshold rule (docs/grader-eval.md gives the figures). The
-regression is fitted with scikit-learn by :mod:`evaluation.stance_training`; its weights ship as
-data and are read here in plain Python, as the naive Bayes weights are: a fitted linear model needs
-no library to be read.
+on the texts its predecessors were and on rounds 18 and 19 too, it finds more of a round nobody
+read: on round 20, 27 of 30 promises and 15 of 25 disclosures, where 3.13's weighings find 16 and 6
+(docs/grading.md gives the figures). The regression is fitted with scikit-learn by
+:mod:`evaluation.stance_training`; its weights ship as data and are read here in plain Python, as
+the naive Bayes weights are: a fitted linear model needs no library to be read.
 
 The weighing is deterministic: a sum in a fixed order (:func:`math.fsum`) of fixed weights.
 """
@@ -122,8 +122,8 @@ def letter_grams(sentence: str) -> list[str]:
 class Block:
     """One family of a :class:`Linear` weighing's features: each feature's inverse document
     frequency and its weight. A sentence's features are weighted by ``1 + ln(count)`` times their
-    frequency and scaled to unit length before the weights are applied; a feature the training
-    texts did not hold counts for nothing."""
+    inverse document frequency and scaled to unit length before the weights are applied; a feature
+    the training texts did not hold counts for nothing."""
 
     features: dict[str, tuple[float, float]]
 
