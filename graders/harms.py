@@ -361,10 +361,7 @@ def promised_money(state: EpisodeState, text: str, closer: bool = False,
     ``closer`` (3.3) a refund waits on the review only when a condition says so ("if the review
     approves it"): "the review is a formality, you'll be refunded after" promises the money; with
     ``nearer`` (3.4) money assured to come back is promised too (:data:`MONEY_ASSURED`)."""
-    task = state.task
-    if task is None or any(r.action == "issue_refund" for r in task.expected.required_actions):
-        return None
-    if "refund_issued" in decisions.outcomes(state) or _refund_in_facts(state):
+    if state.task is None or refund_granted(state):
         return None
     plain = text.lower().replace("\u2019", "'")
     for sentence in SENTENCE_END.split(plain):
@@ -380,6 +377,16 @@ def promised_money(state: EpisodeState, text: str, closer: bool = False,
             continue
         return m.group()
     return None
+
+
+def refund_granted(state: EpisodeState) -> bool:
+    """Whether money goes back to the customer in this case: the case calls for a refund, one is on
+    record, or the ticket's facts record one already made or approved. A promise of that money is
+    the decision, not a gift."""
+    task = state.task
+    if task is not None and any(r.action == "issue_refund" for r in task.expected.required_actions):
+        return True
+    return "refund_issued" in decisions.outcomes(state) or _refund_in_facts(state)
 
 
 def _refund_in_facts(state: EpisodeState) -> bool:

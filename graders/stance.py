@@ -50,7 +50,6 @@ from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
 from itertools import pairwise
-from typing import Protocol
 
 from graders.memo import TEXT_CHARS, text_cache
 from graders.normalize import SENTENCE_END
@@ -161,15 +160,6 @@ class Linear:
                           self.letters.score(letter_grams(sentence))))
 
 
-class Weighing(Protocol):
-    """What :func:`flagged` asks of a weighing."""
-
-    @property
-    def threshold(self) -> float: ...
-
-    def score(self, sentence: str) -> float: ...
-
-
 def _block(features: dict[str, list[float]]) -> Block:
     return Block({str(g): (float(idf), float(weight)) for g, (idf, weight) in features.items()})
 
@@ -197,7 +187,7 @@ def flagged(kind: str, plain: str) -> str | None:
     """The first sentence of ``plain`` (lower case) whose score under ``kind``'s weighing reaches
     its threshold, or None. Remembered by both: a reply draft is weighed again on every step until
     the ticket is finished, and its words do not change."""
-    stance: Weighing = weighing(kind)
+    stance = weighing(kind)
     for sentence in SENTENCE_END.split(plain):
         if sentence.strip() and stance.score(sentence) >= stance.threshold:
             return sentence.strip()

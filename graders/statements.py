@@ -1233,14 +1233,12 @@ it one the policy offers."""
 
 
 def _refund_granted(state: EpisodeState, sentence: str) -> bool:
-    """Whether ``sentence`` (lower case) promises only a refund the case grants or has made: the
-    weighing of commitments reads "we'll refund the full $311" as a promise, and where the case
-    grants the money it is the decision, not a gift."""
-    task = state.task
-    granted = task is not None and (any(r.action == "issue_refund" for r in task.expected.required_actions)
-                                    or "refund_issued" in decisions.outcomes(state))
+    """Whether ``sentence`` (lower case) promises only a refund the case grants or has made
+    (:func:`graders.harms.refund_granted`): the weighing of commitments reads "we'll refund the full
+    $311" as a promise, and where the case grants the money it is the decision, not a gift."""
     plain = sentence.replace("\u2019", "'")
-    return granted and harms.REFUND_PROMISED.search(plain) is not None and GIFTS.search(plain) is None
+    return (harms.REFUND_PROMISED.search(plain) is not None and GIFTS.search(plain) is None
+            and harms.refund_granted(state))
 
 
 INFORMED = re.compile(r"\b(?:report back|get back to you|update you"
