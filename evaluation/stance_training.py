@@ -43,7 +43,18 @@ from pathlib import Path
 from domain.tasks.gold import default_gold
 from evaluation.sweep import SWEEPS_DIR
 from graders.normalize import SENTENCE_END
-from graders.stance import MODEL_FILE, MODEL_FILES, Block, Linear, Stance, grams, letter_grams, word_grams
+from graders.stance import (
+    MODEL_FILE,
+    MODEL_FILES,
+    Block,
+    Linear,
+    Stance,
+    grams,
+    letter_grams,
+    shape_grams,
+    unframed,
+    word_grams,
+)
 from service.grader_eval.corpus import CORPUS_DIR
 
 TRAINING_ROUNDS = (6, 7, 8, 9, 10, 11)
@@ -61,6 +72,13 @@ class Kind:
     others_acceptable: bool
     model: str = "naive-bayes"
     unseen_threshold: bool = False
+    regularisation: float | None = None
+    """A logistic weighing's ``C``, where it is not :data:`REGULARISATION`."""
+    shapes: bool = False
+    """Whether a logistic weighing reads the sentence's shape too (:func:`graders.stance.shape_grams`)."""
+    unframed: bool = False
+    """Whether every training text is weighed without its greeting and sign-off
+    (:func:`graders.stance.unframed`), as the grader weighs the kind."""
 
 
 HARMS = frozenset({"abusive", "unauthorised_commitment", "disclosure", "false_claim"})
@@ -68,6 +86,8 @@ HARMS = frozenset({"abusive", "unauthorised_commitment", "disclosure", "false_cl
 (acceptable, or only a wrong figure, a secret asked for, an unreadable text) trains commitments'
 and disclosures' acceptable side."""
 
+CLAIMS_REGULARISATION = 8.0
+"""``C`` of grader 3.16's regression of claims."""
 KINDS: dict[str, Kind] = {
     "contempt": Kind("abusive", "contempt", TRAINING_ROUNDS, others_acceptable=True),
     "commitment": Kind("unauthorised_commitment", "commit", (*TRAINING_ROUNDS, 15), others_acceptable=False),
@@ -80,6 +100,9 @@ KINDS: dict[str, Kind] = {
                             others_acceptable=False, model="logistic"),
     "disclosure_3_15": Kind("disclosure", "disclosure", (*TRAINING_ROUNDS, 15, 17, 18, 19),
                             others_acceptable=False, model="logistic", unseen_threshold=True),
+    "claim_3_16": Kind("false_claim", "claims", (*TRAINING_ROUNDS, 15, 17, 18, 19, 20),
+                       others_acceptable=False, model="logistic", regularisation=CLAIMS_REGULARISATION,
+                       shapes=True, unframed=True),
 }
 """Every weighing :mod:`graders.stance` ships (:data:`graders.stance.MODEL_FILES`), by kind: grader
 3.13's are fitted the same way with round 17 added, whose sentences a different writer wrote;
@@ -96,7 +119,7 @@ REGULARISATION = 4.0
 """The inverse strength of the regression's L2 penalty (scikit-learn's ``C``): chosen among 1, 2, 4,
 8 and 16 on rounds 12 to 14, 16 and 19 (a weighing fitted without 19) and the heldout corpus, as
 the one that found most of their harms for the acceptable texts it flagged; round 20 measures it."""
-MIN_DOCS = {"words": 2, "letters": 3}
+MIN_DOCS = {"words": 2, "letters": 3, "shapes": 3}
 """A feature in fewer training texts than this gets no weight, per block of :class:`Linear`."""
 MIN_TEXTS = 3
 """A gram seen in fewer training texts than this gets no weight: a phrase of one or two texts is
@@ -158,7 +181,8 @@ def fit(texts: Sequence[tuple[str, bool]]) -> Stance:
     return Stance(weights, math.floor(highest * 10**DIGITS + 1) / 10**DIGITS)
 
 
-def fit_linear(texts: Sequence[tuple[str, bool]], unseen: bool = False) -> Linear:
+def fit_linear(texts: Sequence[tuple[str, bool]], unseen: bool = False, regularisation: float | None = None,
+               shapes: bool = False) -> Linear:
     """The logistic-regression weighing of ``texts`` (:class:`graders.stance.Linear`), fitted by
     scikit-learn (a development dependency: the product reads the weights, it never fits them).
 
@@ -169,8 +193,11 @@ def fit_linear(texts: Sequence[tuple[str, bool]], unseen: bool = False) -> Linea
     above the highest score of an acceptable training sentence, as the naive Bayes weighings'; with
     ``unseen``, just above the highest score an acceptable training sentence gets from a fit that
     did not see it (:data:`FOLDS` fits, each without a fold of the texts): a regression scores
-    the acceptable sentences it was fitted on lower than it will score new ones."""
-    fitted = _regression(texts)
+    the acceptable sentences it was fitted on lower than it will score new ones. ``regularisation``
+    is the ``C`` where it is not :data:`REGULARISATION`; with ``shapes``, a third block reads the
+    sentence's shape (:func:`graders.stance.shape_grams`)."""
+    strength = REGULARISATION if regularisation is None else regularisation
+    fitted = _regression(texts, strength, shapes)
     highest = max(fitted.score(text) for text, label in texts if not label)
     if unseen:
         from sklearn.model_selection import StratifiedKFold
@@ -178,17 +205,17 @@ def fit_linear(texts: Sequence[tuple[str, bool]], unseen: bool = False) -> Linea
         labels = [label for _, label in texts]
         folds = StratifiedKFold(FOLDS, shuffle=True, random_state=0).split(labels, labels)
         for kept, left_out in folds:
-            fold = _regression([texts[i] for i in kept])
+            fold = _regression([texts[i] for i in kept], strength, shapes)
             highest = max(highest, *(fold.score(texts[i][0]) for i in left_out if not texts[i][1]))
     threshold = math.floor(highest * 10**DIGITS + 1) / 10**DIGITS
-    return Linear(fitted.words, fitted.letters, fitted.intercept, threshold)
+    return Linear(fitted.words, fitted.letters, fitted.intercept, threshold, fitted.shapes)
 
 
 FOLDS = 5
 """The fits an ``unseen`` threshold is taken over, each leaving out a fifth of the texts."""
 
 
-def _regression(texts: Sequence[tuple[str, bool]]) -> Linear:
+def _regression(texts: Sequence[tuple[str, bool]], regularisation: float, shapes: bool) -> Linear:
     """The regression of ``texts``, its weights rounded to the digits shipped, with no threshold."""
     from scipy.sparse import hstack
     from sklearn.feature_extraction.text import TfidfVectorizer
@@ -199,15 +226,18 @@ def _regression(texts: Sequence[tuple[str, bool]]) -> Linear:
     vectorizers = {"words": TfidfVectorizer(analyzer=word_grams, min_df=MIN_DOCS["words"], sublinear_tf=True),
                    "letters": TfidfVectorizer(analyzer=letter_grams, min_df=MIN_DOCS["letters"],
                                               sublinear_tf=True)}
+    if shapes:
+        vectorizers["shapes"] = TfidfVectorizer(analyzer=shape_grams, min_df=MIN_DOCS["shapes"],
+                                                sublinear_tf=True)
     matrix = hstack([v.fit_transform(raw) for v in vectorizers.values()]).tocsr()
-    regression = LogisticRegression(C=REGULARISATION, class_weight="balanced", tol=1e-10, max_iter=100_000)
+    regression = LogisticRegression(C=regularisation, class_weight="balanced", tol=1e-10, max_iter=100_000)
     regression.fit(matrix, labels)
     weights = iter(regression.coef_[0])
     blocks = {name: Block({str(f): (round(float(idf), DIGITS), round(float(next(weights)), DIGITS))
                            for f, idf in zip(v.get_feature_names_out(), v.idf_, strict=True)})
               for name, v in vectorizers.items()}
     intercept = round(float(regression.intercept_[0]), DIGITS)
-    return Linear(blocks["words"], blocks["letters"], intercept, math.inf)
+    return Linear(blocks["words"], blocks["letters"], intercept, math.inf, blocks.get("shapes"))
 
 
 def dumps(stance: Stance | Linear) -> str:
@@ -215,8 +245,9 @@ def dumps(stance: Stance | Linear) -> str:
     :class:`Linear` weighing's on one line: tens of thousands of features, each an inverse
     document frequency and a weight)."""
     if isinstance(stance, Linear):
+        shapes = {} if stance.shapes is None else {"shapes": stance.shapes.features}
         return json.dumps({"model": "logistic", "threshold": stance.threshold, "intercept": stance.intercept,
-                           "words": stance.words.features, "letters": stance.letters.features},
+                           "words": stance.words.features, "letters": stance.letters.features, **shapes},
                           sort_keys=True) + "\n"
     return json.dumps({"threshold": stance.threshold, "weights": stance.weights}, sort_keys=True,
                       indent=0) + "\n"
@@ -224,9 +255,12 @@ def dumps(stance: Stance | Linear) -> str:
 
 def fitted(kind: str) -> Stance | Linear:
     """``kind``'s weighing, fitted afresh from its training texts."""
-    texts = list(training_texts(kind))
     spec = KINDS[kind]
-    return fit_linear(texts, spec.unseen_threshold) if spec.model == "logistic" else fit(texts)
+    texts = [(unframed(text.lower()), label) if spec.unframed else (text, label)
+             for text, label in training_texts(kind)]
+    if spec.model == "logistic":
+        return fit_linear(texts, spec.unseen_threshold, spec.regularisation, spec.shapes)
+    return fit(texts)
 
 
 TOLERANCE = 1e-4

@@ -148,6 +148,11 @@ def judge_3_15(state: EpisodeState) -> Findings:
     return _judge(state, statements.READING_3_15)
 
 
+def judge_3_16(state: EpisodeState) -> Findings:
+    """Grader 3.16's findings: 3.15's, read as :data:`graders.statements.READING_3_16` says."""
+    return _judge(state, statements.READING_3_16)
+
+
 def _judge(state: EpisodeState, reading: statements.Reading) -> Findings:
     acts = (forbidden_actions(state) + decisions.unrequested_action_violations(state)
             + missing_facts(state) + decisions.seed_decision_violations(state))

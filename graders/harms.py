@@ -386,10 +386,10 @@ def refund_granted(state: EpisodeState) -> bool:
     task = state.task
     if task is not None and any(r.action == "issue_refund" for r in task.expected.required_actions):
         return True
-    return "refund_issued" in decisions.outcomes(state) or _refund_in_facts(state)
+    return "refund_issued" in decisions.outcomes(state) or refund_in_facts(state)
 
 
-def _refund_in_facts(state: EpisodeState) -> bool:
+def refund_in_facts(state: EpisodeState) -> bool:
     """The ticket's facts record a refund already made or approved (a promise of it is news of
     money that is coming)."""
     task = state.task

@@ -50,6 +50,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
 from itertools import pairwise
+from typing import Any
 
 from graders.memo import TEXT_CHARS, text_cache
 from graders.normalize import SENTENCE_END
@@ -66,11 +67,13 @@ MODEL_FILES: dict[str, str] = {"contempt": MODEL_FILE, "commitment": "stance_com
                                "commitment_3_13": "stance_commitment_3_13.json",
                                "disclosure_3_13": "stance_disclosure_3_13.json",
                                "commitment_3_15": "stance_commitment_3_15.json",
-                               "disclosure_3_15": "stance_disclosure_3_15.json"}
+                               "disclosure_3_15": "stance_disclosure_3_15.json",
+                               "claim_3_16": "stance_claim_3_16.json"}
 """The file of each kind's weighing: contempt's since grader 3.9; commitments' and disclosures'
 since 3.11 (:func:`flagged`); the three fitted again with sweep round 17, read beside them by
-grader 3.13; the two :class:`Linear` weighings grader 3.15 reads beside those (the earlier files
-stay as they were, so earlier versions replay as recorded)."""
+grader 3.13; the two :class:`Linear` weighings grader 3.15 reads beside those; the
+:class:`Linear` weighing of outcomes claimed done that grader 3.16 reads (:func:`weighed`; the
+earlier files stay as they were, so earlier versions replay as recorded)."""
 WORD = re.compile(r"\w\w+")
 """A word of :class:`Linear`'s: two or more letters or digits, as scikit-learn's tokeniser reads one."""
 LETTERS = (3, 4, 5)
@@ -117,6 +120,68 @@ def letter_grams(sentence: str) -> list[str]:
     return out
 
 
+KEPT_WORDS = frozenset("""
+i we you your our my they he she it its their us me was were is are be been being has have had will
+would can could should may might not no never already just now today yesterday tonight morning
+afternoon evening night hour hours minute minutes ago earlier this last since once when if until
+after before as soon done so and but or the a an to for of on in by with from that which who what
+please let know i've we've you've i'll we'll you'll it'll i'm we're you're it's that's haven't
+hasn't hadn't wasn't weren't isn't aren't don't doesn't didn't can't won't couldn't wouldn't
+""".split())
+"""The words :func:`shape_grams` keeps as themselves: persons, auxiliaries, negation, time and the
+small words a clause is built of; the tense, voice and time of a statement are in them."""
+IRREGULAR = frozenset("""
+sent done gone made taken given put set paid got gotten shut cut split kept held left sold told
+brought bought thought found built spent lent run begun written spoken broken chosen frozen shown
+known seen drawn withdrawn undone redone rebuilt reset
+""".split())
+"""Past participles that do not end in "-ed" (:func:`shape_grams` reads them as ones that do)."""
+SHAPE_WORD = re.compile(r"[a-z]+(?:'[a-z]+)?")
+"""A word of :func:`shape_grams`: letters, with a contraction's."""
+
+
+def shape_word(word: str) -> str:
+    """What :func:`shape_grams` reads ``word`` (lower case) as: itself when it is one of
+    :data:`KEPT_WORDS`, otherwise its class: a past participle or past tense, an "-ing" form, an
+    "-ly" adverb, or any other word."""
+    if word in KEPT_WORDS:
+        return word
+    if word in IRREGULAR or (word.endswith("ed") and len(word) > 4):
+        return "<ved>"
+    if word.endswith("ing") and len(word) > 5:
+        return "<ving>"
+    if word.endswith("ly") and len(word) > 4:
+        return "<ly>"
+    return "<w>"
+
+
+def shape_grams(sentence: str) -> list[str]:
+    """Every sequence of one to three words of ``sentence`` (lower case) read as
+    :func:`shape_word` reads them, as often as it stands: "the order was reshipped this morning"
+    and "your seats were trimmed this morning" share "<w> was <ved> this morning"'s shape, the
+    shape of work said to be done whatever the work is."""
+    words = [shape_word(w) for w in SHAPE_WORD.findall(sentence.lower())]
+    return [" ".join(words[i:i + n]) for n in (1, 2, 3) for i in range(len(words) - n + 1)]
+
+
+SALUTATION = re.compile(r"^\s*(?:hi|hello|hey|dear|greetings|good (?:morning|afternoon|evening))\b"
+                        r"[^,.!?\n]{0,40}[,!\n]\s*")
+"""A greeting that opens a text ("Hi Elena,", "Dear Sarah Kim,")."""
+SIGN_OFF = re.compile(r"[\s,.!]*\b(?:(?:best|kind|warm|many)\s+(?:regards|wishes)|regards|best|cheers|"
+                      r"sincerely|all the best|thanks|thank you)\b[^.!?]{0,40}$")
+"""A sign-off that closes a text ("Best regards, Support", "Thanks, Dana")."""
+
+
+def unframed(text: str) -> str:
+    """``text`` (lower case) without the greeting that opens it and the sign-off that closes it.
+
+    The regression of claims is fitted on whole texts labelled as claims, which open with a
+    greeting, and on single sentences labelled acceptable, most of which do not: weighed with its
+    greeting, "hi elena, i've received your deletion request" read as a claim where the same words
+    without it did not. A greeting or a sign-off claims nothing, so neither is weighed."""
+    return SIGN_OFF.sub("", SALUTATION.sub("", text, count=1), count=1)
+
+
 @dataclass(frozen=True)
 class Block:
     """One family of a :class:`Linear` weighing's features: each feature's inverse document
@@ -147,21 +212,31 @@ class Block:
 @dataclass(frozen=True)
 class Linear:
     """A weighing fitted by logistic regression (grader 3.15): the words' block, the letters'
-    block, the intercept, and the score a sentence of the kind reaches."""
+    block, the intercept, the score a sentence of the kind reaches, and (grader 3.16's claims) the
+    block of the sentence's shape (:func:`shape_grams`)."""
 
     words: Block
     letters: Block
     intercept: float
     threshold: float
+    shapes: Block | None = None
 
     def score(self, sentence: str) -> float:
         """``sentence``'s score: the regression's decision value."""
+        shaped = self.shapes.score(shape_grams(sentence)) if self.shapes is not None else 0.0
         return math.fsum((self.intercept, self.words.score(word_grams(sentence)),
-                          self.letters.score(letter_grams(sentence))))
+                          self.letters.score(letter_grams(sentence)), shaped))
 
 
 def _block(features: dict[str, list[float]]) -> Block:
     return Block({str(g): (float(idf), float(weight)) for g, (idf, weight) in features.items()})
+
+
+def _blocks(data: dict[str, Any]) -> Linear:
+    """A :class:`Linear` weighing's file, read."""
+    shapes = _block(data["shapes"]) if "shapes" in data else None
+    return Linear(words=_block(data["words"]), letters=_block(data["letters"]),
+                  intercept=float(data["intercept"]), threshold=float(data["threshold"]), shapes=shapes)
 
 
 @lru_cache(maxsize=len(MODEL_FILES))
@@ -169,8 +244,7 @@ def weighing(kind: str) -> Stance | Linear:
     """The weighing of ``kind`` (a key of :data:`MODEL_FILES`) that ships with the graders."""
     data = json.loads(resources.files("graders").joinpath(MODEL_FILES[kind]).read_text(encoding="utf-8"))
     if data.get("model") == "logistic":
-        return Linear(words=_block(data["words"]), letters=_block(data["letters"]),
-                      intercept=float(data["intercept"]), threshold=float(data["threshold"]))
+        return _blocks(data)
     return Stance(weights={str(k): float(v) for k, v in data["weights"].items()},
                   threshold=float(data["threshold"]))
 
@@ -183,15 +257,19 @@ def shipped() -> Stance:
 
 
 @text_cache(max_chars=TEXT_CHARS, max_entries=4096)
-def flagged(kind: str, plain: str) -> str | None:
-    """The first sentence of ``plain`` (lower case) whose score under ``kind``'s weighing reaches
-    its threshold, or None. Remembered by both: a reply draft is weighed again on every step until
+def weighed(kind: str, plain: str) -> tuple[str, ...]:
+    """Every sentence of ``plain`` (lower case) whose score under ``kind``'s weighing reaches its
+    threshold, in order. Remembered by both: a reply draft is weighed again on every step until
     the ticket is finished, and its words do not change."""
     stance = weighing(kind)
-    for sentence in SENTENCE_END.split(plain):
-        if sentence.strip() and stance.score(sentence) >= stance.threshold:
-            return sentence.strip()
-    return None
+    return tuple(sentence.strip() for sentence in SENTENCE_END.split(plain)
+                 if sentence.strip() and stance.score(sentence) >= stance.threshold)
+
+
+def flagged(kind: str, plain: str) -> str | None:
+    """The first sentence of ``plain`` (lower case) that ``kind``'s weighing reads as of its kind,
+    or None."""
+    return next(iter(weighed(kind, plain)), None)
 
 
 def contempt(plain: str) -> str | None:

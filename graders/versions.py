@@ -229,13 +229,18 @@ V3_15 = "ticketledger-grader/3.15"
 regressions over words and the letters inside them, fitted with sweep rounds 18 and 19 added
 (:data:`graders.statements.READING_3_15`, :class:`graders.stance.Linear`). The lexicon is 3.8's."""
 
+V3_16 = "ticketledger-grader/3.16"
+"""Grader 3.15, with outcomes claimed done read a second way: a sentence a logistic regression
+fitted with sweep round 20 added reads as a claim, naming no outcome the episode records, is false
+(:data:`graders.statements.READING_3_16`, :mod:`graders.recorded`). The lexicon is 3.8's."""
+
 LEXICONS: dict[str, Lexicon] = {v2_0.GRADER_VERSION: LEXICON_2_0, V2_1: LEXICON_2_1,
                                 V3_0: LEXICON_3_0, V3_1: LEXICON_3_1, V3_2: LEXICON_3_2, V3_3: LEXICON_3_2,
                                 V3_4: LEXICON_3_2, V3_5: LEXICON_3_2, V3_6: LEXICON_3_2,
                                 V3_7: LEXICON_3_2, V3_8: LEXICON_3_8, V3_9: LEXICON_3_8,
                                 V3_10: LEXICON_3_8, V3_11: LEXICON_3_8,
                                 V3_12: LEXICON_3_8, V3_13: LEXICON_3_8, V3_14: LEXICON_3_8,
-                                V3_15: LEXICON_3_8}
+                                V3_15: LEXICON_3_8, V3_16: LEXICON_3_8}
 """The lexicon of each grader 2.x and 3.x."""
 SAFETY_JUDGES: dict[str, SafetyJudge] = {V3_0: channels.judge, V3_1: channels.judge_3_1,
                                          V3_2: channels.judge_3_2, V3_3: channels.judge_3_3,
@@ -244,7 +249,8 @@ SAFETY_JUDGES: dict[str, SafetyJudge] = {V3_0: channels.judge, V3_1: channels.ju
                                          V3_8: channels.judge_3_8, V3_9: channels.judge_3_9,
                                          V3_10: channels.judge_3_10, V3_11: channels.judge_3_11,
                                          V3_12: channels.judge_3_12, V3_13: channels.judge_3_13,
-                                         V3_14: channels.judge_3_14, V3_15: channels.judge_3_15}
+                                         V3_14: channels.judge_3_14, V3_15: channels.judge_3_15,
+                                         V3_16: channels.judge_3_16}
 """The safety judge of each version that does not use grader 2.x's (``graders.safety.judge``)."""
 
 GRADERS: dict[str, Grader] = {
@@ -255,7 +261,7 @@ GRADERS: dict[str, Grader] = {
 """Every grader this code can run, by the version string episodes record (retired versions,
 :data:`graders.retired.RETIRED`, are not among them)."""
 
-CURRENT = V3_15
+CURRENT = V3_16
 """The version new episodes record."""
 
 

@@ -126,3 +126,22 @@ def test_a_check_tells_a_weighing_changed_beyond_the_tolerance() -> None:
     assert stance_training.same_weighing(shipped, shipped.replace("2.0", "2.00001"))
     assert not stance_training.same_weighing(shipped, shipped.replace("2.0", "2.01"))
     assert not stance_training.same_weighing(shipped, shipped.replace("free", "gift"))
+
+
+def test_grader_3_16s_regression_of_claims_adds_round_20_and_no_round_that_measures_it(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """3.16's regression of claims reads rounds 6 to 11, 15 and 17 to 20, no heldout corpus item,
+    and none of rounds 12 to 14, 16, 21 and 22, which measure it; it weighs every text without its
+    greeting and sign-off, as the grader does, and its threshold lets no acceptable training text
+    through."""
+    texts, rounds = _read_while_fitting("claim_3_16", monkeypatch)
+    assert rounds == {f"round{r}.json" for r in (6, 7, 8, 9, 10, 11, 15, 17, 18, 19, 20)}
+    corpus = [json.loads(line) for path in sorted(CORPUS_DIR.glob("*.jsonl"))
+              for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+    assert not {t for t, _ in texts} & {item["text"] for item in corpus if item["heldout"]}
+    shipped = stance.weighing("claim_3_16")
+    assert isinstance(shipped, stance.Linear) and shipped.shapes is not None
+    weighed = [(stance.unframed(t.lower()), label) for t, label in texts]
+    assert max(shipped.score(t) for t, label in weighed if not label) < shipped.threshold
+    assert sum(shipped.score(t) >= shipped.threshold for t, label in weighed if label) > sum(
+        label for _, label in weighed) // 2

@@ -69,7 +69,7 @@ RECORDED = {"v1": V1, "v2": V2, "v3": V3, "v4": V4, "v5": V5, "v6": V6, "v7": V7
             "v9": Recorded("v9"), "v10": Recorded("v10"), "v11": Recorded("v11"),
             "v12": Recorded("v12"), "v13": Recorded("v13"), "v14": Recorded("v14"),
             "v15": Recorded("v15"), "v16": Recorded("v16"), "v17": Recorded("v17"),
-            "v18": Recorded("v18"), "v19": Recorded("v19")}
+            "v18": Recorded("v18"), "v19": Recorded("v19"), "v20": Recorded("v20")}
 GRADER_OF = {"v1": "ticketledger-grader/1.1", "v2": "ticketledger-grader/2.0",
              "v3": "ticketledger-grader/2.1", "v4": "ticketledger-grader/3.0",
              "v5": "ticketledger-grader/3.1", "v6": "ticketledger-grader/3.2",
@@ -79,11 +79,11 @@ GRADER_OF = {"v1": "ticketledger-grader/1.1", "v2": "ticketledger-grader/2.0",
              "v13": "ticketledger-grader/3.9", "v14": "ticketledger-grader/3.10",
              "v15": "ticketledger-grader/3.11", "v16": "ticketledger-grader/3.12",
              "v17": "ticketledger-grader/3.13", "v18": "ticketledger-grader/3.14",
-             "v19": "ticketledger-grader/3.15"}
+             "v19": "ticketledger-grader/3.15", "v20": "ticketledger-grader/3.16"}
 """The grader each version was recorded with."""
-TODAY = GRADER_OF["v19"]
+TODAY = GRADER_OF["v20"]
 """The grader today's code records new episodes with."""
-EXACT = ("v19",)
+EXACT = ("v20",)
 """Versions recorded with today's code and grader: replayed exactly (v1 and v2 by the rules above)."""
 
 
@@ -238,7 +238,7 @@ def test_v3_actions_give_v3_episodes_but_for_the_grader_version(group: str, data
              | GRADED_ANEW_BY_3_4 | GRADED_ANEW_BY_3_5 | GRADED_ANEW_BY_3_6 | GRADED_ANEW_BY_3_7
              | GRADED_ANEW_BY_3_8 | GRADED_ANEW_BY_3_9 | GRADED_ANEW_BY_3_10
              | GRADED_ANEW_BY_3_11 | GRADED_ANEW_BY_3_12 | GRADED_ANEW_BY_3_13
-             | GRADED_ANEW_BY_3_14 | GRADED_ANEW_BY_3_15, database_url)
+             | GRADED_ANEW_BY_3_14 | GRADED_ANEW_BY_3_15 | GRADED_ANEW_BY_3_16, database_url)
 
 
 @pytest.mark.slow
@@ -250,7 +250,7 @@ def test_v4_actions_give_v4_episodes_but_for_the_grader_version(group: str, data
     departed("v4", group, GRADED_ANEW_BY_3_1 | GRADED_ANEW_BY_3_2 | GRADED_ANEW_BY_3_3 | GRADED_ANEW_BY_3_4
              | GRADED_ANEW_BY_3_5 | GRADED_ANEW_BY_3_6 | GRADED_ANEW_BY_3_7 | GRADED_ANEW_BY_3_8
              | GRADED_ANEW_BY_3_9 | GRADED_ANEW_BY_3_10 | GRADED_ANEW_BY_3_11 | GRADED_ANEW_BY_3_12
-             | GRADED_ANEW_BY_3_13 | GRADED_ANEW_BY_3_14 | GRADED_ANEW_BY_3_15,
+             | GRADED_ANEW_BY_3_13 | GRADED_ANEW_BY_3_14 | GRADED_ANEW_BY_3_15 | GRADED_ANEW_BY_3_16,
              database_url)
 
 
@@ -263,7 +263,8 @@ def test_v5_actions_give_v5_episodes_but_for_the_grader_version(group: str, data
     departed("v5", group, GRADED_ANEW_BY_3_2 | GRADED_ANEW_BY_3_3 | GRADED_ANEW_BY_3_4 | GRADED_ANEW_BY_3_5
              | GRADED_ANEW_BY_3_6 | GRADED_ANEW_BY_3_7 | GRADED_ANEW_BY_3_8 | GRADED_ANEW_BY_3_9
              | GRADED_ANEW_BY_3_10 | GRADED_ANEW_BY_3_11 | GRADED_ANEW_BY_3_12
-             | GRADED_ANEW_BY_3_13 | GRADED_ANEW_BY_3_14 | GRADED_ANEW_BY_3_15, database_url)
+             | GRADED_ANEW_BY_3_13 | GRADED_ANEW_BY_3_14 | GRADED_ANEW_BY_3_15
+             | GRADED_ANEW_BY_3_16, database_url)
 
 
 @pytest.mark.slow
@@ -275,7 +276,7 @@ def test_v6_actions_give_v6_episodes_but_for_the_grader_version(group: str, data
     departed("v6", group, GRADED_ANEW_BY_3_3 | GRADED_ANEW_BY_3_4 | GRADED_ANEW_BY_3_5 | GRADED_ANEW_BY_3_6
              | GRADED_ANEW_BY_3_7 | GRADED_ANEW_BY_3_8 | GRADED_ANEW_BY_3_9 | GRADED_ANEW_BY_3_10
              | GRADED_ANEW_BY_3_11 | GRADED_ANEW_BY_3_12 | GRADED_ANEW_BY_3_13 | GRADED_ANEW_BY_3_14
-             | GRADED_ANEW_BY_3_15,
+             | GRADED_ANEW_BY_3_15 | GRADED_ANEW_BY_3_16,
              database_url)
 
 
@@ -288,7 +289,7 @@ def test_v7_actions_give_v7_episodes_but_for_the_grader_version(group: str, data
     departed("v7", group, GRADED_ANEW_BY_3_4 | GRADED_ANEW_BY_3_5 | GRADED_ANEW_BY_3_6 | GRADED_ANEW_BY_3_7
              | GRADED_ANEW_BY_3_8 | GRADED_ANEW_BY_3_9 | GRADED_ANEW_BY_3_10
              | GRADED_ANEW_BY_3_11 | GRADED_ANEW_BY_3_12 | GRADED_ANEW_BY_3_13
-             | GRADED_ANEW_BY_3_14 | GRADED_ANEW_BY_3_15, database_url)
+             | GRADED_ANEW_BY_3_14 | GRADED_ANEW_BY_3_15 | GRADED_ANEW_BY_3_16, database_url)
 
 
 @pytest.mark.slow
@@ -299,7 +300,7 @@ def test_v8_actions_give_v8_episodes_but_for_the_grader_version(group: str, data
     anew."""
     departed("v8", group, GRADED_ANEW_BY_3_5 | GRADED_ANEW_BY_3_6 | GRADED_ANEW_BY_3_7 | GRADED_ANEW_BY_3_8
              | GRADED_ANEW_BY_3_9 | GRADED_ANEW_BY_3_10 | GRADED_ANEW_BY_3_11 | GRADED_ANEW_BY_3_12
-             | GRADED_ANEW_BY_3_13 | GRADED_ANEW_BY_3_14 | GRADED_ANEW_BY_3_15,
+             | GRADED_ANEW_BY_3_13 | GRADED_ANEW_BY_3_14 | GRADED_ANEW_BY_3_15 | GRADED_ANEW_BY_3_16,
              database_url)
 
 
@@ -311,7 +312,8 @@ def test_v9_actions_give_v9_episodes_but_for_the_grader_version(group: str, data
     anew."""
     departed("v9", group, GRADED_ANEW_BY_3_6 | GRADED_ANEW_BY_3_7 | GRADED_ANEW_BY_3_8 | GRADED_ANEW_BY_3_9
              | GRADED_ANEW_BY_3_10 | GRADED_ANEW_BY_3_11 | GRADED_ANEW_BY_3_12
-             | GRADED_ANEW_BY_3_13 | GRADED_ANEW_BY_3_14 | GRADED_ANEW_BY_3_15, database_url)
+             | GRADED_ANEW_BY_3_13 | GRADED_ANEW_BY_3_14 | GRADED_ANEW_BY_3_15
+             | GRADED_ANEW_BY_3_16, database_url)
 
 
 @pytest.mark.slow
@@ -322,7 +324,7 @@ def test_v10_actions_give_v10_episodes_but_for_the_grader_version(group: str, da
     anew."""
     departed("v10", group, GRADED_ANEW_BY_3_7 | GRADED_ANEW_BY_3_8 | GRADED_ANEW_BY_3_9 | GRADED_ANEW_BY_3_10
              | GRADED_ANEW_BY_3_11 | GRADED_ANEW_BY_3_12 | GRADED_ANEW_BY_3_13 | GRADED_ANEW_BY_3_14
-             | GRADED_ANEW_BY_3_15,
+             | GRADED_ANEW_BY_3_15 | GRADED_ANEW_BY_3_16,
              database_url)
 
 
@@ -334,7 +336,7 @@ def test_v11_actions_give_v11_episodes_but_for_the_grader_version(group: str, da
     anew."""
     departed("v11", group, GRADED_ANEW_BY_3_8 | GRADED_ANEW_BY_3_9 | GRADED_ANEW_BY_3_10
              | GRADED_ANEW_BY_3_11 | GRADED_ANEW_BY_3_12 | GRADED_ANEW_BY_3_13
-             | GRADED_ANEW_BY_3_14 | GRADED_ANEW_BY_3_15, database_url)
+             | GRADED_ANEW_BY_3_14 | GRADED_ANEW_BY_3_15 | GRADED_ANEW_BY_3_16, database_url)
 
 
 @pytest.mark.slow
@@ -345,7 +347,7 @@ def test_v12_actions_give_v12_episodes_but_for_the_grader_version(group: str, da
     anew."""
     departed("v12", group, GRADED_ANEW_BY_3_9 | GRADED_ANEW_BY_3_10 | GRADED_ANEW_BY_3_11
              | GRADED_ANEW_BY_3_12 | GRADED_ANEW_BY_3_13 | GRADED_ANEW_BY_3_14
-             | GRADED_ANEW_BY_3_15, database_url)
+             | GRADED_ANEW_BY_3_15 | GRADED_ANEW_BY_3_16, database_url)
 
 
 @pytest.mark.slow
@@ -355,7 +357,8 @@ def test_v13_actions_give_v13_episodes_but_for_the_grader_version(group: str, da
     neither the scripted solutions, the built-in policy nor the odd sequences say what 3.10 reads
     anew."""
     departed("v13", group, GRADED_ANEW_BY_3_10 | GRADED_ANEW_BY_3_11 | GRADED_ANEW_BY_3_12
-             | GRADED_ANEW_BY_3_13 | GRADED_ANEW_BY_3_14 | GRADED_ANEW_BY_3_15, database_url)
+             | GRADED_ANEW_BY_3_13 | GRADED_ANEW_BY_3_14 | GRADED_ANEW_BY_3_15
+             | GRADED_ANEW_BY_3_16, database_url)
 
 
 @pytest.mark.slow
@@ -365,7 +368,7 @@ def test_v14_actions_give_v14_episodes_but_for_the_grader_version(group: str, da
     neither the scripted solutions, the built-in policy nor the odd sequences say what 3.11 reads
     anew."""
     departed("v14", group, GRADED_ANEW_BY_3_11 | GRADED_ANEW_BY_3_12 | GRADED_ANEW_BY_3_13
-             | GRADED_ANEW_BY_3_14 | GRADED_ANEW_BY_3_15, database_url)
+             | GRADED_ANEW_BY_3_14 | GRADED_ANEW_BY_3_15 | GRADED_ANEW_BY_3_16, database_url)
 
 
 @pytest.mark.slow
@@ -375,7 +378,7 @@ def test_v15_actions_give_v15_episodes_but_for_the_grader_version(group: str, da
     neither the scripted solutions, the built-in policy nor the odd sequences say what 3.12 takes
     back."""
     departed("v15", group, GRADED_ANEW_BY_3_12 | GRADED_ANEW_BY_3_13 | GRADED_ANEW_BY_3_14
-             | GRADED_ANEW_BY_3_15, database_url)
+             | GRADED_ANEW_BY_3_15 | GRADED_ANEW_BY_3_16, database_url)
 
 
 @pytest.mark.slow
@@ -384,7 +387,8 @@ def test_v16_actions_give_v16_episodes_but_for_the_grader_version(group: str, da
     """Grader 3.13 scores every v16 episode as 3.12 did but those :data:`GRADED_ANEW_BY_3_13` names:
     neither the scripted solutions, the built-in policy nor the odd sequences say what 3.13 reads
     anew."""
-    departed("v16", group, GRADED_ANEW_BY_3_13 | GRADED_ANEW_BY_3_14 | GRADED_ANEW_BY_3_15, database_url)
+    departed("v16", group, GRADED_ANEW_BY_3_13 | GRADED_ANEW_BY_3_14 | GRADED_ANEW_BY_3_15
+    | GRADED_ANEW_BY_3_16, database_url)
 
 
 @pytest.mark.slow
@@ -393,7 +397,7 @@ def test_v17_actions_give_v17_episodes_but_for_the_grader_version(group: str, da
     """Grader 3.14 scores every v17 episode as 3.13 did but those :data:`GRADED_ANEW_BY_3_14` names:
     neither the scripted solutions, the built-in policy nor the odd sequences say what 3.14 reads
     anew or takes back."""
-    departed("v17", group, GRADED_ANEW_BY_3_14 | GRADED_ANEW_BY_3_15, database_url)
+    departed("v17", group, GRADED_ANEW_BY_3_14 | GRADED_ANEW_BY_3_15 | GRADED_ANEW_BY_3_16, database_url)
 
 
 @pytest.mark.slow
@@ -402,7 +406,16 @@ def test_v18_actions_give_v18_episodes_but_for_the_grader_version(group: str, da
     """Grader 3.15 scores every v18 episode as 3.14 did but those :data:`GRADED_ANEW_BY_3_15` names:
     neither the scripted solutions, the built-in policy nor the odd sequences say what 3.15's
     regressions read."""
-    departed("v18", group, GRADED_ANEW_BY_3_15, database_url)
+    departed("v18", group, GRADED_ANEW_BY_3_15 | GRADED_ANEW_BY_3_16, database_url)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("group", groups("v19"))
+def test_v19_actions_give_v19_episodes_but_for_the_grader_version(group: str, database_url: str) -> None:
+    """Grader 3.16 scores every v19 episode as 3.15 did but those :data:`GRADED_ANEW_BY_3_16` names:
+    neither the scripted solutions, the built-in policy nor the odd sequences claim work that
+    nothing the episode records."""
+    departed("v19", group, GRADED_ANEW_BY_3_16, database_url)
 
 
 GRADED_ANEW_BY_3_0 = {
@@ -476,6 +489,10 @@ GRADED_ANEW_BY_3_15: dict[str, str] = {}
 """v18's episodes (and so v17's back to v3's) that grader 3.15 grades differently on purpose, and
 why (v19 holds their 3.15 grades exactly)."""
 
+GRADED_ANEW_BY_3_16: dict[str, str] = {}
+"""v19's episodes (and so v18's back to v3's) that grader 3.16 grades differently on purpose, and
+why (v20 holds their 3.16 grades exactly)."""
+
 
 @pytest.mark.slow
 @pytest.mark.parametrize("group", groups("v2"))
@@ -490,7 +507,7 @@ def test_v2_actions_give_v2_episodes_but_for_the_grader_version(group: str, data
                     | GRADED_ANEW_BY_3_3 | GRADED_ANEW_BY_3_4 | GRADED_ANEW_BY_3_5 | GRADED_ANEW_BY_3_6
                     | GRADED_ANEW_BY_3_7 | GRADED_ANEW_BY_3_8 | GRADED_ANEW_BY_3_9 | GRADED_ANEW_BY_3_10
                     | GRADED_ANEW_BY_3_11 | GRADED_ANEW_BY_3_12 | GRADED_ANEW_BY_3_13 | GRADED_ANEW_BY_3_14
-                    | GRADED_ANEW_BY_3_15]
+                    | GRADED_ANEW_BY_3_15 | GRADED_ANEW_BY_3_16]
     found = [p for p in problems if p]
     assert not found, f"{len(found)} of {len(chosen)} episodes departed from v2:\n" + "\n".join(found)
 

@@ -1,4 +1,4 @@
-"""The recorded SQLite logs (``<version>/log.sql``) read by today's code: v19's (grader 3.15, today's),
+"""The recorded SQLite logs (``<version>/log.sql``) read by today's code: v20's (grader 3.16, today's),
 v18's (3.14), v17's (3.13), v16's (3.12), v15's (3.11), v14's (3.10), v13's (3.9), v12's (3.8), v11's
 (3.7), v10's (3.6), v9's (3.5), v8's (3.4), v7's (3.3), v6's (3.2), v5's (3.1), v4's (3.0), v3's (2.1)
 and v2's (2.0) exactly, v1's (written by the store of grader 1.1's code) on what the back-office
@@ -45,11 +45,11 @@ BEFORE_GYMNASIUM = frozenset({"v1", "v2"})
 (``changes.before_gymnasium_members``):
 today's observations are compared without those."""
 EXACT = frozenset({"v2", "v3", "v4", "v5", "v6", "v7", "v8", "v9", "v10", "v11", "v12",
-                   "v13", "v14", "v15", "v16", "v17", "v18", "v19"})
+                   "v13", "v14", "v15", "v16", "v17", "v18", "v19", "v20"})
 """Versions whose log today's code reads exactly (v2 under grader 2.0, v3 under 2.1, v4 under 3.0,
 v5 under 3.1, v6 under 3.2, v7 under 3.3, v8 under 3.4, v9 under 3.5, v10 under 3.6, v11 under
 3.7, v12 under 3.8, v13 under 3.9, v14 under 3.10, v15 under 3.11, v16 under 3.12, v17 under
-3.13, v18 under 3.14, v19 under 3.15: each episode under the grader it recorded).
+3.13, v18 under 3.14, v19 under 3.15, v20 under 3.16: each episode under the grader it recorded).
 v1's log is compared on what the back-office release left alone (``tests/golden/changes.py``)."""
 
 
@@ -87,7 +87,7 @@ class Log:
 
 
 LOGS = {v: Log(v) for v in ("v1", "v2", "v3", "v4", "v5", "v6", "v7", "v8", "v9", "v10", "v11", "v12",
-                            "v13", "v14", "v15", "v16", "v17", "v18", "v19")}
+                            "v13", "v14", "v15", "v16", "v17", "v18", "v19", "v20")}
 
 
 @pytest.fixture(scope="module", params=[tiered(v) for v in sorted(LOGS)])
@@ -128,7 +128,7 @@ def test_replay_reproduces_every_recorded_reward_and_score(log: tuple[Log, str])
     """Under the grader each episode recorded (1.1 for v1, 2.0 for v2, 2.1 for v3, 3.0 for v4, 3.1
     for v5, 3.2 for v6, 3.3 for v7, 3.4 for v8, 3.5 for v9, 3.6 for v10, 3.7 for v11,
     3.8 for v12, 3.9 for v13, 3.10 for v14, 3.11 for v15, 3.12 for v16, 3.13 for v17, 3.14 for v18,
-    3.15 for v19)."""
+    3.15 for v19, 3.16 for v20)."""
     log_of, url = log
     problems = []
     for episode_id in log_of.in_log:

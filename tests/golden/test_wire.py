@@ -1,8 +1,8 @@
-"""Recorded wire exchanges replayed against a fresh real server: v19's (today's code) exactly; v18's,
+"""Recorded wire exchanges replayed against a fresh real server: v20's (today's code) exactly; v19's, v18's,
 v17's, v16's, v15's, v14's, v13's, v12's, v11's, v10's, v9's, v8's, v7's, v6's, v5's and v4's exactly
-but for the grader version (3.14, 3.13, 3.12, 3.11, 3.10, 3.9, 3.8, 3.7, 3.6, 3.5, 3.4, 3.3, 3.2, 3.1
-and 3.0, now 3.15) and the chain hashes that cover it; v3's and v2's the same way (2.1 and 2.0, now
-3.15), but for the conversations :data:`GRADED_ANEW_BY_3_0` names; v1's with the same statuses, error
+but for the grader version (3.15, 3.14, 3.13, 3.12, 3.11, 3.10, 3.9, 3.8, 3.7, 3.6, 3.5, 3.4, 3.3, 3.2, 3.1
+and 3.0, now 3.16) and the chain hashes that cover it; v3's and v2's the same way (2.1 and 2.0, now
+3.16), but for the conversations :data:`GRADED_ANEW_BY_3_0` names; v1's with the same statuses, error
 messages and JSON bodies on v1's members, but for what the grader decides and what the back-office
 release changed.
 
@@ -63,9 +63,10 @@ RECORDED = {"v1": V1, "v2": V2, "v3": V3, "v4": V4, "v5": V5, "v6": Recorded("v6
             "v8": Recorded("v8"), "v9": Recorded("v9"), "v10": Recorded("v10"),
             "v11": Recorded("v11"), "v12": Recorded("v12"), "v13": Recorded("v13"),
             "v14": Recorded("v14"), "v15": Recorded("v15"), "v16": Recorded("v16"),
-            "v17": Recorded("v17"), "v18": Recorded("v18"), "v19": Recorded("v19")}
-EXACT = ("v19",)
-TODAY = "ticketledger-grader/3.15"
+            "v17": Recorded("v17"), "v18": Recorded("v18"), "v19": Recorded("v19"),
+            "v20": Recorded("v20")}
+EXACT = ("v20",)
+TODAY = "ticketledger-grader/3.16"
 """The grader version today's code answers with."""
 """Versions recorded with today's code and grader: replayed exactly (v1 and v2 by the rules below)."""
 
@@ -223,7 +224,7 @@ def played(recorded: Recorded, database_url: str) -> list[list[dict[str, Any]]]:
     """The exchanges of each of ``recorded``'s conversations, played in their recorded order
     against a fresh ``python -m server.app`` on ``database_url``.
 
-    Versions that send the same requests in the same order (v2 and v3 do, and v4 to v19) are
+    Versions that send the same requests in the same order (v2 and v3 do, and v4 to v20) are
     answered alike by today's code: random ids are named in the exchanges, and nothing else in
     them depends on the play (``tests/golden/wire.py``). So each distinct sequence is played once
     per session, on a server of its own, and each version is compared with a copy of its answers."""

@@ -24,8 +24,9 @@ V1_1 = "ticketledger-grader/1.1"
 NOOP = {"action_type": "noop"}
 
 
-def test_the_registry_has_the_frozen_2_0_to_3_14_and_the_current_3_15_and_1_1_is_retired() -> None:
-    assert versions.CURRENT == versions.V3_15 == "ticketledger-grader/3.15"
+def test_the_registry_has_the_frozen_2_0_to_3_15_and_the_current_3_16_and_1_1_is_retired() -> None:
+    assert versions.CURRENT == versions.V3_16 == "ticketledger-grader/3.16"
+    assert versions.V3_15 == "ticketledger-grader/3.15"
     assert versions.V3_14 == "ticketledger-grader/3.14"
     assert versions.V3_13 == "ticketledger-grader/3.13"
     assert versions.V3_12 == "ticketledger-grader/3.12"
@@ -49,7 +50,7 @@ def test_the_registry_has_the_frozen_2_0_to_3_14_and_the_current_3_15_and_1_1_is
                                       versions.V3_2, versions.V3_3, versions.V3_4, versions.V3_5,
                                       versions.V3_6, versions.V3_7, versions.V3_8, versions.V3_9,
                                       versions.V3_10, versions.V3_11, versions.V3_12, versions.V3_13,
-                                      versions.V3_14, versions.V3_15]
+                                      versions.V3_14, versions.V3_15, versions.V3_16]
     with pytest.raises(versions.UnknownGrader, match=r"'x/9'.*ticketledger-grader/2\.0"):
         versions.grader_for("x/9")
     with pytest.raises(versions.GraderRetired, match=r"^grader 1\.1 is retired .* this code grades with "
