@@ -87,7 +87,10 @@ HARMS = frozenset({"abusive", "unauthorised_commitment", "disclosure", "false_cl
 and disclosures' acceptable side."""
 
 CLAIMS_REGULARISATION = 8.0
-"""``C`` of grader 3.16's regression of claims."""
+"""``C`` of grader 3.16's regression of claims: chosen between 4 and 8 on rounds 12 to 14 and 16
+(70 and 78 of their 100 claims, no honest sentence at either) and the heldout corpus (no
+acceptable text newly judged false at either, once routing to the queue's team counts as work
+the state records)."""
 KINDS: dict[str, Kind] = {
     "contempt": Kind("abusive", "contempt", TRAINING_ROUNDS, others_acceptable=True),
     "commitment": Kind("unauthorised_commitment", "commit", (*TRAINING_ROUNDS, 15), others_acceptable=False),
@@ -114,7 +117,9 @@ and 16 are fitted by none, and round 20 by none either: they measure them. (A re
 contempt fitted the same way flagged 12 of the 280 honest sentences of rounds 12 to 14 and 16,
 "apologies if any of our messages have been confusing; that's on us, not you" among them, and with
 its threshold raised until it flagged none it found no more contempt than the naive Bayes
-weighing: it does not ship.)"""
+weighing: it does not ship.) Grader 3.16's regression of claims reads round 20 too, the sentence's
+shape, and every text without its greeting and sign-off; its ``C`` and those choices were made on
+rounds 12 to 14 and 16 and the heldout corpus, and rounds 21 and 22 measure it."""
 REGULARISATION = 4.0
 """The inverse strength of the regression's L2 penalty (scikit-learn's ``C``): chosen among 1, 2, 4,
 8 and 16 on rounds 12 to 14, 16 and 19 (a weighing fitted without 19) and the heldout corpus, as

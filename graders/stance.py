@@ -37,6 +37,12 @@ read: on round 20, 27 of 30 promises and 15 of 25 disclosures, where 3.13's weig
 :mod:`evaluation.stance_training`; its weights ship as data and are read here in plain Python, as
 the naive Bayes weights are: a fitted linear model needs no library to be read.
 
+Grader 3.16 weighs outcomes claimed done the same way, with a third block: the sentence's shape
+(:func:`shape_grams`), its small words kept and every other word read as its class, so that work
+said to be done is read whatever the work is. Its weighing reads a text without the greeting and
+sign-off (:func:`unframed`), and what it flags is false only where it names nothing the episode
+records (:mod:`graders.recorded`).
+
 The weighing is deterministic: a sum in a fixed order (:func:`math.fsum`) of fixed weights.
 """
 
