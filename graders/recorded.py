@@ -1,7 +1,7 @@
 """Which outcomes the episode records a sentence may be about, by the words that name them.
 
-Grader 3.16 reads outcomes claimed done a second way: a logistic regression over a sentence's words
-and the letters inside them (:mod:`graders.stance`, kind ``claim_3_16``), fitted on the false claims
+Grader 3.16 reads outcomes claimed done a second way: a logistic regression over a sentence's words,
+the letters inside them and its shape (:mod:`graders.stance`, kind ``claim_3_16``), fitted on the false claims
 of the read sweep rounds and the labelled corpus. The frames of :mod:`graders.statements` know the
 outcomes they were written for; the regression reads a claim of any outcome ("your replacement was
 reshipped today", "the export has been emailed to you", "the root cause was patched overnight"),
@@ -9,11 +9,11 @@ but it does not say which one, so it cannot tell a true claim from a false one b
 
 This module supplies what it lacks: each outcome the state can record (:data:`VOCABULARY`, keyed
 by :data:`graders.decisions.OUTCOMES` names, and ``service_up``) has the words that name it. A
-sentence the regression
-flags that names an outcome the episode records (a back-office action taken, on a seed task a tag
-or a resolution code, a refund the ticket's facts record) may be the truth; that outcome's frames
-judge it, as before. So may one that says the ticket went to the team of the queue it was assigned
-to. A flagged sentence that names none claims work nothing records: it is false.
+sentence the regression flags that names an outcome the episode records (a back-office action
+taken, on a seed task a tag or a resolution code, a refund the ticket's facts record, a service that
+is up on a case with no incident) may be the truth; that outcome's frames judge it, as before. So
+may one that says the ticket went to the team of the queue it was assigned to. A flagged sentence
+that names none claims work nothing records: it is false.
 """
 
 from __future__ import annotations
