@@ -161,12 +161,17 @@ def shape_word(word: str) -> str:
     return "<w>"
 
 
+def shape(sentence: str) -> list[str]:
+    """The words of ``sentence`` (lower case), each read as :func:`shape_word` reads it."""
+    return [shape_word(w) for w in SHAPE_WORD.findall(sentence.lower())]
+
+
 def shape_grams(sentence: str) -> list[str]:
     """Every sequence of one to three words of ``sentence`` (lower case) read as
     :func:`shape_word` reads them, as often as it stands: "the order was reshipped this morning"
     and "your seats were trimmed this morning" share "<w> was <ved> this morning"'s shape, the
     shape of work said to be done whatever the work is."""
-    words = [shape_word(w) for w in SHAPE_WORD.findall(sentence.lower())]
+    words = shape(sentence)
     return [" ".join(words[i:i + n]) for n in (1, 2, 3) for i in range(len(words) - n + 1)]
 
 
